@@ -1,0 +1,73 @@
+"""Typed values that cross the vision pipeline's stages. The contract between its modules.
+
+Landmark coordinates are in **pixels** (x right, y down, z in the same pixel scale, as MediaPipe's
+normalised z is relative to image width), so distances are isotropic and features can divide them by a
+face or hand size to become scale-free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from trainer.signals.gestures import Gesture, Side
+
+
+class VisionError(ValueError):
+    """Bad input to the vision layer (unreadable file, empty clip, wrong image shape); names the
+    input and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One BGR image (H x W x 3, uint8) with its timestamp in seconds on the source's own clock."""
+
+    image: np.ndarray
+    timestamp: float
+    index: int = 0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return int(self.image.shape[1]), int(self.image.shape[0])
+
+
+@dataclass(frozen=True, slots=True)
+class HandLandmarks:
+    """21 hand points (MediaPipe order, pixels) and which of the subject's hands it is."""
+
+    points: np.ndarray
+    side: Side
+    score: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Landmarks:
+    """Everything the trackers found in one frame."""
+
+    timestamp: float
+    width: int
+    height: int
+    face: np.ndarray | None = None
+    """478 x 3 refined face mesh in pixels, or None when no face was found."""
+    blendshapes: dict[str, float] | None = None
+    """The Tasks FaceLandmarker's 52 blendshape scores, when that backend is used."""
+    hands: tuple[HandLandmarks, ...] = ()
+    pose: np.ndarray | None = None
+    """33 x 4 pose points (x, y, z pixels; visibility), only when the shrug is wanted."""
+
+
+@dataclass(frozen=True, slots=True)
+class FrameScores:
+    """Per-frame output of the static stage: named features and a 0..1 score per gesture.
+
+    A score of 0.5 is the decision threshold (population default or the user's calibrated one);
+    the temporal recognizer adds hysteresis around it.
+    """
+
+    timestamp: float
+    features: dict[str, float] = field(default_factory=dict)
+    scores: dict[Gesture, float] = field(default_factory=dict)
+    sides: dict[Gesture, Side] = field(default_factory=dict)
+    face_found: bool = False
+    hands_found: int = 0
