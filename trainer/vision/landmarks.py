@@ -1,0 +1,243 @@
+"""Landmark tracking: a BGR ``Frame`` in, ``Landmarks`` in pixel coordinates out.
+
+Wraps the ``mediapipe.solutions`` graphs of mediapipe==0.10.21 (their models ship inside the wheel, so
+nothing is downloaded): FaceMesh with refined eyes and irises (478 points), Hands (up to two), and
+Pose only when the shrug is wanted. Pose is always built with ``model_complexity=1``: the 0 and 2
+variants are not in the wheel and would try to download their model at run time.
+
+Coordinates are converted to pixels: ``(x * width, y * height, z * width)``. MediaPipe's z is
+expressed on the scale of the image width, so multiplying it by the width keeps the three axes
+isotropic and every distance can later be divided by a face or hand size.
+
+Handedness. MediaPipe Hands labels a hand *as if the image were a mirrored selfie*. On real,
+unmirrored photos in ``../shared/gestures`` its label is therefore the opposite of the subject's own
+hand: in ``index/mp_hagrid_one_0a0ef3d2.jpg`` the hand Hands calls "Left" sits at x=114 px, exactly
+where Pose puts the subject's RIGHT wrist (x=114), and the hand it calls "Right" sits at x=292 px,
+where Pose puts the subject's LEFT wrist (x=297); ``thumb/mp_hagrid_thumbdown_00af1db1.jpg``,
+``thumb/mps_gesture_video_f0120_thumb.jpg`` and ``other/mp_hagrid_call_0413d5c5.jpg`` agree. Pose's
+own labels are already the subject's (its left shoulder is on the image's right in a frontal photo).
+So for unmirrored frames (``mirrored=False``: files, and webcams, which deliver unmirrored frames
+that only the *display* mirrors) the Hands label is swapped; for frames that were flipped for a
+selfie view (``mirrored=True``) the Hands label is kept and Pose's left/right points are swapped.
+The result always follows ``trainer.signals.gestures.Side``: the subject's own side.
+
+Must not import the rules engine, bots, quiz or UI. MediaPipe is imported only when a ``Tracker`` is
+built, so importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from trainer.signals.gestures import Side
+from trainer.vision.types import Frame, HandLandmarks, Landmarks, VisionError
+
+# Pose landmark pairs (left index, right index) swapped when the input frames are mirrored.
+_POSE_LR_PAIRS = (
+    (1, 4), (2, 5), (3, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16), (17, 18), (19, 20),
+    (21, 22), (23, 24), (25, 26), (27, 28), (29, 30), (31, 32),
+)
+_POSE_SWAP = np.arange(33)
+for _left, _right in _POSE_LR_PAIRS:
+    _POSE_SWAP[_left], _POSE_SWAP[_right] = _right, _left
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerOptions:
+    """What to track and how.
+
+    ``static_image_mode`` runs full detection on every image (stills, folders of unrelated photos);
+    video mode (False) tracks from frame to frame, which is faster and steadier on a stream.
+    ``hands_every`` > 1 runs the hand graph only every n-th frame in video mode and reuses its last
+    result in between (a speed knob; hand signs are held, so a frame of delay is harmless).
+    """
+
+    face: bool = True
+    hands: bool = True
+    pose: bool = False
+    static_image_mode: bool = False
+    max_num_hands: int = 2
+    refine_landmarks: bool = True
+    mirrored: bool = False
+    min_detection_confidence: float = 0.5
+    min_tracking_confidence: float = 0.5
+    hands_every: int = 1
+
+    def __post_init__(self) -> None:
+        if not (self.face or self.hands or self.pose):
+            raise VisionError("TrackerOptions tracks nothing: enable at least one of face, hands, pose")
+        if not 1 <= self.max_num_hands <= 4:
+            raise VisionError(f"max_num_hands={self.max_num_hands} is out of range: use 1..4 (2 by default)")
+        if self.hands_every < 1:
+            raise VisionError(f"hands_every={self.hands_every} must be >= 1 (1 runs hands on every frame)")
+
+
+def _to_pixels(landmarks, width: int, height: int) -> np.ndarray:
+    """MediaPipe NormalizedLandmarkList -> (n, 3) float32 pixels (x*w, y*h, z*w)."""
+    raw = np.array([(p.x, p.y, p.z) for p in landmarks.landmark], dtype=np.float32)
+    raw[:, 0] *= width
+    raw[:, 1] *= height
+    raw[:, 2] *= width
+    return raw
+
+
+class Tracker:
+    """Runs the MediaPipe graphs selected by ``TrackerOptions`` on BGR frames.
+
+    One Tracker holds native graphs with internal state (video mode tracks between frames), so it
+    must see one stream in order; ``process`` is guarded by a lock so that a Streamlit callback thread
+    and a reader cannot interleave calls. Use it as a context manager or call ``close()``.
+    """
+
+    def __init__(self, options: TrackerOptions | None = None) -> None:
+        self.options = options or TrackerOptions()
+        self._lock = threading.Lock()
+        self._frames_seen = 0
+        self._last_hands: tuple[HandLandmarks, ...] = ()
+        self._last_hands_size: tuple[int, int] | None = None
+        try:
+            import mediapipe as mp  # noqa: PLC0415 - heavy, loaded only when a tracker is built
+        except ImportError as error:  # pragma: no cover - the vision extra is installed in dev and CI
+            raise VisionError(
+                "mediapipe is not installed: install the vision extras (pip install mediapipe==0.10.21)"
+            ) from error
+        opts = self.options
+        self._face = None
+        self._hands = None
+        self._pose = None
+        if opts.face:
+            self._face = mp.solutions.face_mesh.FaceMesh(
+                static_image_mode=opts.static_image_mode,
+                max_num_faces=1,
+                refine_landmarks=opts.refine_landmarks,
+                min_detection_confidence=opts.min_detection_confidence,
+                min_tracking_confidence=opts.min_tracking_confidence,
+            )
+        if opts.hands:
+            self._hands = mp.solutions.hands.Hands(
+                static_image_mode=opts.static_image_mode,
+                max_num_hands=opts.max_num_hands,
+                model_complexity=1,
+                min_detection_confidence=opts.min_detection_confidence,
+                min_tracking_confidence=opts.min_tracking_confidence,
+            )
+        if opts.pose:
+            # model_complexity=1 only: its model ships in the wheel (0 and 2 download theirs).
+            self._pose = mp.solutions.pose.Pose(
+                static_image_mode=opts.static_image_mode,
+                model_complexity=1,
+                smooth_landmarks=not opts.static_image_mode,
+                enable_segmentation=False,
+                min_detection_confidence=opts.min_detection_confidence,
+                min_tracking_confidence=opts.min_tracking_confidence,
+            )
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            for graph in (self._face, self._hands, self._pose):
+                if graph is not None:
+                    graph.close()
+            self._face = self._hands = self._pose = None
+
+    def __enter__(self) -> "Tracker":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._face is None and self._hands is None and self._pose is None
+
+    # -- work ------------------------------------------------------------------------------------
+    def process(self, frame: Frame) -> Landmarks:
+        """Track one frame. Raises VisionError on an image MediaPipe cannot take."""
+        image = frame.image
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+            shape = getattr(image, "shape", None)
+            raise VisionError(f"frame {frame.index} has shape {shape}: expected an H x W x 3 BGR image")
+        if image.dtype != np.uint8:
+            raise VisionError(f"frame {frame.index} has dtype {image.dtype}: expected uint8 BGR")
+        height, width = image.shape[:2]
+        if width < 2 or height < 2:
+            raise VisionError(f"frame {frame.index} is {width}x{height}: too small to find a face or hand")
+        with self._lock:
+            if self.closed:
+                raise VisionError("this Tracker was closed: build a new one")
+            rgb = np.ascontiguousarray(image[:, :, ::-1])
+            rgb.flags.writeable = False
+            face = self._run_face(rgb, width, height)
+            hands = self._run_hands(rgb, width, height)
+            pose = self._run_pose(rgb, width, height)
+            self._frames_seen += 1
+        return Landmarks(
+            timestamp=frame.timestamp, width=width, height=height, face=face, hands=hands, pose=pose
+        )
+
+    def _run_face(self, rgb: np.ndarray, width: int, height: int) -> np.ndarray | None:
+        if self._face is None:
+            return None
+        result = self._face.process(rgb)
+        if not result.multi_face_landmarks:
+            return None
+        return _to_pixels(result.multi_face_landmarks[0], width, height)
+
+    def _run_hands(self, rgb: np.ndarray, width: int, height: int) -> tuple[HandLandmarks, ...]:
+        if self._hands is None:
+            return ()
+        opts = self.options
+        reuse = (
+            not opts.static_image_mode
+            and opts.hands_every > 1
+            and self._frames_seen % opts.hands_every != 0
+            and self._last_hands_size == (width, height)
+        )
+        if reuse:
+            return self._last_hands
+        result = self._hands.process(rgb)
+        hands: list[HandLandmarks] = []
+        if result.multi_hand_landmarks:
+            for points, handedness in zip(result.multi_hand_landmarks, result.multi_handedness):
+                label = handedness.classification[0]
+                hands.append(
+                    HandLandmarks(
+                        points=_to_pixels(points, width, height),
+                        side=self._subject_side(label.label),
+                        score=float(label.score),
+                    )
+                )
+        self._last_hands = tuple(hands)
+        self._last_hands_size = (width, height)
+        return self._last_hands
+
+    def _subject_side(self, mediapipe_label: str) -> Side:
+        """MediaPipe's label assumes a mirrored selfie; see the module docstring."""
+        labelled_left = mediapipe_label.lower() == "left"
+        if self.options.mirrored:
+            return Side.LEFT if labelled_left else Side.RIGHT
+        return Side.RIGHT if labelled_left else Side.LEFT
+
+    def _run_pose(self, rgb: np.ndarray, width: int, height: int) -> np.ndarray | None:
+        if self._pose is None:
+            return None
+        result = self._pose.process(rgb)
+        if not result.pose_landmarks:
+            return None
+        points = np.array(
+            [(p.x * width, p.y * height, p.z * width, p.visibility) for p in result.pose_landmarks.landmark],
+            dtype=np.float32,
+        )
+        if self.options.mirrored:
+            points = points[_POSE_SWAP]
+        return points
+
+
+def track_image(image: np.ndarray, *, face: bool = True, hands: bool = True, pose: bool = False) -> Landmarks:
+    """Convenience for one still: builds a static-mode tracker, tracks, closes it."""
+    options = TrackerOptions(face=face, hands=hands, pose=pose, static_image_mode=True)
+    with Tracker(options) as tracker:
+        return tracker.process(Frame(image=image, timestamp=0.0))
