@@ -1,0 +1,279 @@
+"""Signing at the table: who made which sign, who saw it, who caught it (RULES.md, Signs).
+
+A seat may make a sign at any moment of a deal, even while the cards are dealt. Its partner always
+sees it (partners sign when the other looks); each opponent catches it with the table's
+*vigilance* chance, lower for a *discreet* sign made while the opponents look away. A sign may be
+followed by relative announcements told aloud (:mod:`trainer.signals.relative`): everybody hears
+the words, but only those who saw the sign can turn them into cards.
+
+Signs are truthful by default; a table may allow lies. :func:`is_truthful` says whether a signal
+tells the truth about a hand, :func:`honest_signals` lists what a hand could tell.
+
+This module keeps the sign log of one deal (:class:`SignLog`); the game layer above it
+(``trainer.bots.table``) copies each event into the engine's game record so that views and save
+files carry them. Randomness is passed in. Imports the rules layer and trainer.signals only.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from trainer.rules.cards import ACES, Card
+from trainer.signals.conventions import CLASSIC, Convention
+from trainer.signals.gestures import Gesture
+from trainer.signals.relative import Announcement, base_level, resolve
+from trainer.signals.signs import Sign, Signal
+
+
+class SignalError(ValueError):
+    """A sign that the table refuses: a lie at a table without lies, a bad seat or chance."""
+
+
+# -- truth ----------------------------------------------------------------------------------------
+
+WEAK_HAND_BEST_LEVEL = 9
+"""A hand is weak (*misère*) when it holds nothing stronger than an ace (level 9) and at most one ace."""
+
+
+def is_weak_hand(hand: Iterable[Card]) -> bool:
+    cards = tuple(hand)
+    return all(c.level >= WEAK_HAND_BEST_LEVEL for c in cards) and sum(c in ACES for c in cards) <= 1
+
+
+def is_truthful(signal: Signal, hand: Iterable[Card]) -> bool:
+    """Whether ``signal`` tells the truth about ``hand`` (the maker's cards when signing).
+
+    A card sign: the card is in the hand (both, for Monsieur + Madame). Aces: exactly ``count``
+    aces. Misère: :func:`is_weak_hand`. Mordienne is an intention, always truthful.
+    """
+    cards = frozenset(hand)
+    sign = signal.sign
+    if sign is Sign.AS:
+        return sum(a in cards for a in ACES) == signal.count
+    if sign is Sign.MISERE:
+        return is_weak_hand(cards)
+    if sign is Sign.MORDIENNE:
+        return True
+    return all(c in cards for c in sign.cards)
+
+
+def honest_signals(hand: Iterable[Card]) -> tuple[Signal, ...]:
+    """Every card sign that tells the truth about ``hand``, strongest first (Monsieur + Madame
+    replaces the two single signs; aces as one sign with their count), then misère if weak."""
+    cards = frozenset(hand)
+    out: list[Signal] = []
+    if Card.MONSIEUR in cards and Card.MADAME in cards:
+        out.append(Signal(Sign.MONSIEUR_ET_MADAME))
+    for sign in (Sign.MONSIEUR, Sign.MADAME, Sign.BORGNE, Sign.VACHE, Sign.GRAND_NEUF, Sign.PETIT_NEUF,
+                 Sign.DEUX_DE_CHENE, Sign.DEUX_D_ECRIT):
+        if sign.cards[0] in cards:
+            if sign in (Sign.MONSIEUR, Sign.MADAME) and out and out[0].sign is Sign.MONSIEUR_ET_MADAME:
+                continue
+            out.append(Signal(sign))
+    aces = sum(a in cards for a in ACES)
+    if aces:
+        out.append(Signal(Sign.AS, aces))
+    if is_weak_hand(cards):
+        out.append(Signal(Sign.MISERE))
+    return tuple(out)
+
+
+def partner_of(seat: int, players: int) -> int | None:
+    """Partners face each other: seat+2 at four, seat+3 at six; nobody at three."""
+    if players == 3:
+        return None
+    return (seat + players // 2) % players
+
+
+# -- vigilance ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Vigilance:
+    """How well opponents watch: ``catch`` is the chance that one opponent catches an open sign;
+    a discreet sign (made while the opponents look away) is caught ``discreet_factor`` times as often."""
+
+    catch: float = 0.25
+    discreet_factor: float = 0.3
+
+    def __post_init__(self) -> None:
+        for name in ("catch", "discreet_factor"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise SignalError(f"vigilance {name} must be a chance between 0 and 1, got {value!r}")
+
+    def chance(self, discreet: bool) -> float:
+        return self.catch * self.discreet_factor if discreet else self.catch
+
+    @classmethod
+    def named(cls, name: str) -> "Vigilance":
+        try:
+            return VIGILANCE_LEVELS[name]
+        except KeyError:
+            raise SignalError(
+                f"unknown vigilance {name!r}: choose one of {', '.join(VIGILANCE_LEVELS)} or a number 0..1"
+            ) from None
+
+    @classmethod
+    def parse(cls, text: str | float) -> "Vigilance":
+        """A level name (``"sharp"``) or a catch chance (``"0.4"``)."""
+        if isinstance(text, (int, float)):
+            return cls(float(text))
+        try:
+            return cls(float(text))
+        except ValueError:
+            return cls.named(text.strip().lower())
+
+
+VIGILANCE_LEVELS: dict[str, Vigilance] = {
+    "blind": Vigilance(0.0),
+    "casual": Vigilance(0.1),
+    "normal": Vigilance(0.25),
+    "sharp": Vigilance(0.5),
+    "hawk": Vigilance(0.9),
+}
+
+
+# -- events ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SignEvent:
+    """One sign made at the table.
+
+    ``moment`` is the number of cards played in the deal when it was made (0: before the first
+    trick, also during the deal). ``seen_by`` lists every seat that saw it (maker, partner, and the
+    opponents in ``caught_by``). ``truthful`` is the table's knowledge, never shown to other seats.
+    ``announcements`` are told aloud after the sign; ``levels`` is what they resolve to.
+    """
+
+    index: int
+    seat: int
+    signal: Signal
+    gesture: Gesture
+    moment: int
+    discreet: bool
+    truthful: bool
+    seen_by: tuple[int, ...]
+    caught_by: tuple[int, ...]
+    announcements: tuple[Announcement, ...] = ()
+
+    @property
+    def sign(self) -> Sign:
+        return self.signal.sign
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """The card levels the relative announcements name (empty without announcements)."""
+        if not self.announcements:
+            return ()
+        return resolve(base_level(self.signal.sign, self.signal.count), self.announcements)
+
+    def seen(self, seat: int) -> bool:
+        return seat in self.seen_by
+
+    def to_json(self) -> dict:
+        from trainer.signals.relative import format_message
+
+        out = {
+            "index": self.index, "seat": self.seat, "sign": self.signal.sign.value,
+            "count": self.signal.count, "gesture": self.gesture.value, "moment": self.moment,
+            "discreet": self.discreet, "truthful": self.truthful, "seen_by": list(self.seen_by),
+            "caught_by": list(self.caught_by),
+        }
+        if self.announcements:
+            out["message"] = format_message(self.announcements)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeenSign:
+    """A sign as one seat knows it: no truth flag, and the opponents' catches only for own signs
+    (a player notices an opponent looking at them, not what the opponent made of it)."""
+
+    seat: int
+    signal: Signal
+    moment: int
+    levels: tuple[int, ...] = ()
+    """Card levels from the relative announcements that followed the sign."""
+
+    @property
+    def sign(self) -> Sign:
+        return self.signal.sign
+
+
+@dataclass(slots=True)
+class SignLog:
+    """The signs of one deal, with delivery to partner and opponents.
+
+    >>> log = SignLog(players=4, vigilance=Vigilance(0.0))
+    >>> e = log.make(0, Signal(Sign.MONSIEUR), hand=(Card.MONSIEUR,), rng=random.Random(1))
+    >>> e.seen_by
+    (0, 2)
+    """
+
+    players: int = 4
+    vigilance: Vigilance = field(default_factory=Vigilance)
+    lying_allowed: bool = False
+    convention: Convention = CLASSIC
+    events: list[SignEvent] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4, 6):
+            raise SignalError(f"a table seats 3, 4 or 6 players, not {self.players!r}")
+
+    def make(
+        self,
+        seat: int,
+        signal: Signal,
+        hand: Iterable[Card],
+        rng: random.Random,
+        *,
+        moment: int = 0,
+        discreet: bool = False,
+        announcements: Sequence[Announcement] = (),
+    ) -> SignEvent:
+        """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``."""
+        if not 0 <= seat < self.players:
+            raise SignalError(f"seat {seat!r} is not at this table of {self.players}: seats are 0..{self.players - 1}")
+        truthful = is_truthful(signal, hand)
+        if not truthful and not self.lying_allowed:
+            raise SignalError(
+                f"seat {seat} signs {signal.sign.value}"
+                f"{' x' + str(signal.count) if signal.count > 1 else ''} but its hand does not hold it: "
+                "signs are truthful at this table (allow lies in the table settings to bluff)"
+            )
+        if announcements:
+            # Fails early with a message if the words lead off the scale.
+            resolve(base_level(signal.sign, signal.count), tuple(announcements))
+        partner = partner_of(seat, self.players)
+        chance = self.vigilance.chance(discreet)
+        caught = tuple(
+            s for s in range(self.players)
+            if s != seat and s != partner and rng.random() < chance
+        )
+        seen = tuple(sorted({seat, *(() if partner is None else (partner,)), *caught}))
+        event = SignEvent(
+            index=len(self.events), seat=seat, signal=signal, gesture=self.convention.gesture_for(signal.sign),
+            moment=moment, discreet=discreet, truthful=truthful, seen_by=seen, caught_by=caught,
+            announcements=tuple(announcements),
+        )
+        self.events.append(event)
+        return event
+
+    def seen_by(self, seat: int) -> tuple[SeenSign, ...]:
+        """The signs ``seat`` knows of, in order: its own, its partner's, the opponents' it caught."""
+        return tuple(
+            SeenSign(e.seat, e.signal, e.moment, e.levels) for e in self.events if seat in e.seen_by
+        )
+
+    def caught_from(self, seat: int) -> tuple[SignEvent, ...]:
+        """Signs of ``seat`` that at least one opponent caught."""
+        return tuple(e for e in self.events if e.seat == seat and e.caught_by)
+
+    def made_by(self, seat: int) -> tuple[SignEvent, ...]:
+        return tuple(e for e in self.events if e.seat == seat)
+
+    def clear(self) -> None:
+        """A new deal: signs are about the cards of one deal."""
+        self.events.clear()
