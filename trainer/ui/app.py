@@ -1,0 +1,34 @@
+"""The Streamlit app's frame: page config, session state, sidebar and the navigation between pages.
+
+``streamlit_app.py`` calls :func:`run`. Pages are files in ``trainer/ui/pages`` (thin: each calls
+its view in ``trainer/ui/views``). Nothing heavy is imported here: MediaPipe and the vision stack
+load only when the camera or an upload needs them, so the first page is usable quickly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from trainer.ui.sidebar import render_sidebar
+from trainer.ui.state import init_session_state
+
+PAGES_DIR = Path(__file__).resolve().parent / "pages"
+
+PAGES = (
+    ("practice.py", "Practice", ":material/face:"),
+    ("play.py", "Play", ":material/playing_cards:"),
+    ("quiz.py", "Quiz", ":material/school:"),
+    ("rules.py", "Rules", ":material/menu_book:"),
+)
+
+
+def run() -> None:
+    st.set_page_config(page_title="Aluette Signal Trainer", page_icon="🐄", layout="wide")
+    init_session_state()
+    navigation = st.navigation(
+        [st.Page(PAGES_DIR / file, title=title, icon=icon, default=(i == 0)) for i, (file, title, icon) in enumerate(PAGES)]
+    )
+    render_sidebar()
+    navigation.run()

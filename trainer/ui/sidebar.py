@@ -1,0 +1,60 @@
+"""The sidebar: the user's settings (preset, convention, language, hand, mirror, camera switch).
+
+Widgets write to their own keys; the frozen :class:`~trainer.ui.settings.Settings` is rebuilt from
+them each rerun and stored in session state, so pages read one typed value.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from trainer.signals.conventions import CONVENTIONS
+from trainer.ui import state
+from trainer.ui.settings import PRESETS, Handedness, Language, Settings
+
+_PRESET_HELP = {
+    "vendee": "Vendée (French Wikipedia): first team to 5 points",
+    "pagat": "pagat.com / English Wikipedia / Italian text: exactly 5 deals",
+    "english": "English Wikipedia: the spoiler leads after a pourri",
+}
+_CONVENTION_HELP = {
+    "classic": "the default signs (brows, lip corner, wink, pout, fingers…)",
+    "regional": "the alternatives: look up, tilt the head, tongue, ring finger…",
+    "camera_friendly": "the default with static gestures a camera sees best",
+}
+
+
+def render_sidebar() -> Settings:
+    current = state.settings()
+    with st.sidebar:
+        st.header("Settings")
+        preset = st.selectbox(
+            "Rules preset", PRESETS, index=PRESETS.index(current.preset), key="opt_preset",
+            format_func=lambda p: f"{p} — {_PRESET_HELP[p]}",
+        )
+        names = tuple(CONVENTIONS)
+        convention = st.selectbox(
+            "Sign convention", names, index=names.index(current.convention), key="opt_convention",
+            format_func=lambda c: f"{c} — {_CONVENTION_HELP.get(c, '')}",
+        )
+        languages = tuple(Language)
+        language = st.selectbox(
+            "Language (French names always first)", languages, index=languages.index(current.language),
+            key="opt_language", format_func=lambda lang: lang.label,
+        )
+        hands = tuple(Handedness)
+        handedness = st.radio(
+            "Signing hand", hands, index=hands.index(current.handedness), key="opt_hand",
+            format_func=lambda h: "right-handed" if h is Handedness.RIGHT else "left-handed", horizontal=True,
+        )
+        mirror = st.toggle("Mirror the video", value=current.mirror, key="opt_mirror",
+                           help="Show yourself as in a mirror. Left and right in the feedback stay your own.")
+        camera = st.toggle("Camera on", value=current.camera, key="opt_camera",
+                           help="Switch on to use the live webcam; off, upload a clip or photo or use the buttons.")
+    new = Settings(
+        preset=preset, convention=convention, language=language, handedness=handedness,
+        mirror=bool(mirror), camera=bool(camera),
+    )
+    if new != current:
+        state.set_settings(new)
+    return new

@@ -1,0 +1,52 @@
+"""The one place that initialises ``st.session_state`` for a browser session.
+
+Every key the app keeps across reruns is declared here with its default, so pages never invent
+keys of their own and a test can see the whole per-session state at a glance. Per-session objects
+(the game, the recognizer's frame watcher, the practice drill) live in session state; nothing here
+is shared between sessions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import streamlit as st
+
+from trainer.ui.settings import Settings
+
+# key -> factory of its default. Factories, not values, so mutable defaults are never shared.
+_DEFAULTS: dict[str, Callable[[], Any]] = {
+    "settings": Settings,
+    # Practice
+    "practice_target": lambda: None,  # the Sign the user is asked to make
+    "practice_started": lambda: None,  # source time (s) when the target was named
+    "practice_feedback": lambda: None,  # last Attempt shown to the user
+    "practice_log": list,  # Attempts of this session, newest last
+    "watcher": lambda: None,  # trainer.ui.watcher.SignWatcher while the camera runs
+    "calibration": lambda: None,  # a calibration in progress (vision's Calibrator)
+    # Play
+    "game": lambda: None,  # trainer.ui.game_session.GameSession
+    "sent_signs": list,  # the user's signs sent to the partner in this deal
+    "replay": lambda: None,  # a saved game being replayed trick by trick
+    # Quiz
+    "quiz": lambda: None,  # the quiz session object of trainer.quiz
+    "quiz_feedback": lambda: None,
+}
+
+
+def init_session_state() -> None:
+    """Give every key its default if this session does not have it yet. Safe to call every rerun."""
+    for key, factory in _DEFAULTS.items():
+        if key not in st.session_state:
+            st.session_state[key] = factory()
+
+
+def settings() -> Settings:
+    return st.session_state["settings"]
+
+
+def set_settings(value: Settings) -> None:
+    st.session_state["settings"] = value
+
+
+KEYS: tuple[str, ...] = tuple(_DEFAULTS)

@@ -1,0 +1,4 @@
+"""placeholder until written"""
+import streamlit as st
+def show() -> None:
+    st.title("Play")

@@ -1,0 +1,193 @@
+"""The live camera's frame callback: one frame in, the annotated frame out, typed records to the page.
+
+``streamlit-webrtc`` calls :meth:`SignWatcher.__call__` on its own worker thread for every video
+frame. That thread must never call ``st.*``: everything the page needs crosses over through
+``SignWatcher.reports``, a bounded ``queue.Queue`` of frozen records (:class:`FrameReport` for the
+live meters, :class:`SignSeen` for each recognised gesture, :class:`WatcherFailure` when the
+recognizer cannot run). The page drains it from a fragment that reruns a few times a second.
+
+The recognizer itself (landmarks, features, thresholds, hysteresis) is the vision layer's
+``Pipeline``; this module holds no feature math. The pipeline is built lazily on the first frame,
+on the worker thread, so the page renders at once and MediaPipe is imported only when a camera
+actually sends frames. Time is the frame's own timestamp (``av.VideoFrame.time``), never the wall
+clock, so detection times are measured on the camera's clock.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Union
+
+import numpy as np
+
+from trainer.signals.gestures import Gesture, GestureEvent
+
+
+@dataclass(frozen=True, slots=True)
+class FrameReport:
+    """The live state after one frame: a 0..1 score per gesture (0.5 is the threshold)."""
+
+    timestamp: float
+    scores: tuple[tuple[Gesture, float], ...]
+    face_found: bool
+    hands_found: int
+    frames: int
+    """Frames processed since the camera started."""
+    fps: float
+    """Processed frames per second of source time over the last second or so."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignSeen:
+    """A gesture the recognizer reported, with the source time of the frame that reported it."""
+
+    event: GestureEvent
+    reported_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WatcherFailure:
+    """The recognizer could not run (model missing, vision extras not installed): why, and what to do."""
+
+    message: str
+
+
+Report = Union[FrameReport, SignSeen, WatcherFailure]
+
+
+class Analysis(Protocol):
+    """What the app reads from the vision pipeline's per-frame result."""
+
+    scores: Any  # trainer.vision.types.FrameScores
+    events: tuple[GestureEvent, ...]
+
+
+class Analyser(Protocol):
+    def process(self, frame: Any) -> Analysis: ...
+
+
+class SignWatcher:
+    """Per-session frame callback. Build one per browser session, pass ``watcher`` as
+    ``video_frame_callback``; read ``reports`` from the page.
+
+    ``make_pipeline`` builds the recognizer (called once, on the first frame, on the worker thread);
+    ``draw(image, analysis, mirror)`` returns the frame to show, landmarks and meters drawn (the vision
+    layer's annotate module). ``mirror`` flips the *display* only: the recognizer always sees the
+    camera's unmirrored frame, so left and right stay the subject's own.
+    """
+
+    def __init__(
+        self,
+        make_pipeline: Callable[[], Analyser],
+        draw: Callable[[np.ndarray, Analysis, bool], np.ndarray] | None,
+        *,
+        mirror: bool = True,
+        queue_size: int = 256,
+    ) -> None:
+        self._make_pipeline = make_pipeline
+        self._draw = draw
+        self.mirror = mirror
+        self.reports: "queue.Queue[Report]" = queue.Queue(maxsize=queue_size)
+        self._pipeline: Analyser | None = None
+        self._failed: str | None = None
+        self._lock = threading.Lock()  # webrtc may call from a pool; the pipeline is stateful
+        self._frames = 0
+        self._recent: list[float] = []
+        self.latest_timestamp: float | None = None
+        """Source time of the last processed frame (read by the page to time a drill)."""
+        self._last_time: float | None = None
+
+    # -- the webrtc callback -------------------------------------------------------------------
+
+    def __call__(self, frame):  # av.VideoFrame -> av.VideoFrame
+        import av  # imported here: only the live camera path needs PyAV
+
+        image = frame.to_ndarray(format="bgr24")
+        timestamp = frame.time if frame.time is not None else self._frames / 30.0
+        shown = self.process_image(image, float(timestamp))
+        out = av.VideoFrame.from_ndarray(shown, format="bgr24")
+        out.pts = frame.pts
+        out.time_base = frame.time_base
+        return out
+
+    # -- the testable core ---------------------------------------------------------------------
+
+    def process_image(self, image: np.ndarray, timestamp: float) -> np.ndarray:
+        """Analyse one BGR frame taken at ``timestamp`` (seconds, source clock); return what to show."""
+        with self._lock:
+            if self._last_time is not None and timestamp <= self._last_time:
+                # MediaPipe's video mode needs strictly increasing timestamps; a restarted track
+                # may begin again at zero, so continue the clock instead of failing.
+                timestamp = self._last_time + 1e-3
+            self._last_time = timestamp
+            pipeline = self._ensure_pipeline()
+            if pipeline is None:
+                return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
+            from trainer.vision.types import Frame
+
+            analysis = pipeline.process(Frame(image=image, timestamp=timestamp, index=self._frames))
+            self._frames += 1
+            self.latest_timestamp = timestamp
+            self._recent = [t for t in self._recent if t > timestamp - 1.0] + [timestamp]
+            fps = (len(self._recent) - 1) / (self._recent[-1] - self._recent[0]) if len(self._recent) > 1 else 0.0
+            scores = analysis.scores
+            self._put(
+                FrameReport(
+                    timestamp=timestamp,
+                    scores=tuple(sorted(scores.scores.items(), key=lambda kv: kv[0].value)),
+                    face_found=bool(scores.face_found),
+                    hands_found=int(scores.hands_found),
+                    frames=self._frames,
+                    fps=fps,
+                ),
+                droppable=True,
+            )
+            for event in analysis.events:
+                self._put(SignSeen(event=event, reported_at=timestamp), droppable=False)
+            if self._draw is None:
+                return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
+            return self._draw(image, analysis, self.mirror)
+
+    def _ensure_pipeline(self) -> Analyser | None:
+        if self._pipeline is None and self._failed is None:
+            try:
+                self._pipeline = self._make_pipeline()
+            except (ImportError, ValueError, OSError, RuntimeError) as error:
+                self._failed = f"the recognizer could not start: {error}"
+                self._put(WatcherFailure(self._failed), droppable=False)
+        return self._pipeline
+
+    def _put(self, report: Report, *, droppable: bool) -> None:
+        try:
+            self.reports.put_nowait(report)
+        except queue.Full:
+            if droppable:
+                return  # a live meter value may be skipped; the next frame brings a fresh one
+            # A recognised sign must reach the page: make room by dropping the oldest record.
+            try:
+                self.reports.get_nowait()
+            except queue.Empty:
+                pass
+            self.reports.put_nowait(report)
+
+    def drain(self) -> list[Report]:
+        """Everything queued so far, oldest first (called from the page's thread)."""
+        out: list[Report] = []
+        while True:
+            try:
+                out.append(self.reports.get_nowait())
+            except queue.Empty:
+                return out
+
+    @property
+    def failure(self) -> str | None:
+        return self._failed
+
+    def close(self) -> None:
+        with self._lock:
+            close = getattr(self._pipeline, "close", None)
+            if close is not None:
+                close()
+            self._pipeline = None
