@@ -1,0 +1,230 @@
+"""Pictograms of the gestures: a small face, hand or shoulders for each :class:`Gesture`.
+
+Imports only ``trainer.signals.gestures``. Each glyph is a ``<g>`` fragment drawn in a 100 x 100
+box with no ids, so it can be placed in a card's corner, on a bot's avatar or in the Practice page
+as many times as needed. Sides are the subject's own (as in :class:`Side`): the subject's left eye
+appears on the viewer's right, like a person facing you.
+"""
+
+from __future__ import annotations
+
+from trainer.signals.gestures import Gesture
+
+SKIN = "#f4cfa8"
+INK = "#4a2c17"
+LIP = "#c2514a"
+TONGUE = "#e77a86"
+HAIR = "#5a3a22"
+
+
+def _face(
+    *,
+    brows: str = "plain",
+    left_eye: str = "open",
+    right_eye: str = "open",
+    mouth: str = "plain",
+    tilt: float = 0.0,
+    arrow: str = "",
+) -> str:
+    """A round face. Left/right are the subject's: their left eye is drawn at the viewer's right."""
+    parts = [
+        f'<circle cx="50" cy="53" r="35" fill="{SKIN}" stroke="{INK}" stroke-width="2.4"/>',
+        f'<path d="M17,44 C18,18 82,18 83,44 C74,30 28,30 17,44 Z" fill="{HAIR}"/>',
+    ]
+    # viewer's left = subject's right
+    for cx, state in ((37, right_eye), (63, left_eye)):
+        parts.append(_eye(cx, state))
+    parts.append(_brows(brows))
+    parts.append(_mouth(mouth))
+    body = "".join(parts)
+    if tilt:
+        body = f'<g transform="rotate({tilt:.1f} 50 53) translate(0,2) scale(0.96)">{body}</g>'
+    return body + arrow
+
+
+def _eye(cx: float, state: str) -> str:
+    if state == "closed":
+        return (
+            f'<path d="M{cx - 6},48 Q{cx},53 {cx + 6},48" fill="none" stroke="{INK}" '
+            f'stroke-width="2.6" stroke-linecap="round"/>'
+        )
+    pupil_dy = -3.2 if state == "up" else 0.0
+    return (
+        f'<ellipse cx="{cx}" cy="47" rx="6" ry="5" fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
+        f'<circle cx="{cx}" cy="{47 + pupil_dy:.1f}" r="2.6" fill="{INK}"/>'
+    )
+
+
+def _brows(state: str) -> str:
+    if state == "up":
+        return (
+            f'<path d="M29,33 Q37,26 45,32" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
+            f'<path d="M55,32 Q63,26 71,33" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
+            # the lines a raised brow makes on the forehead
+            f'<path d="M38,24 Q50,21 62,24" fill="none" stroke="{INK}" stroke-width="1.2" opacity="0.7"/>'
+        )
+    if state == "knit":
+        return (
+            f'<path d="M29,36 L45,40" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
+            f'<path d="M55,40 L71,36" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
+        )
+    return (
+        f'<path d="M30,38 Q37,35 44,38" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
+        f'<path d="M56,38 Q63,35 70,38" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
+    )
+
+
+def _mouth(state: str) -> str:
+    if state == "corner":
+        # the subject's left corner (viewer's right) raised: a half smile
+        return f'<path d="M38,71 Q50,73 60,69 Q64,66 66,62" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+    if state == "pout":
+        return (
+            f'<ellipse cx="50" cy="71" rx="8" ry="6" fill="{LIP}" stroke="{INK}" stroke-width="1.8"/>'
+            f'<ellipse cx="50" cy="71" rx="3" ry="2" fill="{INK}"/>'
+            f'<path d="M60,66 q4,-3 7,-1 M61,75 q4,2 7,0" fill="none" stroke="{INK}" stroke-width="1.2"/>'
+        )
+    if state == "open":
+        return f'<ellipse cx="50" cy="71" rx="8" ry="9.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
+    if state == "tongue":
+        return (
+            f'<ellipse cx="50" cy="69" rx="9" ry="5.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
+            f'<path d="M43,70 L43,78 Q50,88 57,78 L57,70 Z" fill="{TONGUE}" stroke="{INK}" stroke-width="1.8"/>'
+            f'<path d="M50,72 L50,80" stroke="{INK}" stroke-width="1" opacity="0.6"/>'
+        )
+    if state == "bite":
+        # upper teeth resting on the drawn-in lower lip
+        return (
+            f'<path d="M35,69 Q50,66 65,69" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
+            f'<path d="M36,72 Q50,70 64,72 Q60,82 50,82 Q40,82 36,72 Z" fill="{LIP}" stroke="{INK}" stroke-width="2"/>'
+            f'<rect x="41" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
+            f'<rect x="47" y="68" width="6" height="7.5" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
+            f'<rect x="53" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
+        )
+    if state == "grimace":
+        return (
+            f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
+            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{INK}" stroke-width="1.2"/>'
+        )
+    return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+
+
+def _up_arrow(x: float, y: float) -> str:
+    return (
+        f'<path d="M{x},{y + 12} L{x},{y} M{x - 5},{y + 5} L{x},{y} L{x + 5},{y + 5}" fill="none" '
+        f'stroke="#c8372d" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>'
+    )
+
+
+# -- hands -----------------------------------------------------------------------------------------
+
+_FINGER_X = {"index": 36.0, "middle": 47.0, "ring": 58.0, "pinky": 68.0}
+_FINGER_LENGTH = {"index": 34.0, "middle": 38.0, "ring": 34.0, "pinky": 27.0}
+
+
+def _hand(extended: tuple[str, ...], *, thumb: bool = False, pinch: bool = False) -> str:
+    """A back-of-hand fist with the named fingers raised (a right hand seen from the front)."""
+    parts = []
+    for name, x in _FINGER_X.items():
+        width = 9.0 if name != "pinky" else 8.0
+        if name in extended:
+            top = 52 - _FINGER_LENGTH[name]
+            parts.append(
+                f'<rect x="{x - width / 2:.1f}" y="{top:.1f}" width="{width}" height="{60 - top:.1f}" '
+                f'rx="{width / 2:.1f}" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+                f'<path d="M{x - 2.5:.1f},{top + 5:.1f} h5" stroke="{INK}" stroke-width="1" opacity="0.5"/>'
+            )
+        else:
+            # a folded finger: a knuckle bump above the fist
+            parts.append(
+                f'<rect x="{x - width / 2:.1f}" y="48" width="{width}" height="14" rx="{width / 2:.1f}" '
+                f'fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+            )
+    palm = (
+        f'<path d="M29,54 L76,54 Q78,54 78,60 L76,82 Q74,92 60,92 L42,92 Q30,92 29,82 Z" '
+        f'fill="{SKIN}" stroke="{INK}" stroke-width="2.2"/>'
+    )
+    if thumb:
+        thumb_part = (
+            f'<path d="M31,66 Q22,60 22,40 Q22,32 28,32 Q34,32 34,40 L34,62 Z" fill="{SKIN}" '
+            f'stroke="{INK}" stroke-width="2.2"/>'
+        )
+    elif pinch:
+        thumb_part = (
+            f'<path d="M31,68 Q20,58 26,42 Q29,36 34,40 L34,62 Z" fill="{SKIN}" stroke="{INK}" stroke-width="2.2"/>'
+        )
+    else:
+        # thumb folded across the fingers
+        thumb_part = (
+            f'<path d="M30,70 Q34,60 48,62 Q56,63 55,68 Q54,72 46,71 L34,74 Z" fill="{SKIN}" '
+            f'stroke="{INK}" stroke-width="2"/>'
+        )
+    return "".join(parts) + palm + thumb_part
+
+
+def _writing() -> str:
+    """Thumb and index pinched like holding a pen, moving toward the table."""
+    return (
+        f'<g transform="rotate(20 50 55)">'
+        f'<rect x="31.5" y="26" width="9" height="34" rx="4.5" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<rect x="42.5" y="48" width="9" height="14" rx="4.5" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<rect x="53.5" y="48" width="9" height="14" rx="4.5" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<rect x="64" y="49" width="8" height="12" rx="4" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<path d="M29,54 L76,54 Q78,54 78,60 L76,82 Q74,92 60,92 L42,92 Q30,92 29,82 Z" fill="{SKIN}" '
+        f'stroke="{INK}" stroke-width="2.2"/>'
+        f'<path d="M31,66 Q20,50 30,30 Q34,24 38,28 L37,60 Z" fill="{SKIN}" stroke="{INK}" stroke-width="2.2"/>'
+        f'</g>'
+        # the table line and the downward stroke
+        f'<path d="M8,96 L92,96" stroke="#8d5524" stroke-width="3" stroke-linecap="round"/>'
+        f'<path d="M14,14 L14,34 M9,28 L14,34 L19,28" fill="none" stroke="#c8372d" stroke-width="2.4" '
+        f'stroke-linecap="round" stroke-linejoin="round"/>'
+    )
+
+
+def _shrug() -> str:
+    """Head and shoulders, the subject's left shoulder (viewer's right) raised."""
+    return (
+        f'<path d="M6,96 L10,74 Q14,64 30,62 L40,60 L60,60 L74,50 Q88,48 90,64 L94,96 Z" fill="#5f7fa8" '
+        f'stroke="{INK}" stroke-width="2.2"/>'
+        f'<rect x="43" y="48" width="14" height="14" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<circle cx="50" cy="32" r="20" fill="{SKIN}" stroke="{INK}" stroke-width="2.2"/>'
+        f'<path d="M30,28 C31,10 69,10 70,28 C62,20 38,20 30,28 Z" fill="{HAIR}"/>'
+        f'<circle cx="43" cy="32" r="2" fill="{INK}"/><circle cx="57" cy="32" r="2" fill="{INK}"/>'
+        f'<path d="M44,41 Q50,39 56,41" fill="none" stroke="{INK}" stroke-width="2"/>'
+        + _up_arrow(84, 26)
+    )
+
+
+def _look_up() -> str:
+    return _face(brows="up", left_eye="up", right_eye="up") + _up_arrow(88, 6)
+
+
+_GLYPHS = {
+    Gesture.BROWS_UP: lambda: _face(brows="up"),
+    Gesture.LOOK_UP: _look_up,
+    Gesture.LIP_CORNER: lambda: _face(mouth="corner"),
+    Gesture.HEAD_TILT: lambda: _face(tilt=18.0),
+    Gesture.WINK: lambda: _face(left_eye="closed"),
+    Gesture.EYES_CLOSED: lambda: _face(left_eye="closed", right_eye="closed"),
+    Gesture.POUT: lambda: _face(mouth="pout"),
+    Gesture.MOUTH_OPEN: lambda: _face(mouth="open", brows="up"),
+    Gesture.TONGUE_OUT: lambda: _face(mouth="tongue"),
+    Gesture.LIP_BITE: lambda: _face(mouth="bite"),
+    Gesture.SHRUG: _shrug,
+    Gesture.GRIMACE: lambda: _face(mouth="grimace", brows="knit"),
+    Gesture.THUMB: lambda: _hand((), thumb=True),
+    Gesture.PINKY: lambda: _hand(("pinky",)),
+    Gesture.INDEX: lambda: _hand(("index",)),
+    Gesture.INDEX_MIDDLE: lambda: _hand(("index", "middle")),
+    Gesture.RING: lambda: _hand(("ring",)),
+    Gesture.WRITING: _writing,
+}
+_CACHE: dict[Gesture, str] = {}
+
+
+def gesture_glyph(gesture: Gesture) -> str:
+    """The pictogram of ``gesture`` as SVG elements in a 100 x 100 box (no wrapping element)."""
+    glyph = _CACHE.get(gesture)
+    if glyph is None:
+        glyph = _CACHE[gesture] = _GLYPHS[gesture]()
+    return glyph
