@@ -46,7 +46,7 @@ def sign_label(sign: Sign, language: Language) -> str:
 
 def deck() -> Piece:
     """The deck is there when ``trainer.deck`` exports ``card_svg`` (a half-landed package is not)."""
-    return piece_with("the card deck", "trainer.deck", "card_svg", "card_back_svg")
+    return piece_with("the card deck", "trainer.deck", "card_svg", "card_back_svg", "sign_svg")
 
 
 def unavailable(what: Piece) -> None:
@@ -54,25 +54,32 @@ def unavailable(what: Piece) -> None:
     st.warning(f"Unavailable: {what.reason}.", icon=":material/block:")
 
 
-def card_svg(card: Card) -> str | None:
-    """The project's SVG for ``card``, or None when the deck is not in this build."""
+def card_svg(card: Card, *, language: Language = Language.FRENCH, width: int | None = None,
+             hints: bool = True, convention: str = "classic") -> str | None:
+    """The project's SVG for ``card`` (name, nickname, strength index, sign hint), or None when the
+    deck is not in this build."""
     if not deck().available:
         return None
     from trainer.deck import card_svg as render
-
-    return render(card)
-
-
-def sign_svg(sign: Sign, convention: str) -> str | None:
-    """The drawn demonstration of ``sign`` under ``convention`` (the deck's drawings), or None."""
-    if not deck().available:
-        return None
-    import trainer.deck as deck_module
-
-    render = getattr(deck_module, "sign_svg", None)
-    if render is None:
-        return None
     from trainer.signals.conventions import Convention
 
-    gesture = Convention.named(convention).gesture_for(sign)
-    return render(gesture)
+    return render(card, language=language.value, width=width, hints=hints, convention=Convention.named(convention))
+
+
+def card_back_svg(width: int | None = None) -> str | None:
+    if not deck().available:
+        return None
+    from trainer.deck import card_back_svg as render
+
+    return render(width=width)
+
+
+def sign_svg(sign, convention: str, *, width: int | None = 96, label: bool = False) -> str | None:
+    """The drawn demonstration of a Sign, Signal or Gesture under ``convention``, or None when the
+    deck's drawings are not in this build."""
+    if not deck().available:
+        return None
+    from trainer.deck import sign_svg as render
+    from trainer.signals.conventions import Convention
+
+    return render(sign, convention=Convention.named(convention), width=width, label=label)

@@ -22,6 +22,11 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "practice_started": lambda: None,  # source time (s) when the target was named
     "practice_feedback": lambda: None,  # last Attempt shown to the user
     "practice_log": list,  # Attempts of this session, newest last
+    "practice_seen": list,  # (GestureEvent, Sign | None) recently recognised, newest last
+    "practice_live": lambda: None,  # the latest FrameReport (live meters)
+    "practice_failure": lambda: None,  # why the recognizer stopped, if it did
+    "practice_seed": lambda: None,  # seed of the next target pick (None: fresh entropy)
+    "practice_upload_done": lambda: None,  # (name, size) of the upload already analysed
     "watcher": lambda: None,  # trainer.ui.watcher.SignWatcher while the camera runs
     "calibration": lambda: None,  # a calibration in progress (vision's Calibrator)
     # Play

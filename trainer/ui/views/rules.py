@@ -73,7 +73,7 @@ def show() -> None:
             st.markdown(f"{cards[0].group.value} — {names}")
             if deck.available:
                 st.markdown(
-                    " ".join(render.svg_html(render.card_svg(c), width=70, title=c.code) for c in cards),
+                    " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention), width=90, title=c.code) for c in cards),
                     unsafe_allow_html=True,
                 )
 
