@@ -1,0 +1,322 @@
+"""The trick-play of one deal on small integers: the hot loop of the engine and of bot playouts.
+
+Standard library only. Cards are ``card.index`` values 0..47 (strongest first) and strength is
+looked up in :data:`trainer.rules.cards.STRENGTH`. :class:`FastDeal` plays the tricks of one deal
+(RULES.md "A deal" 4-8): any card may be played, the highest card wins, equal highest cards spoil
+the trick (*pourri*), and who leads after a spoiled trick is a flag. :class:`trainer.rules.game.Game`
+plays every trick through this class, and bots run their playouts on it::
+
+    deal = FastDeal.random(rng, players=4, dealer=0)
+    while not deal.finished:
+        moves = deal.legal_actions()          # list[int], a fresh copy
+        deal.apply(moves[0])
+    deal.deal_winner(), deal.mordienne(), deal.points()
+
+Speed matters more than elegance here: no per-play allocation beyond the list ``legal_actions``
+returns, locals bound in the hot methods, tables precomputed at import.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from typing import Sequence
+
+from trainer.rules.cards import STRENGTH
+from trainer.rules.errors import IllegalActionError
+
+NO_WINNER = -1
+"""Marks a spoiled trick in ``FastDeal.winners`` (and "nobody" for a deal winner)."""
+
+_HAND_SIZES = {3: 12, 4: 9, 6: 8}
+
+
+def _batch_sizes(hand_size: int) -> tuple[int, ...]:
+    """Cards go out in batches of 3 (RULES.md "A deal" 2); 8 cards for 6 players is 3, 3, 2."""
+    sizes = []
+    left = hand_size
+    while left > 0:
+        sizes.append(min(3, left))
+        left -= 3
+    return tuple(sizes)
+
+
+def deal_positions(players: int, dealer: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the positions in a shuffled deck of the cards it receives.
+
+    The dealer deals clockwise in batches of 3, starting with the player on their left; the talon is
+    the rest of the deck (positions ``players * hand_size`` onward).
+    """
+    hand_size = _HAND_SIZES[players]
+    positions: list[list[int]] = [[] for _ in range(players)]
+    cursor = 0
+    for size in _batch_sizes(hand_size):
+        for step in range(1, players + 1):
+            seat = (dealer + step) % players
+            positions[seat].extend(range(cursor, cursor + size))
+            cursor += size
+    return tuple(tuple(p) for p in positions)
+
+
+# itemgetters per (players, dealer): one C call cuts a shuffled deck into hands.
+_GETTERS = {
+    (n, d): tuple(operator.itemgetter(*pos) for pos in deal_positions(n, d))
+    for n in _HAND_SIZES
+    for d in range(n)
+}
+
+
+def deal_winner(winners: Sequence[int], players: int) -> int:
+    """RULES.md "A deal" 8: the seat with most tricks; a tie goes to the seat that reached that count
+    first; ``NO_WINNER`` if every trick was spoiled."""
+    counts = [0] * players
+    for w in winners:
+        if w >= 0:
+            counts[w] += 1
+    best = max(counts)
+    if best == 0:
+        return NO_WINNER
+    counts = [0] * players
+    for w in winners:
+        if w >= 0:
+            counts[w] += 1
+            if counts[w] == best:
+                return w
+    return NO_WINNER  # unreachable: some seat reaches ``best``
+
+
+def is_mordienne(winners: Sequence[int], winner: int, pourri_breaks_run: bool = True) -> bool:
+    """RULES.md "Mordienne": the deal winner took no trick before, then the last tricks in a row,
+    at least three, up to and including the last trick.
+
+    Spoiled tricks before the run are fine; a spoiled last trick breaks it; a spoiled trick inside the
+    run breaks it when ``pourri_breaks_run`` (the default), otherwise it is skipped over.
+    """
+    if winner < 0 or not winners or winners[-1] != winner:
+        return False
+    i = len(winners) - 1
+    run = 0
+    while i >= 0:
+        w = winners[i]
+        if w == winner:
+            run += 1
+        elif w == NO_WINNER and not pourri_breaks_run:
+            pass
+        else:
+            break
+        i -= 1
+    if run < 3:
+        return False
+    # "no trick before": the winner appears nowhere before the run.
+    return winner not in winners[: i + 1]
+
+
+class FastDeal:
+    """The trick-play of one deal, mutable, on card indices. ``copy()`` for playouts.
+
+    Attributes (read them, do not assign): ``hands`` (list of lists of card indices per seat),
+    ``to_move`` (seat, or -1 when the deal is over), ``leader`` (leader of the current trick),
+    ``trick`` (cards of the current trick so far, in play order), ``winners`` (per finished trick,
+    the winning seat or ``NO_WINNER``), ``tricks`` (per finished trick ``(leader, cards, winner)``),
+    ``won`` (tricks won per seat), ``players``, ``total_tricks``.
+    """
+
+    __slots__ = (
+        "hands", "players", "total_tricks", "spoiler_leads", "pourri_breaks_run", "leader",
+        "to_move", "trick", "best", "best_seat", "tied", "winners", "tricks", "won",
+    )
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[int]],
+        leader: int,
+        *,
+        spoiler_leads: bool = False,
+        pourri_breaks_run: bool = True,
+        total_tricks: int | None = None,
+    ) -> None:
+        """A deal at its first trick: ``hands[seat]`` card indices, ``leader`` the seat left of the
+        dealer. ``spoiler_leads``: the spoiler leads after a pourri (else the trick's leader)."""
+        players = len(hands)
+        if players not in _HAND_SIZES:
+            raise IllegalActionError(f"a deal needs 3, 4 or 6 hands, got {players}")
+        if not 0 <= leader < players:
+            raise IllegalActionError(f"leader seat {leader!r} is not at a {players}-player table")
+        self.hands = [list(h) for h in hands]
+        self.players = players
+        self.total_tricks = max(len(h) for h in hands) if total_tricks is None else total_tricks
+        self.spoiler_leads = spoiler_leads
+        self.pourri_breaks_run = pourri_breaks_run
+        self.leader = leader
+        self.to_move = leader if self.total_tricks > 0 else NO_WINNER
+        self.trick: list[int] = []
+        self.best = -1
+        self.best_seat = -1
+        self.tied = False
+        self.winners: list[int] = []
+        self.tricks: list[tuple[int, list[int], int]] = []
+        self.won = [0] * players
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_deck(
+        cls, deck: Sequence[int], players: int = 4, dealer: int = 0, **options
+    ) -> "FastDeal":
+        """Deal a shuffled deck (48 indices) in batches of 3 from the dealer's left; the seat left
+        of the dealer leads. The talon (``deck[players * hand_size:]``) is not used."""
+        getters = _GETTERS[players, dealer]
+        return cls([g(deck) for g in getters], (dealer + 1) % players, **options)
+
+    @classmethod
+    def random(
+        cls, rng: random.Random, players: int = 4, dealer: int = 0, **options
+    ) -> "FastDeal":
+        """A freshly shuffled deal from ``rng``."""
+        deck = list(range(48))
+        rnd = rng.random
+        deck.sort(key=lambda _: rnd())
+        return cls.from_deck(deck, players, dealer, **options)
+
+    @classmethod
+    def resume(
+        cls,
+        hands: Sequence[Sequence[int]],
+        leader: int,
+        trick: Sequence[int] = (),
+        tricks: Sequence[tuple[int, Sequence[int], int]] = (),
+        *,
+        spoiler_leads: bool = False,
+        pourri_breaks_run: bool = True,
+        total_tricks: int,
+    ) -> "FastDeal":
+        """A deal in the middle: ``hands`` now, the current trick's ``leader`` and its ``trick``
+        cards so far, and the finished ``tricks`` as ``(leader, cards, winner)``. For playouts from a
+        sampled world."""
+        deal = cls(
+            [list(h) for h in hands], leader, spoiler_leads=spoiler_leads,
+            pourri_breaks_run=pourri_breaks_run, total_tricks=total_tricks,
+        )
+        for t_leader, cards, winner in tricks:
+            deal.tricks.append((t_leader, list(cards), winner))
+            deal.winners.append(winner)
+            if winner >= 0:
+                deal.won[winner] += 1
+        if len(deal.tricks) >= total_tricks:
+            deal.to_move = NO_WINNER
+            return deal
+        n = deal.players
+        seat = leader
+        for card in trick:
+            deal._note(card, seat)
+            deal.trick.append(card)
+            seat = (seat + 1) % n
+        deal.to_move = seat
+        return deal
+
+    def _note(self, card: int, seat: int) -> None:
+        s = STRENGTH[card]
+        if not self.trick or s > self.best:
+            self.best, self.best_seat, self.tied = s, seat, False
+        elif s == self.best:
+            self.tied, self.best_seat = True, seat
+
+    def copy(self) -> "FastDeal":
+        new = FastDeal.__new__(FastDeal)
+        new.hands = [h[:] for h in self.hands]
+        new.players = self.players
+        new.total_tricks = self.total_tricks
+        new.spoiler_leads = self.spoiler_leads
+        new.pourri_breaks_run = self.pourri_breaks_run
+        new.leader = self.leader
+        new.to_move = self.to_move
+        new.trick = self.trick[:]
+        new.best = self.best
+        new.best_seat = self.best_seat
+        new.tied = self.tied
+        new.winners = self.winners[:]
+        new.tricks = self.tricks[:]  # finished tricks are never mutated again
+        new.won = self.won[:]
+        return new
+
+    # -- play -----------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move < 0
+
+    def legal_actions(self) -> list[int]:
+        """The cards the player to move may play: any card of their hand (no suit to follow).
+        A fresh list; empty once the deal is over."""
+        seat = self.to_move
+        if seat < 0:
+            return []
+        return self.hands[seat][:]
+
+    def apply(self, card: int, _strength: tuple = STRENGTH) -> None:
+        """Play ``card`` (an index) for the player to move. Raises :class:`IllegalActionError` if it
+        is not in their hand, leaving the deal untouched."""
+        seat = self.to_move
+        if seat < 0:
+            raise IllegalActionError(f"the deal is over: card {card!r} cannot be played")
+        try:
+            self.hands[seat].remove(card)
+        except ValueError:
+            raise IllegalActionError(
+                f"card {card!r} is not in the hand of seat {seat}: play one of {self.hands[seat]}"
+            ) from None
+        trick = self.trick
+        trick.append(card)
+        s = _strength[card]
+        if len(trick) == 1 or s > self.best:
+            self.best = s
+            self.best_seat = seat
+            self.tied = False
+        elif s == self.best:
+            # Equal highest cards spoil the trick (pourri); the latest of them is "the spoiler".
+            self.tied = True
+            self.best_seat = seat
+        if len(trick) < self.players:
+            seat += 1
+            self.to_move = seat if seat < self.players else 0
+            return
+        # The trick is complete.
+        leader = self.leader
+        if self.tied:
+            winner = NO_WINNER
+            nxt = self.best_seat if self.spoiler_leads else leader
+        else:
+            winner = nxt = self.best_seat
+            self.won[winner] += 1
+        self.winners.append(winner)
+        self.tricks.append((leader, trick, winner))
+        self.trick = []
+        self.leader = nxt
+        self.to_move = nxt if len(self.winners) < self.total_tricks else NO_WINNER
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def deal_winner(self) -> int:
+        """The seat that wins the deal (most tricks, ties to whoever got there first), or -1."""
+        return deal_winner(self.winners, self.players)
+
+    def mordienne(self) -> bool:
+        """Whether the deal winner made mordienne (only meaningful once the deal is over)."""
+        if self.to_move >= 0:
+            return False
+        return is_mordienne(self.winners, self.deal_winner(), self.pourri_breaks_run)
+
+    def points(self) -> int:
+        """Points the deal winner's team scores in a plain deal: 2 for mordienne, 1, or 0."""
+        winner = self.deal_winner()
+        if winner < 0:
+            return 0
+        return 2 if is_mordienne(self.winners, winner, self.pourri_breaks_run) else 1
+
+    def played(self) -> list[int]:
+        """Every card played so far, in play order (finished tricks then the current one)."""
+        out: list[int] = []
+        for _, cards, _ in self.tricks:
+            out.extend(cards)
+        out.extend(self.trick)
+        return out

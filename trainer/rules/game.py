@@ -1,0 +1,809 @@
+"""A whole game of Aluette as explicit states and actions: the rules of RULES.md, step by step.
+
+Standard library only (never signals, bots, vision, UI). A :class:`Game` is mutable; every decision is
+``game.to_move`` choosing one of ``game.legal_actions()`` and calling ``game.apply(action)``. An
+illegal action raises :class:`IllegalActionError` naming what was wrong and the state is untouched.
+
+Chance steps (the first dealer, each deal in batches of 3, the chant deal) are actions too. Their
+outcome follows from the seed (``game.chance_action()``), and ``Game.new`` applies them by itself
+(``auto_chance=True``), so a game is exactly ``seed + history``; tests may apply their own ``Deal``.
+
+Flow of a deal (RULES.md "A deal", "Mordienne", "Giving up", "A game")::
+
+    DEAL (chance) -> CHANT_VOTE (each seat from the dealer's left; any "no" ends it)
+      -> CHANT_DEAL (chance) -> DISCARD (each receiver discards 6, one card at a time)
+      -> DECLARE (4 players: each seat from the dealer's left passes, announces mordienne or offers
+         to give up; the first non-pass ends the round) -> ANSWER (the announcer's left-hand opponent)
+      -> PLAY (the tricks, through FastDeal) -> scoring -> next dealer (left) or GAME_OVER
+
+Bots see the game through :meth:`Game.view` (:mod:`trainer.rules.views`), never through its fields.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from trainer.rules.actions import (
+    Action,
+    Answer,
+    ChantDeal,
+    ChooseDealer,
+    Deal,
+    Declaration,
+    Declare,
+    Discard,
+    Phase,
+    Vote,
+    format_action,
+)
+from trainer.rules.cards import CARDS, Card
+from trainer.rules.errors import IllegalActionError, RulesError
+from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions
+from trainer.rules.ruleset import (
+    AnnouncedMordienne,
+    GameEnd,
+    GivingUp,
+    LeadAfterPourri,
+    Ruleset,
+)
+
+
+class Termination(Enum):
+    """Why the game ended."""
+
+    TARGET_REACHED = "target_reached"
+    """A team reached the points target (5, or 10 after an announced mordienne)."""
+    DEALS_PLAYED = "deals_played"
+    """The fixed number of deals was played; most points wins, equal points draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: why, the winning team (None for a draw) and the final scores per team."""
+
+    termination: Termination
+    winner: int | None
+    scores: tuple[int, ...]
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+
+class DealEnd(Enum):
+    """How a deal ended."""
+
+    PLAYED = "played"
+    GIVEN_UP = "given_up"
+    """A team gave the deal up and the opponents took their point."""
+    MORDIENNE_DECLINED = "mordienne_declined"
+    """Mordienne was announced and declined: not played, the announcer's team scores 1."""
+
+
+class Contract(Enum):
+    """What the deal's scoring depends on, set by the declarations."""
+
+    NORMAL = "normal"
+    ANNOUNCED = "announced"
+    """Announced mordienne accepted (accept/decline rule): the deal winner scores 2."""
+    COMMITTED = "committed"
+    """Giving up refused: the refusing team must make mordienne (2 for them) or the other team gets 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A finished (or, in views, the current) trick: who led, the cards in play order, the winner
+    (None if spoiled — *pourri* — or not finished)."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+
+    @property
+    def spoiled(self) -> bool:
+        return self.winner is None and len(self.cards) > 0
+
+    def seat_of(self, position: int, players: int) -> int:
+        """The seat that played the card at ``position`` in this trick."""
+        return (self.leader + position) % players
+
+    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
+        """``(seat, card)`` in play order."""
+        return tuple(((self.leader + i) % players, c) for i, c in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class SignalRecord:
+    """A sign made at the table, stored opaquely (the rules layer does not know signs).
+
+    ``message`` is whatever the signals layer writes (e.g. ``"BORGNE"`` or ``"AS x2"``); ``reached``
+    the seats that saw it (the sender always knows its own sign). ``deal`` and ``trick`` (tricks
+    finished in that deal) and ``phase`` say when; ``index`` is the number of actions before it."""
+
+    seat: int
+    message: str
+    reached: frozenset[int]
+    deal: int
+    trick: int
+    phase: Phase
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One scored deal: its tricks, who won it and why, and the points it gave each team."""
+
+    deal: int
+    dealer: int
+    chant: bool
+    end: DealEnd
+    tricks: tuple[TrickRecord, ...]
+    tricks_won: tuple[int, ...]
+    deal_winner: int | None
+    mordienne: bool
+    points: tuple[int, ...]
+    contract: Contract
+    declared_by: int | None
+    explanation: str
+
+
+# Chance outcomes are derived from the seed by name, so copying or replaying a game never shifts a
+# shared generator: each chance step gets its own generator.
+def _chance_rng(seed: int | str, *parts: object) -> random.Random:
+    return random.Random("/".join(str(p) for p in (seed, *parts)))
+
+
+class Game:
+    """A game of Aluette: states, legal actions, apply, outcome. Create with :meth:`new`."""
+
+    def __init__(self, ruleset: Ruleset, seed: int | str, *, auto_chance: bool = True) -> None:
+        if not isinstance(ruleset, Ruleset):
+            raise RulesError(f"a game needs a Ruleset, got {ruleset!r}: use Ruleset.preset('vendee')")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise RulesError(f"a game seed must be an int or a string, got {seed!r}")
+        self.ruleset = ruleset
+        self.seed = seed
+        self.auto_chance = auto_chance
+        n = ruleset.player_count
+        self.history: list[Action] = []
+        self.signals: list[SignalRecord] = []
+        self.phase = Phase.CHOOSE_DEALER
+        self.dealer: int | None = None
+        self.first_dealer: int | None = None
+        self.deal_number = 0
+        self.deals_played = 0
+        self.scores = [0] * ruleset.team_count
+        self.extended = False
+        self.results: list[DealResult] = []
+        self.outcome: Outcome | None = None
+        # Per-deal state.
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._talon: list[int] = []
+        self._received: list[list[int]] = [[] for _ in range(n)]
+        self._discards: list[list[int]] = [[] for _ in range(n)]
+        self._votes: list[bool] = []
+        self.chant: bool | None = None
+        self._receivers: tuple[int, ...] = ()
+        self._declarations: list[tuple[int, Declaration]] = []
+        self._pending: tuple[int, Declaration] | None = None
+        self._answers: list[tuple[int, bool]] = []
+        self.contract = Contract.NORMAL
+        self._committed_team: int | None = None
+        self._fast: FastDeal | None = None
+        self._turn: int | None = None
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, ruleset: Ruleset | None = None, seed: int | str = 0, *, auto_chance: bool = True) -> "Game":
+        """A new game; with ``auto_chance`` the chance steps resolve from the seed as they come,
+        so the game starts at the first decision (usually the chant vote)."""
+        game = cls(ruleset if ruleset is not None else Ruleset(), seed, auto_chance=auto_chance)
+        game._resolve_chance()
+        return game
+
+    @classmethod
+    def from_deal(
+        cls,
+        ruleset: Ruleset,
+        dealer: int,
+        hands: Iterable[Iterable[Card]],
+        talon: Iterable[Card] | None = None,
+        *,
+        seed: int | str = 0,
+        auto_chance: bool = True,
+    ) -> "Game":
+        """A game whose first deal is given: ``dealer`` deals ``hands`` (per seat); the talon is the
+        rest of the deck (strongest first) unless given. Used by ``aluette replay`` and tests."""
+        game = cls(ruleset, seed, auto_chance=False)
+        game.apply(ChooseDealer(dealer))
+        hands_t = tuple(tuple(h) for h in hands)
+        if talon is None:
+            used = {c for h in hands_t for c in h}
+            talon = tuple(c for c in CARDS if c not in used)
+        game.apply(Deal(hands_t, tuple(talon)))
+        game.auto_chance = auto_chance
+        game._resolve_chance()
+        return game
+
+    def copy(self) -> "Game":
+        """An independent copy (bots search on copies)."""
+        new = Game.__new__(Game)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, FastDeal):
+                value = value.copy()
+            new.__dict__[name] = value
+        return new
+
+    # -- what is the state -------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.player_count
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must act now; None at a chance step or when the game is over."""
+        if self.phase is Phase.PLAY:
+            return self._fast.to_move if self._fast.to_move >= 0 else None
+        if self.phase.is_chance or self.phase is Phase.GAME_OVER:
+            return None
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase.is_chance
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that leads (or led) the current trick, during play."""
+        return self._fast.leader if self._fast is not None else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """A seat's current hand, strongest first (full information: bots use ``view``)."""
+        self._check_seat(seat)
+        cards = self._fast.hands[seat] if self._fast is not None else self._hands[seat]
+        return tuple(CARDS[i] for i in sorted(cards))
+
+    def discards(self, seat: int) -> tuple[Card, ...]:
+        self._check_seat(seat)
+        return tuple(CARDS[i] for i in self._discards[seat])
+
+    @property
+    def talon(self) -> tuple[Card, ...]:
+        """The undealt talon of this deal (empty after a chant: it went to the receivers)."""
+        return tuple(CARDS[i] for i in self._talon)
+
+    @property
+    def chant_receivers(self) -> tuple[int, ...]:
+        return self._receivers
+
+    @property
+    def tricks(self) -> tuple[TrickRecord, ...]:
+        """The finished tricks of the current deal."""
+        if self._fast is None:
+            return ()
+        return tuple(
+            TrickRecord(i + 1, leader, tuple(CARDS[c] for c in cards), None if w < 0 else w)
+            for i, (leader, cards, w) in enumerate(self._fast.tricks)
+        )
+
+    @property
+    def current_trick(self) -> tuple[Card, ...]:
+        return tuple(CARDS[c] for c in self._fast.trick) if self._fast is not None else ()
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._fast.won) if self._fast is not None else (0,) * self.players
+
+    @property
+    def fast_deal(self) -> FastDeal | None:
+        """The trick-play state on card indices during PLAY (read only; copy it to play out)."""
+        return self._fast
+
+    @property
+    def declarations(self) -> tuple[tuple[int, Declaration], ...]:
+        """The declarations made so far in this deal, public, as ``(seat, declaration)``."""
+        return tuple(self._declarations)
+
+    @property
+    def answers(self) -> tuple[tuple[int, bool], ...]:
+        return tuple(self._answers)
+
+    @property
+    def pending_declaration(self) -> tuple[int, Declaration] | None:
+        """During ANSWER: who announced or offered what."""
+        return self._pending
+
+    @property
+    def votes(self) -> tuple[bool, ...]:
+        return tuple(self._votes)
+
+    @property
+    def target(self) -> int | None:
+        """Points that end the game now (None for a fixed number of deals not yet extended)."""
+        if self.extended:
+            return self.ruleset.extended_points
+        if self.ruleset.game_end is GameEnd.FIRST_TO_POINTS:
+            return self.ruleset.target_points
+        return None
+
+    def state_key(self) -> tuple:
+        """Everything that makes the state, as a hashable value: two games with equal keys are in
+        the same state (used to check that save/load and ``copy`` are exact)."""
+        fast = self._fast
+        return (
+            self.ruleset, self.seed, tuple(self.history), tuple(self.signals), self.phase,
+            self.dealer, self.deal_number, self.deals_played, tuple(self.scores), self.extended,
+            tuple(self.results), self.outcome, tuple(map(tuple, self._hands)), tuple(self._talon),
+            tuple(map(tuple, self._discards)), tuple(self._votes), self.chant,
+            tuple(self._declarations), self._pending, self.contract, self._turn,
+            None if fast is None else (
+                tuple(map(tuple, fast.hands)), fast.leader, fast.to_move, tuple(fast.trick),
+                tuple(fast.winners), tuple(fast.won),
+            ),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.state_key() == other.state_key()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.ruleset.name} seed={self.seed!r} deal={self.deal_number} "
+            f"phase={self.phase.value} to_move={self.to_move} scores={tuple(self.scores)}>"
+        )
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action legal now. Plays are :class:`Card` values, strongest first. At a chance step
+        the single seeded outcome; empty when the game is over."""
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            return ()
+        if phase.is_chance:
+            return (self.chance_action(),)
+        if phase is Phase.PLAY:
+            seat = self._fast.to_move
+            return tuple(CARDS[i] for i in sorted(self._fast.hands[seat]))
+        if phase is Phase.CHANT_VOTE:
+            return (Vote(True), Vote(False))
+        if phase is Phase.DISCARD:
+            return tuple(Discard(CARDS[i]) for i in sorted(self._hands[self._turn]))
+        if phase is Phase.DECLARE:
+            options = [Declare(Declaration.PASS)]
+            if self._may_announce():
+                options.append(Declare(Declaration.MORDIENNE))
+            options.append(Declare(Declaration.GIVE_UP))
+            return tuple(options)
+        if phase is Phase.ANSWER:
+            return (Answer(True), Answer(False))
+        raise RulesError(f"unknown phase {phase}")  # unreachable
+
+    def _may_announce(self) -> bool:
+        option = self.ruleset.announced_mordienne
+        if option is AnnouncedMordienne.OFF:
+            return False
+        # Under "extends to 10" a second announcement would change nothing.
+        return not (option is AnnouncedMordienne.EXTENDS_TO_TEN and self.extended)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for ``to_move`` (or resolve a chance step). Raises
+        :class:`IllegalActionError` saying what was wrong; then nothing has changed."""
+        self._check(action)
+        self._do(action)
+        self.history.append(action)
+        self._resolve_chance()
+
+    def apply_text(self, text: str) -> None:
+        """Apply an action written in the notation of :mod:`trainer.rules.actions`."""
+        from trainer.rules.actions import parse_action
+
+        self.apply(parse_action(text))
+
+    def chance_action(self) -> Action:
+        """The chance outcome the seed gives at this chance step."""
+        phase = self.phase
+        n = self.players
+        if phase is Phase.CHOOSE_DEALER:
+            rng = _chance_rng(self.seed, "dealer")
+            deck = list(CARDS)
+            rng.shuffle(deck)
+            stop = deck.index(Card.MADAME)
+            return ChooseDealer(stop % n, tuple(deck[: stop + 1]))
+        if phase is Phase.DEAL:
+            rng = _chance_rng(self.seed, "deal", self.deal_number)
+            deck = list(range(48))
+            rng.shuffle(deck)
+            positions = deal_positions(n, self.dealer)
+            hands = tuple(tuple(CARDS[deck[p]] for p in pos) for pos in positions)
+            dealt = n * self.ruleset.hand_size
+            return Deal(hands, tuple(CARDS[i] for i in deck[dealt:]))
+        if phase is Phase.CHANT_DEAL:
+            talon = [CARDS[i] for i in self._talon]
+            return ChantDeal((tuple(talon[0::2]), tuple(talon[1::2])))
+        raise IllegalActionError(f"no chance step now: the game is in phase {phase.value}")
+
+    def _resolve_chance(self) -> None:
+        if not self.auto_chance:
+            return
+        while self.phase.is_chance:
+            action = self.chance_action()
+            self._do(action)
+            self.history.append(action)
+
+    def record_signal(self, seat: int, message: str, reached: Iterable[int]) -> SignalRecord:
+        """Store a sign made by ``seat`` and seen by ``reached`` (opaque text from the signals
+        layer). It appears in the views of the seats reached and of the sender, and in save files."""
+        self._check_seat(seat)
+        if not isinstance(message, str) or not message:
+            raise RulesError(f"a signal message must be a non-empty string, got {message!r}")
+        seen = frozenset(reached)
+        for s in seen:
+            self._check_seat(s)
+        record = SignalRecord(
+            seat, message, seen, self.deal_number,
+            len(self._fast.tricks) if self._fast is not None else 0, self.phase, len(self.history),
+        )
+        self.signals.append(record)
+        return record
+
+    # -- checking -------------------------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RulesError(f"seat {seat!r} is not at this table: seats are 0..{self.players - 1}")
+
+    def _wrong(self, action: Action, why: str) -> IllegalActionError:
+        try:
+            text = format_action(action)
+        except IllegalActionError:
+            text = repr(action)
+        legal = ", ".join(format_action(a) for a in self.legal_actions()[:16])
+        return IllegalActionError(f"illegal action '{text}': {why}; legal now: {legal or 'none'}")
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            raise IllegalActionError(f"the game is over ({self.outcome}): no action is legal")
+        expected = {
+            Phase.CHOOSE_DEALER: ChooseDealer, Phase.DEAL: Deal, Phase.CHANT_DEAL: ChantDeal,
+            Phase.CHANT_VOTE: Vote, Phase.DISCARD: Discard, Phase.DECLARE: Declare,
+            Phase.ANSWER: Answer, Phase.PLAY: Card,
+        }[phase]
+        if not isinstance(action, expected):
+            raise self._wrong(action, f"the game is in phase {phase.value}, which takes a {expected.__name__}")
+        n = self.players
+        if phase is Phase.PLAY:
+            seat = self._fast.to_move
+            if action.index not in self._fast.hands[seat]:
+                where = self._where_is(action)
+                raise self._wrong(action, f"{action.value} is not in the hand of seat {seat} ({where})")
+        elif phase is Phase.DISCARD:
+            if action.card.index not in self._hands[self._turn]:
+                raise self._wrong(action, f"{action.card.value} is not in the hand of seat {self._turn}")
+        elif phase is Phase.DECLARE:
+            if action.declaration is Declaration.MORDIENNE and not self._may_announce():
+                raise self._wrong(action, "this ruleset does not allow announcing mordienne now")
+        elif phase is Phase.CHOOSE_DEALER:
+            self._check_choose_dealer(action)
+        elif phase is Phase.DEAL:
+            self._check_deal(action)
+        elif phase is Phase.CHANT_DEAL:
+            if action != self.chance_action():
+                raise self._wrong(action, "the talon is dealt one card at a time, alternately, from the top")
+
+
+    def _where_is(self, card: Card) -> str:
+        i = card.index
+        if self._fast is not None and i in self._fast.played():
+            return "it was already played"
+        for seat, hand in enumerate(self._fast.hands if self._fast else self._hands):
+            if i in hand:
+                return f"seat {seat} holds it"
+        return "it is not in play (talon or discards)"
+
+    def _check_choose_dealer(self, action: ChooseDealer) -> None:
+        n = self.players
+        if isinstance(action.dealer, bool) or not isinstance(action.dealer, int) or not 0 <= action.dealer < n:
+            raise self._wrong(action, f"dealer {action.dealer!r} must be a seat 0..{n - 1}")
+        face = action.face_up
+        if face:
+            if len(set(face)) != len(face) or any(not isinstance(c, Card) for c in face):
+                raise self._wrong(action, "the face-up cards must be distinct cards")
+            if face[-1] is not Card.MADAME or Card.MADAME in face[:-1]:
+                raise self._wrong(action, "the face-up deal stops at the first Madame (3C)")
+            if (len(face) - 1) % n != action.dealer:
+                raise self._wrong(action, f"Madame went to seat {(len(face) - 1) % n}, who must deal")
+
+    def _check_deal(self, action: Deal) -> None:
+        n, size = self.players, self.ruleset.hand_size
+        if len(action.hands) != n:
+            raise self._wrong(action, f"a {n}-player deal has {n} hands, got {len(action.hands)}")
+        for seat, hand in enumerate(action.hands):
+            if len(hand) != size:
+                raise self._wrong(action, f"seat {seat} must get {size} cards, got {len(hand)}")
+        if len(action.talon) != self.ruleset.talon_size:
+            raise self._wrong(action, f"the talon has {self.ruleset.talon_size} cards, got {len(action.talon)}")
+        every = [c for h in action.hands for c in h] + list(action.talon)
+        if any(not isinstance(c, Card) for c in every):
+            raise self._wrong(action, "hands and talon must hold Card values")
+        if len(set(every)) != 48:
+            seen: set[Card] = set()
+            dup = next(c for c in every if c in seen or seen.add(c))
+            raise self._wrong(action, f"card {dup.value} is dealt twice")
+
+    # -- transitions ------------------------------------------------------------------------------
+
+    def _do(self, action: Action) -> None:
+        phase = self.phase
+        n = self.players
+        if phase is Phase.PLAY:
+            self._fast.apply(action.index)
+            if self._fast.finished:
+                self._score_played_deal()
+        elif phase is Phase.CHOOSE_DEALER:
+            self.dealer = self.first_dealer = action.dealer
+            self._start_deal()
+        elif phase is Phase.DEAL:
+            self._hands = [[c.index for c in h] for h in action.hands]
+            self._talon = [c.index for c in action.talon]
+            if self.ruleset.chant_possible:
+                self.phase = Phase.CHANT_VOTE
+                self._turn = (self.dealer + 1) % n
+            else:
+                self._begin_declarations()
+        elif phase is Phase.CHANT_VOTE:
+            self._votes.append(action.agree)
+            if not action.agree:
+                # Chant needs every player's agreement: one "no" ends the vote.
+                self.chant = False
+                self._begin_declarations()
+            elif len(self._votes) == n:
+                self.chant = True
+                self._receivers = self.ruleset.chant_receivers_for(self.dealer)
+                self.phase = Phase.CHANT_DEAL
+            else:
+                self._turn = (self._turn + 1) % n
+        elif phase is Phase.CHANT_DEAL:
+            for seat, cards in zip(self._receivers, action.received):
+                idx = [c.index for c in cards]
+                self._hands[seat].extend(idx)
+                self._received[seat].extend(idx)
+            self._talon = []
+            self.phase = Phase.DISCARD
+            self._turn = self._receivers[0]
+        elif phase is Phase.DISCARD:
+            seat = self._turn
+            self._hands[seat].remove(action.card.index)
+            self._discards[seat].append(action.card.index)
+            if len(self._hands[seat]) == self.ruleset.hand_size:
+                if seat == self._receivers[0]:
+                    self._turn = self._receivers[1]
+                else:
+                    self._begin_declarations()
+        elif phase is Phase.DECLARE:
+            self._declare(action.declaration)
+        elif phase is Phase.ANSWER:
+            self._answer(action.accept)
+
+    def _start_deal(self) -> None:
+        n = self.players
+        self.deal_number += 1
+        self.phase = Phase.DEAL
+        self._hands = [[] for _ in range(n)]
+        self._talon = []
+        self._received = [[] for _ in range(n)]
+        self._discards = [[] for _ in range(n)]
+        self._votes = []
+        self.chant = None
+        self._receivers = ()
+        self._declarations = []
+        self._pending = None
+        self._answers = []
+        self.contract = Contract.NORMAL
+        self._committed_team = None
+        self._fast = None
+        self._turn = None
+
+    def _begin_declarations(self) -> None:
+        if self.ruleset.declarations_possible:
+            self.phase = Phase.DECLARE
+            self._turn = (self.dealer + 1) % self.players
+        else:
+            self._begin_play()
+
+    def _declare(self, declaration: Declaration) -> None:
+        seat = self._turn
+        n = self.players
+        rules = self.ruleset
+        self._declarations.append((seat, declaration))
+        team = rules.team_of(seat)
+        if declaration is Declaration.PASS:
+            if len(self._declarations) == n:
+                self._begin_play()
+            else:
+                self._turn = (seat + 1) % n
+            return
+        if declaration is Declaration.MORDIENNE:
+            if rules.announced_mordienne is AnnouncedMordienne.EXTENDS_TO_TEN:
+                self.extended = True
+                self._begin_play()
+                return
+            self._ask_answer(seat, declaration)
+            return
+        # Giving up.
+        if rules.giving_up is GivingUp.OPPONENTS_SCORE:
+            self._score_unplayed(
+                DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
+                f"seat {seat} gave the deal up: the opponents take 1 point without play",
+            )
+            return
+        self._ask_answer(seat, declaration)
+
+    def _opponent_team(self, team: int) -> int:
+        # Declarations exist only at the 4-player table: two teams.
+        return 1 - team
+
+    def _ask_answer(self, seat: int, declaration: Declaration) -> None:
+        self._pending = (seat, declaration)
+        self.phase = Phase.ANSWER
+        # The left-hand opponent answers for the opponents.
+        self._turn = (seat + 1) % self.players
+
+    def _answer(self, accept: bool) -> None:
+        seat, declaration = self._pending
+        self._answers.append((self._turn, accept))
+        team = self.ruleset.team_of(seat)
+        if declaration is Declaration.MORDIENNE:
+            if accept:
+                self.extended = True
+                self.contract = Contract.ANNOUNCED
+                self._begin_play()
+            else:
+                self._score_unplayed(
+                    DealEnd.MORDIENNE_DECLINED, team, 1, seat,
+                    f"seat {seat} announced mordienne and the opponents declined: "
+                    "the deal is not played and the announcer's team scores 1",
+                )
+            return
+        if accept:
+            self._score_unplayed(
+                DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
+                f"seat {seat} offered to give the deal up and the opponents accepted: they take 1 point",
+            )
+        else:
+            self.contract = Contract.COMMITTED
+            self._committed_team = self._opponent_team(team)
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        rules = self.ruleset
+        self.phase = Phase.PLAY
+        self._turn = None
+        self._fast = FastDeal(
+            self._hands,
+            (self.dealer + 1) % self.players,
+            spoiler_leads=rules.lead_after_pourri is LeadAfterPourri.SPOILER,
+            pourri_breaks_run=rules.pourri_breaks_mordienne_run,
+            total_tricks=rules.tricks_per_deal,
+        )
+
+    # -- scoring ----------------------------------------------------------------------------------
+
+    def _declared_by(self) -> int | None:
+        for seat, declaration in self._declarations:
+            if declaration is not Declaration.PASS:
+                return seat
+        return None
+
+    def _score_unplayed(self, end: DealEnd, team: int, points: int, seat: int, why: str) -> None:
+        gained = [0] * self.ruleset.team_count
+        gained[team] = points
+        result = DealResult(
+            self.deal_number, self.dealer, bool(self.chant), end, (), (0,) * self.players, None,
+            False, tuple(gained), self.contract, seat, why,
+        )
+        self._finish_deal(result)
+
+    def _score_played_deal(self) -> None:
+        rules = self.ruleset
+        fast = self._fast
+        winner = fast.deal_winner()
+        mordienne = fast.mordienne()
+        gained = [0] * rules.team_count
+        won = tuple(fast.won)
+        if winner == NO_WINNER:
+            why = "every trick was spoiled: nobody took a trick and the deal scores nothing"
+        else:
+            team = rules.team_of(winner)
+            best = won[winner]
+            tied = [s for s in range(self.players) if won[s] == best and s != winner]
+            why = f"seat {winner} took the most tricks ({best})"
+            if tied:
+                why += (
+                    f"; seat{'s' if len(tied) > 1 else ''} {', '.join(map(str, tied))} also took {best}, "
+                    f"but seat {winner} reached {best} first"
+                )
+            if mordienne:
+                why += "; mordienne: no trick before, then the last tricks in a row"
+        if self.contract is Contract.COMMITTED:
+            committed = self._committed_team
+            if winner != NO_WINNER and mordienne and rules.team_of(winner) == committed:
+                gained[committed] = 2
+                why += f"; team {committed} refused the give-up and made mordienne: 2 points"
+            else:
+                other = 1 - committed
+                gained[other] = 2
+                why += f"; team {committed} refused the give-up but missed mordienne: team {other} scores 2"
+        elif winner != NO_WINNER:
+            team = rules.team_of(winner)
+            if self.contract is Contract.ANNOUNCED:
+                gained[team] = 2
+                why += "; mordienne was announced and accepted: the deal winner scores 2"
+            else:
+                gained[team] = 2 if mordienne else 1
+                why += f"; team {team} scores {gained[team]}"
+        result = DealResult(
+            self.deal_number, self.dealer, bool(self.chant), DealEnd.PLAYED, self.tricks, won,
+            None if winner == NO_WINNER else winner, mordienne, tuple(gained), self.contract,
+            self._declared_by(), why,
+        )
+        self._finish_deal(result)
+
+    def _finish_deal(self, result: DealResult) -> None:
+        for team, points in enumerate(result.points):
+            self.scores[team] += points
+        self.results.append(result)
+        self.deals_played += 1
+        outcome = self._game_end()
+        if outcome is not None:
+            self.outcome = outcome
+            self.phase = Phase.GAME_OVER
+            self._turn = None
+            return
+        # The player left of the dealer deals next.
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_deal()
+
+    def _game_end(self) -> Outcome | None:
+        scores = tuple(self.scores)
+        target = self.target
+        if target is not None:
+            best = max(scores)
+            if best >= target:
+                # One team scores per deal, so only one can cross the target at once.
+                return Outcome(Termination.TARGET_REACHED, scores.index(best), scores)
+            return None
+        if self.deals_played >= self.ruleset.deals:
+            best = max(scores)
+            leaders = [t for t, s in enumerate(scores) if s == best]
+            return Outcome(Termination.DEALS_PLAYED, leaders[0] if len(leaders) == 1 else None, scores)
+        return None
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def view(self, seat: int):
+        """What ``seat`` may know now, as a frozen :class:`trainer.rules.views.PlayerView`."""
+        from trainer.rules.views import view_of
+
+        return view_of(self, seat)
