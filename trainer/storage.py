@@ -1,0 +1,368 @@
+"""Persistence for the quiz and the app: one SQLite database in the user's data folder.
+
+Standard library and ``platformdirs`` only; no other project module. Two things are stored:
+
+* **documents**: a JSON value per ``(kind, key)`` (calibration profiles, saved games, settings,
+  the quiz's memory of each fact), read and replaced whole;
+* **a log**: append-only JSON records per ``kind`` with the time the caller passes in (practice
+  attempts, quiz reviews).
+
+Safety rules, because a user's progress is the one thing we must not lose:
+
+* WAL journal with ``synchronous=FULL``: once a write has returned, a crash, a killed server or a
+  power cut does not lose it, and every write is one transaction, so nothing is ever half written.
+  :meth:`Store.transaction` groups several writes into one.
+* A file that is not ours (not SQLite, corrupt, another program's database, or a newer schema than
+  this code knows) raises :class:`StorageError` naming the path and the way out, and is **never**
+  written to: it is checked through a read-only connection before anything else happens.
+* The schema is versioned (``PRAGMA user_version``) and upgraded by numbered migrations, each in
+  its own transaction.
+
+One connection guarded by a re-entrant lock serves every thread (Streamlit runs each session in
+its own thread); several processes may share the file, SQLite's locking and a busy timeout
+serialise their writes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+
+ENV_HOME = "ALUETTE_HOME"
+DB_NAME = "aluette.sqlite3"
+APPLICATION_ID = 0x416C7565  # "Alue": marks the file as ours in the SQLite header
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_S = 10.0
+
+# Migration i (1-based) takes the schema from version i-1 to i. Append, never edit a shipped one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE documents ("
+        " kind TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, updated REAL,"
+        " PRIMARY KEY (kind, key)) WITHOUT ROWID",
+        "CREATE TABLE log ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, time REAL NOT NULL,"
+        " record TEXT NOT NULL)",
+        "CREATE INDEX log_by_kind_time ON log (kind, time)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StorageError(ValueError):
+    """The database cannot be used as asked; the message names the file and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One appended record: its row id, kind, the time given when it was appended, and the JSON value."""
+
+    id: int
+    kind: str
+    time: float
+    record: Any
+
+
+def data_home() -> Path:
+    """The user's data folder: ``$ALUETTE_HOME`` if set, else the platform's user data dir."""
+    override = os.environ.get(ENV_HOME)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("aluette", appauthor=False))
+
+
+def default_path() -> Path:
+    return data_home() / DB_NAME
+
+
+def _timestamp(value: float | datetime, what: str) -> float:
+    """Seconds since the epoch from a float or an aware datetime (time is always passed in)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise StorageError(f"{what} {value!r} has no timezone: pass an aware datetime (e.g. UTC)")
+        return value.timestamp()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    raise StorageError(f"{what} {value!r} is not a time: pass seconds since the epoch or an aware datetime")
+
+
+def _name(value: str, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > 200:
+        raise StorageError(f"{what} {value!r} must be a non-empty string of at most 200 characters")
+    return value
+
+
+def _dumps(value: Any, where: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        raise StorageError(f"{where}: value cannot be stored as JSON ({error}); convert it to plain data first") from None
+
+
+class Store:
+    """The database. Open with :meth:`Store.open`; close (or use ``with``) when done."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self._path = path
+        self._db = connection
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    # -- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None) -> "Store":
+        """Open (creating if absent) the database at ``path``, default :func:`default_path`.
+
+        Raises :class:`StorageError` for a file that is not a usable Aluette database; such a
+        file is left exactly as it was.
+        """
+        target = Path(path).expanduser() if path is not None else default_path()
+        if target.is_dir():
+            raise StorageError(f"{target} is a folder: give the path of a database file inside it, e.g. {target / DB_NAME}")
+        if target.exists():
+            _check_existing(target)
+        else:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(f"cannot create the data folder {target.parent}: {error.strerror}; "
+                                   f"set {ENV_HOME} to a writable folder") from None
+        try:
+            connection = sqlite3.connect(
+                str(target), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open the database {target}: {error}; check the path and its permissions") from None
+        store = cls(target, connection)
+        try:
+            store._prepare()
+        except BaseException:
+            connection.close()
+            raise
+        return store
+
+    def _prepare(self) -> None:
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                with self._write():
+                    for statement in MIGRATIONS[number - 1]:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    self._db.execute(f"PRAGMA user_version={number}")
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot prepare the database {self._path}: {error}") from None
+
+    # -- basics ------------------------------------------------------------------------------
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store.open({str(self._path)!r})"
+
+    @contextmanager
+    def transaction(self) -> Iterator["Store"]:
+        """Group writes: all of them are stored, or (on any exception) none. Nests."""
+        with self._write():
+            yield self
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        with self._lock:
+            outer = self._depth == 0
+            if outer:
+                try:
+                    # IMMEDIATE takes the write lock now, so two processes cannot both read then write.
+                    self._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as error:
+                    raise StorageError(f"the database {self._path} is busy or read-only ({error}); "
+                                       "close the other program using it and retry") from None
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                self._depth -= 1
+                if outer:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._depth -= 1
+            if outer:
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.Error as error:
+                    self._db.execute("ROLLBACK")
+                    raise StorageError(f"could not save to {self._path}: {error}") from None
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as error:
+                raise StorageError(f"cannot read {self._path}: {error}; the file may be damaged, "
+                                   "move it away and start afresh") from None
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def get(self, kind: str, key: str, default: Any = None) -> Any:
+        """The JSON value stored under ``(kind, key)``, or ``default``."""
+        rows = self._read("SELECT body FROM documents WHERE kind=? AND key=?", (_name(kind, "kind"), _name(key, "key")))
+        if not rows:
+            return default
+        return self._loads(rows[0][0], f"document {kind}/{key}")
+
+    def put(self, kind: str, key: str, value: Any, *, now: float | datetime | None = None) -> None:
+        """Store ``value`` (plain JSON data) under ``(kind, key)``, replacing what was there."""
+        body = _dumps(value, f"document {kind}/{key}")
+        updated = None if now is None else _timestamp(now, "now")
+        with self._write():
+            self._db.execute(
+                "INSERT INTO documents (kind, key, body, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (kind, key) DO UPDATE SET body=excluded.body, updated=excluded.updated",
+                (_name(kind, "kind"), _name(key, "key"), body, updated),
+            )
+
+    def delete(self, kind: str, key: str) -> bool:
+        """Remove ``(kind, key)``; True if it was there."""
+        with self._write():
+            cursor = self._db.execute("DELETE FROM documents WHERE kind=? AND key=?", (_name(kind, "kind"), _name(key, "key")))
+            return cursor.rowcount > 0
+
+    def keys(self, kind: str) -> list[str]:
+        """The keys stored under ``kind``, sorted."""
+        return [row[0] for row in self._read("SELECT key FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))]
+
+    def items(self, kind: str) -> list[tuple[str, Any]]:
+        """``(key, value)`` pairs under ``kind``, sorted by key."""
+        rows = self._read("SELECT key, body FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))
+        return [(key, self._loads(body, f"document {kind}/{key}")) for key, body in rows]
+
+    def list(self, kind: str) -> list[str]:
+        """Alias of :meth:`keys`."""
+        return self.keys(kind)
+
+    # -- log ---------------------------------------------------------------------------------
+
+    def append(self, kind: str, record: Any, *, time: float | datetime) -> int:
+        """Append a JSON record to the log of ``kind`` at ``time``; returns its id."""
+        body = _dumps(record, f"log record {kind}")
+        stamp = _timestamp(time, "time")
+        with self._write():
+            cursor = self._db.execute(
+                "INSERT INTO log (kind, time, record) VALUES (?, ?, ?)", (_name(kind, "kind"), stamp, body)
+            )
+            return int(cursor.lastrowid)
+
+    def records(
+        self,
+        kind: str,
+        *,
+        since: float | datetime | None = None,
+        until: float | datetime | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[LogEntry]:
+        """Log records of ``kind`` with ``since <= time < until``, oldest first unless asked."""
+        sql = "SELECT id, time, record FROM log WHERE kind=?"
+        params: list[Any] = [_name(kind, "kind")]
+        if since is not None:
+            sql += " AND time >= ?"
+            params.append(_timestamp(since, "since"))
+        if until is not None:
+            sql += " AND time < ?"
+            params.append(_timestamp(until, "until"))
+        sql += " ORDER BY time DESC, id DESC" if newest_first else " ORDER BY time, id"
+        if limit is not None:
+            if not isinstance(limit, int) or limit < 0:
+                raise StorageError(f"limit {limit!r} must be a non-negative integer")
+            sql += f" LIMIT {limit}"
+        rows = self._read(sql, tuple(params))
+        return [LogEntry(i, kind, t, self._loads(body, f"log record {kind}#{i}")) for i, t, body in rows]
+
+    def count(self, kind: str) -> int:
+        return self._read("SELECT COUNT(*) FROM log WHERE kind=?", (_name(kind, "kind"),))[0][0]
+
+    def _loads(self, body: str, where: str) -> Any:
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise StorageError(f"{where} in {self._path} is not valid JSON: it was edited by hand or damaged; "
+                               "delete that entry") from None
+
+
+def _check_existing(path: Path) -> None:
+    """Refuse, without writing anything, a file we must not use."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_MAGIC))
+    except OSError as error:
+        raise StorageError(f"cannot read {path}: {error.strerror}; check its permissions") from None
+    if not header:
+        return  # an empty file is an empty database: SQLite itself creates files this way
+    if header != SQLITE_MAGIC:
+        raise StorageError(
+            f"{path} is not an Aluette database (not an SQLite file); it was left untouched. "
+            f"Move it away, or choose another file with --db or {ENV_HOME}"
+        )
+    try:
+        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    except sqlite3.Error as error:
+        raise StorageError(f"cannot open {path} to check it: {error}") from None
+    try:
+        app_id = probe.execute("PRAGMA application_id").fetchone()[0]
+        version = probe.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        check = probe.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        raise StorageError(
+            f"{path} is damaged ({error}); it was left untouched. Move it away to start afresh "
+            f"(or restore a backup), or choose another file with --db or {ENV_HOME}"
+        ) from None
+    finally:
+        probe.close()
+    if check != "ok":
+        raise StorageError(
+            f"{path} is damaged (integrity check: {check}); it was left untouched. Move it away to start "
+            f"afresh (or restore a backup), or choose another file with --db or {ENV_HOME}"
+        )
+    if app_id != APPLICATION_ID and (tables or version):
+        raise StorageError(
+            f"{path} is an SQLite database of another program; it was left untouched. "
+            f"Choose another file with --db or {ENV_HOME}"
+        )
+    if version > SCHEMA_VERSION:
+        raise StorageError(
+            f"{path} was written by a newer Aluette trainer (schema {version}, this one knows up to "
+            f"{SCHEMA_VERSION}); it was left untouched. Upgrade aluette-trainer, or choose another file "
+            f"with --db or {ENV_HOME}"
+        )
