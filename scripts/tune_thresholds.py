@@ -1,0 +1,363 @@
+#!/usr/bin/env python
+"""Fit the face gesture thresholds on the labelled photos and write models/thresholds.json.
+
+    python scripts/tune_thresholds.py [GESTURES_DIR]        # run MediaPipe on every still, then fit
+    python scripts/tune_thresholds.py --replay              # fit from samples/face_features.json only
+
+Steps: (1) run the face trackers on every still image of GESTURES_DIR (default ../shared/gestures beside
+the repository): the solutions face mesh ("mesh" backend) and, when the model file is found, the Tasks
+FaceLandmarker ("tasks" backend, blendshapes included); (2) cache their features in
+samples/face_features.json, one row per source file, so tests and reruns replay without MediaPipe;
+(3) per backend, the population neutral profile is the median of the ``neutral`` stills; (4) per
+gesture, try a few hand-designed rules (one to three conditions on features relative to neutral), pick
+each rule's thresholds to maximise F1 over the stills (positives: the label and MANIFEST "also"
+gestures; negatives: every other still, don't-care mentions excluded), place every threshold in the
+middle of the gap it sits in (margin), and prefer fewer conditions unless more clearly win;
+(5) report leave-one-source-out figures (refit without one person/video, test on it), which say how the
+rule generalises better than the fit itself.
+
+It never copies images: only numbers computed from them, naming the source file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import itertools
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.signals.gestures import Gesture  # noqa: E402
+from trainer.vision.calibration import profile_from_samples  # noqa: E402
+from trainer.vision.face_gestures import (  # noqa: E402
+    FACE_GESTURES,
+    THRESHOLDS_SCHEMA,
+    Condition,
+    GestureRule,
+    Thresholds,
+    score_face,
+)
+from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
+
+SAMPLES = REPO / "samples" / "face_features.json"
+OUT = REPO / "models" / "thresholds.json"
+MIN_FACE_PX = 20.0
+# An extra condition must buy at least this much F1 to be kept (simpler rules generalise better).
+EXTRA_CONDITION_COST = 0.03
+MAX_CANDIDATES = 48
+
+C = tuple  # (feature, mode, direction)
+# Rules tried per gesture for the face-mesh features (both backends have these features).
+MESH_RULES: dict[Gesture, list[list[C]]] = {
+    Gesture.BROWS_UP: [[("brow_raise", "delta", 1)], [("brow_raise", "delta", 1), ("eye_open_mean", "ratio", 1)]],
+    Gesture.LOOK_UP: [[("gaze_up", "delta", 1)], [("gaze_up", "delta", 1), ("eye_open_min", "ratio", 1)]],
+    Gesture.HEAD_TILT: [[("head_roll", "abs", 1)]],
+    Gesture.EYES_CLOSED: [[("eye_open_max", "ratio", -1)], [("eye_open_mean", "ratio", -1)]],
+    Gesture.WINK: [
+        [("eye_open_min", "ratio", -1), ("eye_open_ratio", "delta", -1)],
+        [("eye_open_min", "ratio", -1), ("eye_open_ratio", "delta", -1), ("eye_open_max", "ratio", 1)],
+    ],
+    Gesture.MOUTH_OPEN: [
+        [("mouth_open", "delta", 1)],
+        [("mouth_aspect", "delta", 1)],
+        [("mouth_aspect", "delta", 1), ("mouth_width", "ratio", -1)],
+    ],
+    Gesture.TONGUE_OUT: [[("mouth_open", "delta", 1), ("lower_lip", "delta", -1)]],
+    Gesture.POUT: [
+        [("mouth_width", "ratio", -1)],
+        [("lip_protrusion", "delta", -1), ("mouth_width", "ratio", -1)],
+        [("mouth_width", "ratio", -1), ("mouth_open", "delta", -1)],
+    ],
+    Gesture.LIP_BITE: [
+        [("lower_lip", "delta", 1), ("mouth_open", "delta", -1)],
+        [("lower_lip_ratio", "delta", 1), ("mouth_width", "ratio", -1)],
+    ],
+    Gesture.GRIMACE: [
+        [("mouth_width", "ratio", 1), ("mouth_open", "delta", 1)],
+        [("mouth_width", "ratio", 1), ("mouth_open", "delta", 1), ("lip_corner_mean", "delta", -1)],
+    ],
+    Gesture.LIP_CORNER: [
+        [("lip_corner_diff", "abs", 1)],
+        [("lip_corner_diff", "abs", 1), ("lip_corner_mean", "delta", -1)],
+        [("lip_corner_diff", "abs", 1), ("mouth_shift", "abs", 1)],
+    ],
+}
+# Extra rules on blendshapes for the Tasks backend.
+TASKS_RULES: dict[Gesture, list[list[C]]] = {
+    Gesture.BROWS_UP: [[("bs_brows_up", "delta", 1)], [("bs_browInnerUp", "delta", 1)]],
+    Gesture.LOOK_UP: [[("bs_look_up", "delta", 1)]],
+    Gesture.EYES_CLOSED: [[("bs_blink_min", "delta", 1)]],
+    Gesture.WINK: [[("bs_blink_diff", "delta", 1)], [("bs_blink_diff", "delta", 1), ("eye_open_ratio", "delta", -1)]],
+    Gesture.MOUTH_OPEN: [[("bs_jawOpen", "delta", 1)], [("bs_jawOpen", "delta", 1), ("mouth_aspect", "delta", 1)]],
+    Gesture.POUT: [[("bs_mouthPucker", "delta", 1)], [("bs_mouthPucker", "delta", 1), ("mouth_width", "ratio", -1)]],
+    Gesture.LIP_CORNER: [[("bs_smile_diff", "delta", 1)], [("bs_smile_diff", "delta", 1), ("lip_corner_diff", "abs", 1)]],
+    Gesture.GRIMACE: [[("bs_stretch", "delta", 1), ("bs_upper_up", "delta", 1)], [("bs_sneer", "delta", 1)]],
+    Gesture.TONGUE_OUT: [[("bs_jawOpen", "delta", 1), ("lower_lip", "delta", -1)]],
+    Gesture.LIP_BITE: [[("bs_mouthRollLower", "delta", 1)], [("bs_mouthPressLeft", "delta", 1)]],
+}
+
+
+def source_of(file: str) -> str:
+    """Who or which recording a still comes from (for leave-one-source-out)."""
+    stem = Path(file).stem
+    match = re.match(r"(yale_s\d+|lp_[ds]\d+|tongue_res\d|edtalk_[a-z]+|grid_[a-z0-9]+|subhi|sld|massey|kaggleasl|"
+                     r"mp_hagrid|hagrid|fedb|mps|xportrait|fye_temple|hellomeme|sadtalker)", stem)
+    return match.group(1) if match else stem.split("_")[0]
+
+
+# -- extraction ----------------------------------------------------------------------------------
+def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
+    import cv2  # noqa: PLC0415
+
+    from trainer.vision.face_features import face_features  # noqa: PLC0415
+    from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: PLC0415
+    from trainer.vision.tasks_backend import TasksFaceTracker, blendshape_features  # noqa: PLC0415
+    from trainer.vision.types import Frame  # noqa: PLC0415
+
+    mesh = Tracker(TrackerOptions(face=True, hands=False, static_image_mode=True))
+    tasks = TasksFaceTracker(tasks_model) if tasks_model else None
+    rows = []
+    for item in read_labels(gestures):
+        if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        image = cv2.imread(str(gestures / item.file))
+        if image is None:
+            print(f"  skipped unreadable {item.file}", file=sys.stderr)
+            continue
+        frame = Frame(image, 0.0)
+        row = {"file": item.file, "label": item.label, "source": source_of(item.file), "backends": {}}
+        found = mesh.process(frame).face
+        if found is not None:
+            row["backends"]["mesh"] = {k: round(v, 5) for k, v in face_features(found).items()}
+        if tasks is not None:
+            marks = tasks.process(frame)
+            if marks.face is not None:
+                feats = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
+                row["backends"]["tasks"] = {k: round(v, 5) for k, v in feats.items()}
+        rows.append(row)
+    mesh.close()
+    if tasks is not None:
+        tasks.close()
+    return rows
+
+
+# -- fitting -------------------------------------------------------------------------------------
+def _population(rows: list[dict], backend: str, created: str):
+    neutral = [r["backends"][backend] for r in rows if r["label"] == "neutral" and backend in r["backends"]]
+    return profile_from_samples("population", neutral, created=created, kind="population")
+
+
+def _evidence(rows, backend, population, spec) -> np.ndarray:
+    feature, mode, direction = spec
+    cond = Condition(feature, mode, direction, 0.0)
+    neutral = population.mean(feature)
+    return np.array([cond.evidence(r["backends"][backend].get(feature, np.nan), neutral) for r in rows])
+
+
+def _candidates(values: np.ndarray) -> np.ndarray:
+    uniq = np.unique(values[np.isfinite(values)])
+    mids = (uniq[1:] + uniq[:-1]) / 2 if uniq.size > 1 else uniq
+    if mids.size > MAX_CANDIDATES:
+        mids = np.quantile(mids, np.linspace(0, 1, MAX_CANDIDATES))
+    return mids
+
+
+def _f1(pred: np.ndarray, truth: np.ndarray) -> tuple[float, int, int, int]:
+    tp = int((pred & truth).sum())
+    fp = int((pred & ~truth).sum())
+    fn = int((~pred & truth).sum())
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    return f1, tp, fp, fn
+
+
+def fit_rule(rows, backend, population, gesture, specs) -> tuple[float, list[Condition]]:
+    """Best thresholds for one rule (list of condition specs) on the rows; returns (F1, conditions)."""
+    truth_all = [r["truth"].get(gesture.value) for r in rows]
+    keep = [i for i, t in enumerate(truth_all) if t is not None]
+    truth = np.array([truth_all[i] for i in keep], dtype=bool)
+    if not truth.any():
+        return 0.0, []
+    ev = [_evidence(rows, backend, population, s)[keep] for s in specs]
+    dirs = [s[2] for s in specs]
+    grids = [_candidates(e[truth]) if truth.sum() > 1 else _candidates(e) for e in ev]
+    # Thresholds between positives only would never exclude every negative: add midpoints over all.
+    grids = [np.unique(np.concatenate([g, _candidates(e)])) for g, e in zip(grids, ev)]
+    passes = [
+        (d * (e[None, :] - g[:, None]) >= 0) & np.isfinite(e)[None, :] for e, g, d in zip(ev, grids, dirs)
+    ]
+    best = (-1.0, None)
+    last = passes[-1]  # (n_thresholds, n_rows): vectorised over the last condition's thresholds
+    n_pos = int(truth.sum())
+    for head in itertools.product(*[range(len(g)) for g in grids[:-1]]):
+        pred = np.ones(truth.size, dtype=bool)
+        for k, index in enumerate(head):
+            pred = pred & passes[k][index]
+        full = last & pred[None, :]
+        tp = (full & truth[None, :]).sum(axis=1)
+        fired = full.sum(axis=1)
+        f1s = np.where(tp > 0, 2 * tp / (fired + n_pos), 0.0)
+        index = int(np.argmax(f1s))
+        if f1s[index] > best[0] + 1e-12:
+            best = (float(f1s[index]), (*head, index))
+    f1, combo = best
+    thresholds = [float(grids[k][combo[k]]) for k in range(len(specs))]
+    # Margin: move each threshold to the middle of the gap that gives the same decisions.
+    for k in range(len(specs)):
+        others = np.ones_like(truth)
+        for j in range(len(specs)):
+            if j != k:
+                others &= dirs[j] * (ev[j] - thresholds[j]) >= 0
+        e = ev[k][others & np.isfinite(ev[k])]
+        side = dirs[k] * (e - thresholds[k]) >= 0
+        inside, outside = e[side], e[~side]
+        if inside.size and outside.size:
+            edge_in = inside.min() if dirs[k] > 0 else inside.max()
+            edge_out = outside.max() if dirs[k] > 0 else outside.min()
+            thresholds[k] = float((edge_in + edge_out) / 2)
+    return f1, [Condition(s[0], s[1], s[2], t) for s, t in zip(specs, thresholds)]
+
+
+def fit(rows, backend, created) -> tuple[Thresholds, dict]:
+    population = _population(rows, backend, created)
+    usable = [r for r in rows if backend in r["backends"] and r["backends"][backend].get("face_px", 0) >= MIN_FACE_PX]
+    rules, chosen = [], {}
+    catalogue = dict(MESH_RULES)
+    if backend == "tasks":
+        catalogue = {g: MESH_RULES.get(g, []) + TASKS_RULES.get(g, []) for g in FACE_GESTURES}
+    for gesture in FACE_GESTURES:
+        best = (-1.0, [], 0.0)
+        for specs in catalogue.get(gesture, []):
+            if any(s[0] not in usable[0]["backends"][backend] for s in specs):
+                continue
+            f1, conditions = fit_rule(usable, backend, population, gesture, specs)
+            if f1 - EXTRA_CONDITION_COST * (len(specs) - 1) > best[0]:
+                best = (f1 - EXTRA_CONDITION_COST * (len(specs) - 1), conditions, f1)
+        if best[1]:
+            rules.append(GestureRule(gesture, tuple(best[1])))
+            chosen[gesture.value] = round(best[2], 3)
+    return Thresholds(backend, tuple(rules), population, MIN_FACE_PX), chosen
+
+
+def predict(rows, backend, thresholds) -> dict[str, list[tuple[bool | None, bool]]]:
+    """Per gesture: (truth, fired) for every row with a face."""
+    out = defaultdict(list)
+    for r in rows:
+        feats = r["backends"].get(backend)
+        scores, _ = score_face(feats or {}, None, thresholds)
+        for g in FACE_GESTURES:
+            out[g.value].append((r["truth"].get(g.value), scores[g] >= 0.5))
+    return out
+
+
+def prf(pairs) -> dict:
+    tp = sum(1 for t, p in pairs if t is True and p)
+    fp = sum(1 for t, p in pairs if t is False and p)
+    fn = sum(1 for t, p in pairs if t is True and not p)
+    precision = tp / (tp + fp) if tp + fp else (1.0 if tp + fn else 0.0)
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": round(precision, 3), "recall": round(recall, 3),
+            "f1": round(f1, 3)}
+
+
+def loso(rows, backend, created) -> dict:
+    by_source = defaultdict(list)
+    for r in rows:
+        by_source[r["source"]].append(r)
+    pairs = defaultdict(list)
+    for source, held in by_source.items():
+        train = [r for r in rows if r["source"] != source]
+        if not any(r["label"] == "neutral" and backend in r["backends"] for r in train):
+            continue
+        thresholds, _ = fit(train, backend, created)
+        for g, p in predict(held, backend, thresholds).items():
+            pairs[g].extend(p)
+    return {g: prf(p) for g, p in pairs.items()}
+
+
+def thresholds_json(thresholds: Thresholds, fit_f1: dict, train: dict, held_out: dict, n_rows: int) -> dict:
+    return {
+        "min_face_px": thresholds.min_face_px,
+        "population": thresholds.population.to_json(),
+        "gestures": {
+            rule.gesture.value: {"conditions": [c.to_json() for c in rule.conditions]} for rule in thresholds.rules
+        },
+        "evaluation": {"stills_with_face": n_rows, "fit": train, "leave_one_source_out": held_out},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("gestures", nargs="?", default=str(REPO.parent / "shared" / "gestures"))
+    parser.add_argument("--replay", action="store_true", help="use samples/face_features.json, no MediaPipe")
+    parser.add_argument("--tasks-model", default=None, help="face_landmarker.task (default: ../shared/models/)")
+    parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--samples", default=str(SAMPLES))
+    parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out refits")
+    args = parser.parse_args(argv)
+    gestures = Path(args.gestures)
+    created = dt.date.today().isoformat()
+    if args.replay:
+        data = json.loads(Path(args.samples).read_text(encoding="utf-8"))
+        rows = data["rows"]
+    else:
+        model = Path(args.tasks_model) if args.tasks_model else REPO.parent / "shared" / "models" / "face_landmarker.task"
+        rows = extract(gestures, model if model.is_file() else None)
+        Path(args.samples).write_text(json.dumps({
+            "about": "Face features computed by trainer.vision.face_features (and Tasks blendshapes) from the "
+                     "still images of ../shared/gestures; 'file' names the source image (never copied here). "
+                     "Written by scripts/tune_thresholds.py.",
+            "created": created,
+            "rows": rows,
+        }, indent=0) + "\n", encoding="utf-8")
+        print(f"wrote {args.samples}: {len(rows)} stills")
+    labels = {item.file: item for item in read_labels(gestures)} if gestures.is_dir() else {}
+    for r in rows:
+        item: LabelledFile = labels.get(r["file"]) or label_file(r["file"], r["label"])
+        r["truth"] = {g.value: item.truth(g) for g in FACE_GESTURES}
+    out = {
+        "schema": THRESHOLDS_SCHEMA,
+        "version": f"{created}-face",
+        "created": created,
+        "source": {
+            "data": "labelled stills of ../shared/gestures (folder = label, MANIFEST notes for extra labels)",
+            "stills": len(rows),
+            "by_label": dict(sorted(defaultdict(int, {lab: sum(1 for r in rows if r["label"] == lab)
+                                                      for lab in {r["label"] for r in rows}}).items())),
+            "script": "scripts/tune_thresholds.py",
+        },
+        "backends": {},
+    }
+    for backend in ("mesh", "tasks"):
+        with_face = [r for r in rows if backend in r["backends"]]
+        if not with_face:
+            continue
+        thresholds, fit_f1 = fit(rows, backend, created)
+        train = {g: prf(p) for g, p in predict(with_face, backend, thresholds).items()}
+        held = {} if args.no_loso else loso(with_face, backend, created)
+        out["backends"][backend] = thresholds_json(thresholds, fit_f1, train, held, len(with_face))
+        print(f"\n[{backend}] {len(with_face)} stills with a face")
+        print(f"{'gesture':12s} {'P':>5s} {'R':>5s} {'F1':>5s} | LOSO {'P':>5s} {'R':>5s} {'F1':>5s}  rule")
+        for rule in thresholds.rules:
+            g = rule.gesture.value
+            a, b = train[g], held.get(g, {"precision": 0, "recall": 0, "f1": 0})
+            text = " & ".join(f"{c.feature}[{c.mode}]{'>=' if c.direction > 0 else '<='}{c.threshold:.3f}"
+                              for c in rule.conditions)
+            print(f"{g:12s} {a['precision']:5.2f} {a['recall']:5.2f} {a['f1']:5.2f} | "
+                  f"     {b['precision']:5.2f} {b['recall']:5.2f} {b['f1']:5.2f}  {text}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

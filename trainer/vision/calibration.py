@@ -1,0 +1,196 @@
+"""A user's neutral face: per-feature baseline that the face gesture thresholds are relative to.
+
+``Calibrator`` collects a few seconds of frames of a relaxed face (feature dicts from
+``trainer.vision.face_features``) and turns them into a ``Profile`` with robust statistics (median and
+MAD, so a blink or a word during calibration does not shift the baseline). Without a calibration the
+population profile (medians of the neutral photos, stored in models/thresholds.json) is used, so a single
+photo or a first run still works. Profiles save to and load from JSON; bad data raises VisionError naming
+the problem and the way out.
+
+Imports numpy and trainer.vision only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from trainer.vision.types import VisionError
+
+PROFILE_SCHEMA = 1
+# MAD of a normal distribution times this is its standard deviation.
+_MAD_TO_SD = 1.4826
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureStat:
+    """Neutral value of one feature and how much it wanders while the face is at rest."""
+
+    mean: float
+    spread: float
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Neutral baseline of one face (or of the population), keyed by feature name.
+
+    ``created`` is an ISO date-time string given by the caller (the vision layer never reads the
+    clock); ``frames`` is how many frames built it (0 for the population profile).
+    """
+
+    name: str
+    stats: Mapping[str, FeatureStat]
+    created: str = ""
+    frames: int = 0
+    kind: str = "user"
+
+    def mean(self, feature: str, default: float = 0.0) -> float:
+        stat = self.stats.get(feature)
+        return stat.mean if stat is not None else default
+
+    def spread(self, feature: str, default: float = 0.0) -> float:
+        stat = self.stats.get(feature)
+        return stat.spread if stat is not None else default
+
+    def to_json(self) -> dict:
+        return {
+            "schema": PROFILE_SCHEMA,
+            "name": self.name,
+            "kind": self.kind,
+            "created": self.created,
+            "frames": self.frames,
+            "features": {
+                key: {"mean": round(stat.mean, 6), "spread": round(stat.spread, 6)}
+                for key, stat in sorted(self.stats.items())
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> "Profile":
+        """Rebuild a profile from ``to_json`` output; VisionError on anything malformed."""
+        if not isinstance(data, dict):
+            raise VisionError(f"a face profile must be a JSON object, got {type(data).__name__}: recalibrate")
+        schema = data.get("schema")
+        if schema != PROFILE_SCHEMA:
+            raise VisionError(
+                f"face profile schema {schema!r} is not {PROFILE_SCHEMA}: recalibrate to make a new profile"
+            )
+        features = data.get("features")
+        if not isinstance(features, dict) or not features:
+            raise VisionError("face profile has no 'features' table: recalibrate to make a new profile")
+        stats: dict[str, FeatureStat] = {}
+        for key, value in features.items():
+            try:
+                mean = float(value["mean"])
+                spread = float(value["spread"])
+            except (TypeError, KeyError, ValueError):
+                raise VisionError(
+                    f"face profile feature {key!r} needs numeric 'mean' and 'spread', got {value!r}: "
+                    "recalibrate"
+                ) from None
+            if not (math.isfinite(mean) and math.isfinite(spread)) or spread < 0:
+                raise VisionError(
+                    f"face profile feature {key!r} has mean={mean}, spread={spread}: values must be "
+                    "finite and the spread >= 0; recalibrate"
+                )
+            stats[str(key)] = FeatureStat(mean, spread)
+        frames = data.get("frames", 0)
+        if not isinstance(frames, int) or frames < 0:
+            raise VisionError(f"face profile 'frames' must be a non-negative integer, got {frames!r}")
+        return cls(
+            name=str(data.get("name", "")),
+            stats=stats,
+            created=str(data.get("created", "")),
+            frames=frames,
+            kind=str(data.get("kind", "user")),
+        )
+
+    def save(self, path: Path | str) -> None:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path | str) -> "Profile":
+        source = Path(path)
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise VisionError(f"no face profile at {source}: calibrate first") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise VisionError(f"face profile {source} is not readable JSON ({error}): recalibrate") from None
+        return cls.from_json(data)
+
+
+def profile_from_samples(
+    name: str, samples: Iterable[Mapping[str, float]], created: str = "", kind: str = "user"
+) -> Profile:
+    """Median and scaled MAD of every feature over the samples (feature dicts of a neutral face)."""
+    rows = [dict(s) for s in samples]
+    if not rows:
+        raise VisionError(f"no neutral face frames to build profile {name!r}: look at the camera and retry")
+    keys = sorted(set().union(*rows))
+    stats = {}
+    for key in keys:
+        values = np.array([r[key] for r in rows if key in r and math.isfinite(r[key])], dtype=float)
+        if values.size == 0:
+            continue
+        median = float(np.median(values))
+        spread = float(_MAD_TO_SD * np.median(np.abs(values - median)))
+        stats[key] = FeatureStat(median, spread)
+    return Profile(name=name, stats=stats, created=created, frames=len(rows), kind=kind)
+
+
+@dataclass(slots=True)
+class Calibrator:
+    """Accumulates neutral frames for ``duration`` seconds of source time, then builds a Profile.
+
+    Frames are timestamped by the source (never the wall clock). Frames where the face is missing are
+    simply not added; ``min_frames`` guards against a profile built from a handful of frames.
+    """
+
+    name: str
+    duration: float = 3.0
+    min_frames: int = 15
+    _samples: list[dict[str, float]] = field(default_factory=list)
+    _start: float | None = None
+    _last: float | None = None
+
+    def add(self, features: Mapping[str, float], timestamp: float) -> None:
+        if self._last is not None and timestamp < self._last:
+            raise VisionError(
+                f"calibration frame at {timestamp:.3f} s comes before the previous one ({self._last:.3f} s): "
+                "timestamps must not go backwards"
+            )
+        if self._start is None:
+            self._start = timestamp
+        self._last = timestamp
+        self._samples.append(dict(features))
+
+    @property
+    def frames(self) -> int:
+        return len(self._samples)
+
+    @property
+    def progress(self) -> float:
+        """0..1: how much of the calibration time has been seen."""
+        if self._start is None or self._last is None or self.duration <= 0:
+            return 0.0
+        return min(1.0, (self._last - self._start) / self.duration)
+
+    @property
+    def done(self) -> bool:
+        return self.progress >= 1.0 and self.frames >= self.min_frames
+
+    def profile(self, created: str = "") -> Profile:
+        if self.frames < self.min_frames:
+            raise VisionError(
+                f"calibration of {self.name!r} saw {self.frames} face frames, needs at least "
+                f"{self.min_frames}: keep the face in view, relaxed, for {self.duration:g} s"
+            )
+        return profile_from_samples(self.name, self._samples, created=created)

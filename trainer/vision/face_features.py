@@ -1,0 +1,193 @@
+"""Named, scale-free face features from one 478-point refined MediaPipe face mesh.
+
+``face_features(points)`` turns the mesh (pixels, see ``trainer.vision.types``) into a flat
+``dict[str, float]`` that the face gesture scorer, the calibration and the evaluation share. Every
+distance is divided by the inter-ocular distance (3-D, so a turned head keeps its scale) and measured
+in a face frame whose x axis runs from the subject's right eye to their left eye, so head roll does not
+leak into vertical measures. Left and right are always the **subject's own**: in an unmirrored image the
+subject's left eye is on the image's right (mesh points 263/362), their right eye on the image's left
+(33/133).
+
+It runs per frame at 30 fps, so it is plain vectorised numpy (about 0.1 ms a call).
+Imports numpy and ``trainer.vision.types`` only; never mediapipe, cv2 or anything outside vision.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from trainer.vision.types import VisionError
+
+FACE_POINTS = 478
+"""The refined face mesh (468 mesh points + 10 iris points)."""
+
+# Mesh indices, named for the SUBJECT's side. The right eye (image left when unmirrored) is 33..133.
+_R_EYE_OUTER, _R_EYE_INNER = 33, 133
+_L_EYE_OUTER, _L_EYE_INNER = 263, 362
+# Upper/lower lid pairs for an EAR-like openness (three vertical chords per eye).
+_R_LID_UP = np.array([160, 159, 158])
+_R_LID_DOWN = np.array([144, 145, 153])
+_L_LID_UP = np.array([387, 386, 385])
+_L_LID_DOWN = np.array([373, 374, 380])
+# Iris centres (refined mesh): 468 is the subject's right iris, 473 the left.
+_R_IRIS, _L_IRIS = 468, 473
+# Upper edge of each eyebrow, outer to inner.
+_R_BROW = np.array([70, 63, 105, 66, 107])
+_L_BROW = np.array([300, 293, 334, 296, 336])
+# Mouth: corners, outer lip middle (0 top, 17 bottom), inner lip pairs (upper, lower).
+_R_MOUTH, _L_MOUTH = 61, 291
+_UPPER_OUTER, _LOWER_OUTER = 0, 17
+_INNER_UP = np.array([82, 13, 312])
+_INNER_DOWN = np.array([87, 14, 317])
+_NOSE_TIP, _NOSE_BASE = 1, 2
+_FOREHEAD, _CHIN = 10, 152
+# Lip points near each corner (upper and lower), used for how far the lips push forward.
+_LIP_CENTRE = np.array([0, 17, 13, 14, 37, 267, 84, 314])
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "eye_open_left",
+    "eye_open_right",
+    "eye_open_mean",
+    "eye_open_min",
+    "eye_open_max",
+    "eye_open_ratio",
+    "eye_open_diff",
+    "brow_raise_left",
+    "brow_raise_right",
+    "brow_raise",
+    "gaze_up_left",
+    "gaze_up_right",
+    "gaze_up",
+    "head_roll",
+    "head_yaw",
+    "head_pitch",
+    "nose_drop",
+    "mouth_open",
+    "mouth_width",
+    "mouth_aspect",
+    "lip_protrusion",
+    "lip_corner_left",
+    "lip_corner_right",
+    "lip_corner_mean",
+    "lip_corner_diff",
+    "upper_lip",
+    "lower_lip",
+    "lower_lip_ratio",
+    "jaw_drop",
+    "mouth_shift",
+    "face_px",
+)
+"""Every key ``face_features`` returns, in a stable order (documented in docs/vision-face.md)."""
+
+
+def face_features(points: np.ndarray) -> dict[str, float]:
+    """Scale-free features of one face; see FEATURE_NAMES and docs/vision-face.md for meanings.
+
+    ``points`` is the (478, 3) refined mesh in pixels (z in the same scale as x). Raises VisionError
+    for a wrong shape or a degenerate face (eyes on top of each other).
+    """
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim != 2 or p.shape[0] < FACE_POINTS or p.shape[1] < 3:
+        raise VisionError(
+            f"face points must be a ({FACE_POINTS}, 3) array in pixels (refined mesh), got shape "
+            f"{getattr(p, 'shape', None)}: run the face mesh with refine_landmarks=True"
+        )
+    r_centre = 0.5 * (p[_R_EYE_OUTER] + p[_R_EYE_INNER])
+    l_centre = 0.5 * (p[_L_EYE_OUTER] + p[_L_EYE_INNER])
+    axis = l_centre - r_centre
+    iod = float(np.sqrt(axis @ axis))
+    flat = math.hypot(axis[0], axis[1])
+    if not (iod > 1e-6 and flat > 1e-6 and math.isfinite(iod)):
+        raise VisionError("degenerate face: both eyes at the same place; is this a real face mesh?")
+    # Face frame: u from the subject's right eye to the left eye (image plane), v = u turned 90
+    # degrees clockwise, i.e. pointing down the face. Measures along v ignore head roll.
+    ux, uy = axis[0] / flat, axis[1] / flat
+    xy = p[:, :2]
+    fu = xy @ np.array([ux, uy])
+    fv = xy @ np.array([-uy, ux])
+    z = p[:, 2]
+    scale = 1.0 / iod
+
+    def chords(up: np.ndarray, down: np.ndarray, outer: int, inner: int) -> float:
+        d = xy[down] - xy[up]
+        vertical = np.sqrt((d * d).sum(axis=1)).mean()
+        width = float(np.hypot(*(xy[outer] - xy[inner])))
+        return float(vertical / width) if width > 0 else 0.0
+
+    eye_r = chords(_R_LID_UP, _R_LID_DOWN, _R_EYE_OUTER, _R_EYE_INNER)
+    eye_l = chords(_L_LID_UP, _L_LID_DOWN, _L_EYE_OUTER, _L_EYE_INNER)
+    eye_max = max(eye_l, eye_r)
+
+    eye_v_r = 0.5 * (fv[_R_EYE_OUTER] + fv[_R_EYE_INNER])
+    eye_v_l = 0.5 * (fv[_L_EYE_OUTER] + fv[_L_EYE_INNER])
+    brow_r = (eye_v_r - fv[_R_BROW].mean()) * scale
+    brow_l = (eye_v_l - fv[_L_BROW].mean()) * scale
+    # Iris height above the line of the eye corners, relative to the eye's own width.
+    w_r = abs(fu[_R_EYE_INNER] - fu[_R_EYE_OUTER]) or 1.0
+    w_l = abs(fu[_L_EYE_OUTER] - fu[_L_EYE_INNER]) or 1.0
+    gaze_r = (eye_v_r - fv[_R_IRIS]) / w_r
+    gaze_l = (eye_v_l - fv[_L_IRIS]) / w_l
+
+    # Head pose. Roll > 0: the head leans toward the subject's LEFT shoulder (their left eye drops).
+    roll = math.degrees(math.atan2(axis[1], axis[0]))
+    # Yaw > 0: the subject turns toward their left (their left eye goes away from the camera).
+    yaw = math.degrees(math.atan2(axis[2], flat))
+    # Pitch > 0: chin forward/up (face tilted up). Forehead-to-chin line in depth.
+    dv = fv[_CHIN] - fv[_FOREHEAD]
+    pitch = math.degrees(math.atan2(z[_FOREHEAD] - z[_CHIN], dv if dv > 0 else 1e-6))
+    eye_line = 0.5 * (eye_v_r + eye_v_l)
+    mouth_line = 0.5 * (fv[_R_MOUTH] + fv[_L_MOUTH])
+    nose_drop = (fv[_NOSE_TIP] - eye_line) / (mouth_line - eye_line) if mouth_line > eye_line else 0.0
+
+    gap = float((fv[_INNER_DOWN] - fv[_INNER_UP]).mean()) * scale
+    width = float(np.hypot(*(xy[_L_MOUTH] - xy[_R_MOUTH]))) * scale
+    # How far the lip middle sits in front of the mouth corners and cheeks (z smaller = nearer).
+    lips_z = z[_LIP_CENTRE].mean()
+    protrusion = (0.5 * (z[_R_MOUTH] + z[_L_MOUTH]) - lips_z) * scale
+    # Corner lift relative to the upper lip's middle: raising a corner moves it up the face.
+    upper_ref = 0.5 * (fv[_UPPER_OUTER] + fv[_INNER_UP[1]])
+    corner_r = (upper_ref - fv[_R_MOUTH]) * scale
+    corner_l = (upper_ref - fv[_L_MOUTH]) * scale
+    upper_lip = (fv[_INNER_UP[1]] - fv[_UPPER_OUTER]) * scale
+    lower_lip = (fv[_LOWER_OUTER] - fv[_INNER_DOWN[1]]) * scale
+    jaw = (fv[_CHIN] - eye_line) * scale
+    # Sideways shift of the mouth middle from the nose line (a twisted mouth, a one-sided pull).
+    mid_u = 0.5 * (fu[_R_MOUTH] + fu[_L_MOUTH])
+    shift = (mid_u - fu[_NOSE_TIP]) * scale
+
+    return {
+        "eye_open_left": eye_l,
+        "eye_open_right": eye_r,
+        "eye_open_mean": 0.5 * (eye_l + eye_r),
+        "eye_open_min": min(eye_l, eye_r),
+        "eye_open_max": eye_max,
+        "eye_open_ratio": min(eye_l, eye_r) / eye_max if eye_max > 0 else 1.0,
+        "eye_open_diff": eye_l - eye_r,
+        "brow_raise_left": float(brow_l),
+        "brow_raise_right": float(brow_r),
+        "brow_raise": float(0.5 * (brow_l + brow_r)),
+        "gaze_up_left": float(gaze_l),
+        "gaze_up_right": float(gaze_r),
+        "gaze_up": float(0.5 * (gaze_l + gaze_r)),
+        "head_roll": roll,
+        "head_yaw": yaw,
+        "head_pitch": pitch,
+        "nose_drop": float(nose_drop),
+        "mouth_open": gap,
+        "mouth_width": width,
+        "mouth_aspect": gap / width if width > 0 else 0.0,
+        "lip_protrusion": float(protrusion),
+        "lip_corner_left": float(corner_l),
+        "lip_corner_right": float(corner_r),
+        "lip_corner_mean": float(0.5 * (corner_l + corner_r)),
+        "lip_corner_diff": float(corner_l - corner_r),
+        "upper_lip": float(upper_lip),
+        "lower_lip": float(lower_lip),
+        "lower_lip_ratio": float(lower_lip / upper_lip) if upper_lip > 1e-6 else 0.0,
+        "jaw_drop": float(jaw),
+        "mouth_shift": float(shift),
+        # Not scale-free on purpose: the face size in pixels says how far the mesh can be trusted.
+        "face_px": iod,
+    }

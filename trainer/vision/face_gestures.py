@@ -1,0 +1,237 @@
+"""Per-frame face gesture scores: features (+ a neutral profile) -> 0..1 score per face gesture.
+
+Each gesture is a small rule: one to three conditions on named features of
+``trainer.vision.face_features``, each measured against the face's neutral value (the user's
+calibrated ``Profile``, or the population profile of the neutral photos). A condition's score is 0 at
+neutral, 0.5 at its threshold and 1 at twice the threshold's distance from neutral; the gesture's
+score is the smallest of its conditions' (all must hold). So 0.5 is the decision threshold, as
+``FrameScores`` promises, and the temporal recognizer adds hysteresis around it.
+
+The rules and thresholds live in ``models/thresholds.json``, written by ``scripts/tune_thresholds.py``
+from the labelled photos; each backend (``mesh``: MediaPipe solutions face mesh; ``tasks``: the Tasks
+FaceLandmarker with blendshapes) has its own rules, both for the same gesture names.
+
+Known confusions handled here: a wink needs one eye clearly more closed than the other and yields to
+``eyes_closed`` when both are shut; ``lip_corner`` needs the corners at different heights (a smile
+lifts both); a "surprised" face may be brows_up and mouth_open at once (both are reported).
+
+Imports numpy-free standard library, trainer.signals.gestures and trainer.vision only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Mapping
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.calibration import FeatureStat, Profile
+from trainer.vision.types import VisionError
+
+THRESHOLDS_SCHEMA = 1
+DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[2] / "models" / "thresholds.json"
+FACE_GESTURES: tuple[Gesture, ...] = (
+    Gesture.BROWS_UP,
+    Gesture.LOOK_UP,
+    Gesture.LIP_CORNER,
+    Gesture.HEAD_TILT,
+    Gesture.WINK,
+    Gesture.EYES_CLOSED,
+    Gesture.POUT,
+    Gesture.MOUTH_OPEN,
+    Gesture.TONGUE_OUT,
+    Gesture.LIP_BITE,
+    Gesture.GRIMACE,
+)
+MODES = ("delta", "ratio", "abs")
+"""How a condition compares a feature with its neutral value: difference, quotient, |difference|."""
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """``direction * compare(feature, neutral) >= direction * threshold`` fires the condition.
+
+    ``mode`` is "delta" (value - neutral), "ratio" (value / neutral) or "abs" (|value - neutral|).
+    """
+
+    feature: str
+    mode: str
+    direction: int
+    threshold: float
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise VisionError(f"condition on {self.feature!r}: mode {self.mode!r} is not one of {MODES}")
+        if self.direction not in (1, -1):
+            raise VisionError(f"condition on {self.feature!r}: direction must be 1 or -1, not {self.direction!r}")
+
+    def evidence(self, value: float, neutral: float) -> float:
+        """The compared value (the thing the threshold applies to)."""
+        if self.mode == "delta":
+            return value - neutral
+        if self.mode == "ratio":
+            return value / neutral if neutral else value
+        return abs(value - neutral)
+
+    def score(self, value: float, neutral: float) -> float:
+        """0 at neutral, 0.5 at the threshold, 1 at twice the threshold's distance from neutral."""
+        reference = 1.0 if self.mode == "ratio" else 0.0
+        signed = self.direction * (self.evidence(value, neutral) - reference)
+        target = self.direction * (self.threshold - reference)
+        # A threshold on the neutral side of the reference would make the scale negative: then use a
+        # narrow fixed width around the threshold instead.
+        width = target if target > 1e-6 else 0.05
+        return min(1.0, max(0.0, 0.5 + 0.5 * (signed - target) / width))
+
+    def to_json(self) -> dict:
+        return {
+            "feature": self.feature,
+            "mode": self.mode,
+            "direction": self.direction,
+            "threshold": round(self.threshold, 5),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Condition":
+        try:
+            return cls(str(data["feature"]), str(data["mode"]), int(data["direction"]), float(data["threshold"]))
+        except (KeyError, TypeError, ValueError):
+            raise VisionError(
+                f"bad condition {data!r} in the thresholds file: needs feature, mode, direction, threshold; "
+                "rerun scripts/tune_thresholds.py"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class GestureRule:
+    gesture: Gesture
+    conditions: tuple[Condition, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The rules of one backend plus the population's neutral profile (the uncalibrated default)."""
+
+    backend: str
+    rules: tuple[GestureRule, ...]
+    population: Profile
+    min_face_px: float = 20.0
+    version: str = ""
+
+    def rule(self, gesture: Gesture) -> GestureRule | None:
+        for rule in self.rules:
+            if rule.gesture is gesture:
+                return rule
+        return None
+
+    @classmethod
+    def from_json(cls, data: Mapping, backend: str = "mesh") -> "Thresholds":
+        if not isinstance(data, Mapping) or data.get("schema") != THRESHOLDS_SCHEMA:
+            raise VisionError(
+                f"thresholds file has schema {data.get('schema') if isinstance(data, Mapping) else None!r}, "
+                f"expected {THRESHOLDS_SCHEMA}: rerun scripts/tune_thresholds.py"
+            )
+        backends = data.get("backends", {})
+        if backend not in backends:
+            raise VisionError(
+                f"thresholds file has no rules for backend {backend!r} (has {sorted(backends)}): "
+                "rerun scripts/tune_thresholds.py"
+            )
+        section = backends[backend]
+        rules = []
+        for name, rule in section.get("gestures", {}).items():
+            try:
+                gesture = Gesture(name)
+            except ValueError:
+                raise VisionError(f"thresholds file names unknown gesture {name!r}") from None
+            conditions = tuple(Condition.from_json(c) for c in rule.get("conditions", ()))
+            if conditions:
+                rules.append(GestureRule(gesture, conditions))
+        population = Profile.from_json(section["population"])
+        return cls(
+            backend=backend,
+            rules=tuple(rules),
+            population=population,
+            min_face_px=float(section.get("min_face_px", 20.0)),
+            version=str(data.get("version", "")),
+        )
+
+
+def load_thresholds(path: Path | str | None = None, backend: str = "mesh") -> Thresholds:
+    """Rules from ``path``, ``$ALUETTE_THRESHOLDS`` or the repository's models/thresholds.json."""
+    chosen = Path(path or os.environ.get("ALUETTE_THRESHOLDS") or DEFAULT_THRESHOLDS)
+    return _load_cached(str(chosen.resolve()), backend)
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: str, backend: str) -> Thresholds:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VisionError(
+            f"no face thresholds at {path}: run scripts/tune_thresholds.py or set ALUETTE_THRESHOLDS"
+        ) from None
+    except (OSError, json.JSONDecodeError) as error:
+        raise VisionError(f"face thresholds {path} unreadable ({error}): rerun scripts/tune_thresholds.py") from None
+    return Thresholds.from_json(data, backend)
+
+
+def _neutral(feature: str, profile: Profile, population: Profile) -> float:
+    stat: FeatureStat | None = profile.stats.get(feature) or population.stats.get(feature)
+    return stat.mean if stat is not None else 0.0
+
+
+def score_face(
+    features: Mapping[str, float],
+    profile: Profile | None = None,
+    thresholds: Thresholds | None = None,
+) -> tuple[dict[Gesture, float], dict[Gesture, Side]]:
+    """Scores (0..1, 0.5 = threshold) and sides (subject's own) of every face gesture.
+
+    ``profile`` is the user's calibrated neutral face; None uses the population's. An empty
+    ``features`` (no face) or a face too small to read scores 0 everywhere.
+    """
+    rules = thresholds or load_thresholds()
+    base = profile or rules.population
+    scores = {gesture: 0.0 for gesture in FACE_GESTURES}
+    sides: dict[Gesture, Side] = {}
+    if not features or features.get("face_px", rules.min_face_px) < rules.min_face_px:
+        return scores, sides
+    for rule in rules.rules:
+        value = 1.0
+        for condition in rule.conditions:
+            x = features.get(condition.feature)
+            if x is None:
+                value = 0.0
+                break
+            value = min(value, condition.score(x, _neutral(condition.feature, base, rules.population)))
+        scores[rule.gesture] = value
+    # Both eyes shut is eyes_closed, not a wink, even if one lid is lower (MediaPipe often reads a
+    # firm one-eye closure as both eyes partly closing, and a blink as uneven).
+    scores[Gesture.WINK] = min(scores[Gesture.WINK], 1.0 - scores[Gesture.EYES_CLOSED])
+
+    def rel(name: str) -> float:
+        neutral = _neutral(name, base, rules.population)
+        return features.get(name, neutral) - neutral
+
+    sides[Gesture.WINK] = Side.LEFT if rel("eye_open_left") < rel("eye_open_right") else Side.RIGHT
+    sides[Gesture.LIP_CORNER] = Side.LEFT if rel("lip_corner_left") > rel("lip_corner_right") else Side.RIGHT
+    sides[Gesture.HEAD_TILT] = Side.LEFT if rel("head_roll") > 0 else Side.RIGHT
+    return scores, sides
+
+
+def mouth_activity(features: Mapping[str, float], profile: Profile | None = None,
+                   thresholds: Thresholds | None = None) -> float:
+    """Lip opening above neutral (fraction of the inter-ocular distance), for talking detection.
+
+    The recognizer looks at how this wanders over about a second: speech opens and closes the lips
+    several times a second, a deliberate mouth opening holds.
+    """
+    rules = thresholds or load_thresholds()
+    base = profile or rules.population
+    if "mouth_open" not in features:
+        return 0.0
+    return max(0.0, features["mouth_open"] - _neutral("mouth_open", base, rules.population))

@@ -1,0 +1,140 @@
+"""Ground truth of a labelled gesture folder: which gestures each still shows, which ones it may show.
+
+The folder name is a file's label (``wink/…jpg`` shows a wink); ``MANIFEST.tsv`` notes add what else a
+still carries. An explicit ``also X`` or ``+ X`` in the notes makes X a second true gesture (a Yale
+"surprised" face is brows_up AND mouth_open); a mere mention (``mouth slightly open``, ``smirk``,
+``blink``) makes X *don't care*: firing it is neither right nor wrong. Left/right in the notes are the
+subject's own. Shared by the evaluation and the threshold tuner. Standard library and
+``trainer.signals.gestures`` only.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.types import VisionError
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".mpg", ".mpeg", ".avi", ".mov", ".mkv", ".webm", ".y4m"})
+
+# Folder labels that are not gestures: the look-alikes and the baselines (true negatives).
+NEGATIVE_LABELS = frozenset(
+    {"neutral", "smile", "talking", "open_palm", "fist", "other", "shrug_baseline"}
+)
+
+# "also X" / "+ X" phrases that make X a second true gesture of the still.
+_ALSO = (
+    (re.compile(r"mouth[_ ]open|open mouth"), Gesture.MOUTH_OPEN),
+    (re.compile(r"brows (up|raised)"), Gesture.BROWS_UP),
+    (re.compile(r"eyes closed"), Gesture.EYES_CLOSED),
+    (re.compile(r"grimace"), Gesture.GRIMACE),
+    (re.compile(r"wink"), Gesture.WINK),
+    (re.compile(r"tongue out"), Gesture.TONGUE_OUT),
+    (re.compile(r"lips pursed|pursed lips"), Gesture.POUT),
+    (re.compile(r"smirk|mouth twist"), Gesture.LIP_CORNER),
+)
+_ALSO_CLAUSE = re.compile(r"(?:\balso (?:counts as )?|\+ ?)([a-z_ -]+)")
+# Mentions anywhere in the notes that make a gesture "don't care" for that still.
+_MENTION = (
+    (re.compile(r"mouth (slightly )?open|open mouth|lips slightly parted|oh-mouth"), Gesture.MOUTH_OPEN),
+    (re.compile(r"smirk|one-sided|mouth twist|mouth pull|one corner"), Gesture.LIP_CORNER),
+    (re.compile(r"tilt|rolled"), Gesture.HEAD_TILT),
+    (re.compile(r"blink|eyes closed|squint|eyes squeezed"), Gesture.EYES_CLOSED),
+    (re.compile(r"eyes? (closed|squeezed)|slit"), Gesture.WINK),
+    (re.compile(r"pursed|pucker"), Gesture.POUT),
+    (re.compile(r"brows (up|raised)|surprise"), Gesture.BROWS_UP),
+    (re.compile(r"looking up|eyes up"), Gesture.LOOK_UP),
+)
+# A tongue stuck out opens the mouth, so mouth_open may fire on those stills.
+_IMPLIED_DONT_CARE = {Gesture.TONGUE_OUT: frozenset({Gesture.MOUTH_OPEN})}
+_SIDE = re.compile(r"subject (LEFT|RIGHT)")
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledFile:
+    """One labelled file: its path relative to the folder, folder label and what it shows."""
+
+    file: str
+    label: str
+    positives: frozenset[Gesture]
+    dont_care: frozenset[Gesture]
+    side: Side | None = None
+    notes: str = ""
+
+    @property
+    def is_video(self) -> bool:
+        return Path(self.file).suffix.lower() in VIDEO_SUFFIXES
+
+    def truth(self, gesture: Gesture) -> bool | None:
+        """True if the file shows the gesture, False if it does not, None if either is fine."""
+        if gesture in self.positives:
+            return True
+        if gesture in self.dont_care:
+            return None
+        return False
+
+
+def label_file(file: str, label: str, notes: str = "") -> LabelledFile:
+    """Ground truth of one file from its folder label and its MANIFEST notes (see module doc)."""
+    positives: set[Gesture] = set()
+    try:
+        positives.add(Gesture(label))
+    except ValueError:
+        pass  # a negative folder (neutral, smile, talking...)
+    text = notes.lower()
+    for clause in _ALSO_CLAUSE.findall(text):
+        for pattern, gesture in _ALSO:
+            if pattern.search(clause):
+                positives.add(gesture)
+    dont_care: set[Gesture] = set()
+    for pattern, gesture in _MENTION:
+        if pattern.search(text):
+            dont_care.add(gesture)
+    for gesture in list(positives):
+        dont_care |= _IMPLIED_DONT_CARE.get(gesture, frozenset())
+    match = _SIDE.search(notes)
+    side = Side(match.group(1).lower()) if match and Gesture.WINK in positives else None
+    return LabelledFile(
+        file=file,
+        label=label,
+        positives=frozenset(positives),
+        dont_care=frozenset(dont_care - positives),
+        side=side,
+        notes=notes,
+    )
+
+
+def read_labels(folder: Path | str) -> list[LabelledFile]:
+    """Every image or clip under ``folder``, labelled by its sub-folder and MANIFEST.tsv notes.
+
+    Without a MANIFEST the folder names alone are the labels. Raises VisionError if the folder is
+    missing or holds no labelled file.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise VisionError(f"labelled folder {root} does not exist: give a folder whose sub-folders are labels")
+    notes: dict[str, str] = {}
+    manifest = root / "MANIFEST.tsv"
+    if manifest.is_file():
+        with manifest.open(newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                notes[row.get("file", "")] = row.get("notes", "") or ""
+    out = []
+    for path in sorted(root.rglob("*")):
+        suffix = path.suffix.lower()
+        if not path.is_file() or suffix not in IMAGE_SUFFIXES | VIDEO_SUFFIXES:
+            continue
+        rel = path.relative_to(root).as_posix()
+        if "/" not in rel:
+            continue  # files at the top have no label
+        label = rel.split("/", 1)[0]
+        out.append(label_file(rel, label, notes.get(rel, "")))
+    if not out:
+        raise VisionError(
+            f"no labelled image or clip under {root}: put files in sub-folders named after the gesture"
+        )
+    return out

@@ -1,0 +1,160 @@
+"""Optional face backend: MediaPipe Tasks ``FaceLandmarker`` (478 points + 52 blendshapes).
+
+Used instead of the solutions face mesh when a ``face_landmarker.task`` model file is available: a path
+given by the caller, ``$ALUETTE_FACE_MODEL``, or ``face_landmarker.task`` in the user's data folder
+(``$ALUETTE_HOME`` or the platform's data folder for "aluette"). The model is never shipped in the
+repository (tests use ``../shared/models/face_landmarker.task``).
+
+It produces the same ``Landmarks`` as ``trainer.vision.landmarks.Tracker`` (face points in pixels,
+x*w, y*h, z*w) plus ``blendshapes``; ``blendshape_features`` turns those into ``bs_<name>`` features so
+``trainer.vision.face_gestures`` can score the same gesture names with the ``tasks`` rules of
+models/thresholds.json. Video mode needs strictly increasing timestamps (MediaPipe's rule); we pass
+the source's own timestamps, never the wall clock.
+
+Imports numpy and trainer.vision; MediaPipe only when a tracker is built.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+from trainer.vision.types import Frame, Landmarks, VisionError
+
+MODEL_NAME = "face_landmarker.task"
+
+
+def data_folder() -> Path:
+    """The user's data folder: ``$ALUETTE_HOME`` or the platform's data folder for "aluette"."""
+    home = os.environ.get("ALUETTE_HOME")
+    if home:
+        return Path(home)
+    try:
+        import platformdirs  # noqa: PLC0415 - a core dependency, only needed here
+
+        return Path(platformdirs.user_data_dir("aluette"))
+    except ImportError:  # pragma: no cover - platformdirs is a core dependency
+        return Path.home() / ".local" / "share" / "aluette"
+
+
+def find_face_model(path: Path | str | None = None) -> Path | None:
+    """The model file to use, or None when none is available (then use the solutions face mesh).
+
+    A ``path`` given explicitly must exist (VisionError otherwise: the user asked for it).
+    """
+    if path is not None:
+        chosen = Path(path)
+        if not chosen.is_file():
+            raise VisionError(
+                f"face model {chosen} not found: give the path of a {MODEL_NAME} file, or leave it out "
+                "to use the built-in face mesh"
+            )
+        return chosen
+    for candidate in (os.environ.get("ALUETTE_FACE_MODEL"), data_folder() / MODEL_NAME):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def blendshape_features(blendshapes: Mapping[str, float] | None) -> dict[str, float]:
+    """``{"bs_<name>": score}`` for every blendshape, plus left/right summaries the rules use."""
+    if not blendshapes:
+        return {}
+    out = {f"bs_{name}": float(value) for name, value in blendshapes.items() if not name.startswith("_")}
+    get = lambda name: out.get(f"bs_{name}", 0.0)  # noqa: E731 - tiny local accessor
+    # MediaPipe names blendshapes for the subject's side (eyeBlinkLeft = the subject's left eye).
+    out["bs_blink_min"] = min(get("eyeBlinkLeft"), get("eyeBlinkRight"))
+    out["bs_blink_diff"] = abs(get("eyeBlinkLeft") - get("eyeBlinkRight"))
+    out["bs_look_up"] = 0.5 * (get("eyeLookUpLeft") + get("eyeLookUpRight"))
+    out["bs_brows_up"] = get("browInnerUp") + 0.5 * (get("browOuterUpLeft") + get("browOuterUpRight"))
+    out["bs_smile_diff"] = abs(get("mouthSmileLeft") - get("mouthSmileRight"))
+    out["bs_smile_mean"] = 0.5 * (get("mouthSmileLeft") + get("mouthSmileRight"))
+    out["bs_stretch"] = 0.5 * (get("mouthStretchLeft") + get("mouthStretchRight"))
+    out["bs_upper_up"] = 0.5 * (get("mouthUpperUpLeft") + get("mouthUpperUpRight"))
+    out["bs_sneer"] = 0.5 * (get("noseSneerLeft") + get("noseSneerRight"))
+    return out
+
+
+class TasksFaceTracker:
+    """FaceLandmarker with blendshapes on BGR frames; same ``Landmarks`` as the default tracker.
+
+    ``video=True`` uses the VIDEO running mode (tracking between frames; timestamps must increase).
+    """
+
+    def __init__(self, model_path: Path | str | None = None, *, video: bool = False) -> None:
+        model = find_face_model(model_path)
+        if model is None:
+            raise VisionError(
+                f"no {MODEL_NAME} found (looked at $ALUETTE_FACE_MODEL and {data_folder() / MODEL_NAME}): "
+                "put the model file there or use the default face mesh backend"
+            )
+        try:
+            import mediapipe as mp  # noqa: PLC0415 - heavy
+            from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
+        except ImportError as error:  # pragma: no cover - vision extras installed in dev and CI
+            raise VisionError("mediapipe is not installed: pip install mediapipe==0.10.21") from error
+        self._mp = mp
+        self.video = video
+        self.model_path = model
+        options = vision.FaceLandmarkerOptions(
+            base_options=BaseOptions(model_asset_buffer=model.read_bytes()),
+            running_mode=vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE,
+            num_faces=1,
+            output_face_blendshapes=True,
+        )
+        try:
+            self._landmarker = vision.FaceLandmarker.create_from_options(options)
+        except (RuntimeError, ValueError) as error:
+            raise VisionError(f"{model} is not a usable {MODEL_NAME} ({error}): get the official model") from None
+        self._lock = threading.Lock()
+        self._last_ms = -1
+
+    def close(self) -> None:
+        with self._lock:
+            if self._landmarker is not None:
+                self._landmarker.close()
+                self._landmarker = None
+
+    def __enter__(self) -> "TasksFaceTracker":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def process(self, frame: Frame) -> Landmarks:
+        image = frame.image
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise VisionError(
+                f"frame {frame.index} has shape {getattr(image, 'shape', None)}: expected H x W x 3 uint8 BGR"
+            )
+        height, width = image.shape[:2]
+        rgb = np.ascontiguousarray(image[:, :, ::-1])
+        mp_image = self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
+        with self._lock:
+            if self._landmarker is None:
+                raise VisionError("this TasksFaceTracker was closed: build a new one")
+            if self.video:
+                stamp = int(round(frame.timestamp * 1000))
+                if stamp <= self._last_ms:
+                    raise VisionError(
+                        f"frame {frame.index} at {frame.timestamp:.3f} s is not after the previous frame: "
+                        "video mode needs strictly increasing timestamps"
+                    )
+                self._last_ms = stamp
+                result = self._landmarker.detect_for_video(mp_image, stamp)
+            else:
+                result = self._landmarker.detect(mp_image)
+        if not result.face_landmarks:
+            return Landmarks(timestamp=frame.timestamp, width=width, height=height)
+        points = np.array([(p.x, p.y, p.z) for p in result.face_landmarks[0]], dtype=np.float32)
+        points[:, 0] *= width
+        points[:, 1] *= height
+        points[:, 2] *= width
+        shapes = {c.category_name: float(c.score) for c in result.face_blendshapes[0]} if result.face_blendshapes else None
+        return Landmarks(
+            timestamp=frame.timestamp, width=width, height=height, face=points, blendshapes=shapes
+        )
