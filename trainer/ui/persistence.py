@@ -1,34 +1,149 @@
-"""The app's bridge to the Store (``trainer.storage``): practice history, calibration profiles, saved
-games. When the Store is not in this build the app says so and keeps progress for the session only.
+"""The app's bridge to the Store (``trainer.storage``): practice attempts, the calibration profile
+and saved games, in the SQLite database of the user's data folder.
+
+The Store is one thread-safe connection per database file, so it is shared with
+``st.cache_resource`` (keyed by the file's path, which follows ``$ALUETTE_HOME``). Every write is a
+committed transaction when the call returns: a killed server loses nothing already confirmed.
+The wall clock is read here, at the edge of the app, and passed to the Store.
 """
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
 from typing import Any
 
 import streamlit as st
 
+from trainer.signals.gestures import Gesture, Side
+from trainer.signals.signs import Sign
 from trainer.ui import drill, modes
-from trainer.ui.settings import Settings
+
+PRACTICE_KIND = "practice_attempt"
+PROFILE_KIND = "calibration_profile"
+GAME_KIND = "saved_game"
+PROFILE_KEY = "default"
 
 
 def store_piece() -> modes.Piece:
     return modes.piece_with("saving progress (the Store)", "trainer.storage", "Store")
 
 
+@st.cache_resource(show_spinner=False)
+def _open_store(path: str):
+    from trainer.storage import Store
+
+    return Store.open(path)
+
+
+def store():
+    """This user's Store, or None when the storage module is not in this build."""
+    if not store_piece().available:
+        return None
+    from trainer.storage import default_path
+
+    return _open_store(str(default_path()))
+
+
+def now() -> float:
+    return time.time()
+
+
+# -- practice --------------------------------------------------------------------------------------
+
+def attempt_to_json(attempt: drill.Attempt) -> dict:
+    return {
+        "target": attempt.target.value,
+        "success": attempt.success,
+        "seen": attempt.seen.value if attempt.seen else None,
+        "seen_sign": attempt.seen_sign.value if attempt.seen_sign else None,
+        "detect_s": attempt.detect_s,
+        "hold_s": attempt.hold_s,
+        "side": attempt.side.value if attempt.side else None,
+        "count": attempt.count,
+        "note": attempt.note,
+    }
+
+
+def attempt_from_json(data: dict) -> drill.Attempt:
+    return drill.Attempt(
+        target=Sign(data["target"]),
+        success=bool(data["success"]),
+        seen=Gesture(data["seen"]) if data.get("seen") else None,
+        seen_sign=Sign(data["seen_sign"]) if data.get("seen_sign") else None,
+        detect_s=data.get("detect_s"),
+        hold_s=data.get("hold_s"),
+        side=Side(data["side"]) if data.get("side") else None,
+        count=int(data.get("count", 1)),
+        note=data.get("note", ""),
+    )
+
+
 def practice_history() -> list[drill.Attempt]:
-    return []
+    """Every saved attempt, oldest first (empty without a Store)."""
+    db = store()
+    if db is None:
+        return []
+    return [attempt_from_json(entry.record) for entry in db.records(PRACTICE_KIND)]
 
 
-def save_attempt(attempt: drill.Attempt) -> None:
-    return None
+def save_attempt(attempt: drill.Attempt) -> bool:
+    """Append the attempt to the log; False when there is no Store (kept for the session only)."""
+    db = store()
+    if db is None:
+        return False
+    db.append(PRACTICE_KIND, attempt_to_json(attempt), time=now())
+    return True
 
+
+# -- calibration -----------------------------------------------------------------------------------
 
 def load_profile() -> Any:
-    return None
+    """The user's saved calibration profile (vision's Profile), or None (population defaults)."""
+    db = store()
+    if db is None:
+        return None
+    data = db.get(PROFILE_KIND, PROFILE_KEY)
+    if data is None:
+        return None
+    from trainer.vision.calibration import Profile
+
+    return Profile.from_json(data)
 
 
-def calibration_ui(settings: Settings) -> None:
-    piece = store_piece()
-    if not piece.available:
-        st.warning(f"Unavailable: {piece.reason}; calibration cannot be saved.")
+def save_profile(profile: Any) -> bool:
+    db = store()
+    if db is None:
+        return False
+    db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+    return True
+
+
+def forget_profile() -> None:
+    db = store()
+    if db is not None:
+        db.delete(PROFILE_KIND, PROFILE_KEY)
+
+
+def iso_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# -- saved games -----------------------------------------------------------------------------------
+
+def save_game(name: str, data: dict) -> bool:
+    db = store()
+    if db is None:
+        return False
+    db.put(GAME_KIND, name, data, now=now())
+    return True
+
+
+def saved_games() -> list[str]:
+    db = store()
+    return [] if db is None else sorted(db.keys(GAME_KIND), reverse=True)
+
+
+def load_game(name: str) -> dict | None:
+    db = store()
+    return None if db is None else db.get(GAME_KIND, name)

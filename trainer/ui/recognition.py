@@ -41,7 +41,10 @@ def draw(image, analysis, mirror: bool):
 
 
 def make_watcher(settings: Settings, profile: Any = None) -> SignWatcher:
-    return SignWatcher(lambda: make_pipeline(profile), draw, mirror=settings.mirror)
+    watcher = SignWatcher(make_pipeline, draw, mirror=settings.mirror)
+    if profile is not None:
+        watcher.use_profile(profile)
+    return watcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,8 @@ class FileResult:
     face_found: bool
     hands_found: int
     last_timestamp: float
+    face_features: tuple[dict, ...] = ()
+    """The named features of every frame where a face was found (for calibration from a file)."""
 
 
 def analyse_file(path: Path, profile: Any = None) -> FileResult:
@@ -68,6 +73,7 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
     face = False
     hands = 0
     last = 0.0
+    features: list[dict] = []
     try:
         with open_source(path) as source:
             for frame in source:
@@ -76,6 +82,8 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
                 last = frame.timestamp
                 events.extend(result.events)
                 face = face or result.scores.face_found
+                if result.scores.face_found:
+                    features.append(dict(result.scores.features))
                 hands = max(hands, result.scores.hands_found)
                 for gesture, score in result.scores.scores.items():
                     peaks[gesture] = max(score, peaks.get(gesture, 0.0))
@@ -89,4 +97,21 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
         face_found=face,
         hands_found=hands,
         last_timestamp=last,
+        face_features=tuple(features),
     )
+
+
+def profile_from_file(path: Path, created: str) -> Any:
+    """A calibration profile from a photo or clip of a neutral face (vision's statistics)."""
+    from trainer.vision.calibration import profile_from_samples
+
+    result = analyse_file(path)
+    if not result.face_features:
+        raise RecognitionUnavailable(f"no face found in {path.name}: upload a photo or clip showing your face")
+    return profile_from_samples("default", result.face_features, created=created)
+
+
+def new_calibrator(seconds: float = 3.0) -> Any:
+    from trainer.vision.calibration import Calibrator
+
+    return Calibrator(name="default", duration=seconds)

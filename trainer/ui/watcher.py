@@ -48,13 +48,23 @@ class SignSeen:
 
 
 @dataclass(frozen=True, slots=True)
+class CalibrationProgress:
+    """How far the neutral-face calibration is (0..1); ``profile`` is set when it is done."""
+
+    progress: float
+    frames: int
+    profile: Any = None
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class WatcherFailure:
     """The recognizer could not run (model missing, vision extras not installed): why, and what to do."""
 
     message: str
 
 
-Report = Union[FrameReport, SignSeen, WatcherFailure]
+Report = Union[FrameReport, SignSeen, CalibrationProgress, WatcherFailure]
 
 
 class Analysis(Protocol):
@@ -72,7 +82,8 @@ class SignWatcher:
     """Per-session frame callback. Build one per browser session, pass ``watcher`` as
     ``video_frame_callback``; read ``reports`` from the page.
 
-    ``make_pipeline`` builds the recognizer (called once, on the first frame, on the worker thread);
+    ``make_pipeline(profile)`` builds the recognizer for a calibration profile (None: population
+    defaults); it is called on the first frame, on the worker thread, and again after a calibration;
     ``draw(image, analysis, mirror)`` returns the frame to show, landmarks and meters drawn (the vision
     layer's annotate module). ``mirror`` flips the *display* only: the recognizer always sees the
     camera's unmirrored frame, so left and right stay the subject's own.
@@ -80,7 +91,7 @@ class SignWatcher:
 
     def __init__(
         self,
-        make_pipeline: Callable[[], Analyser],
+        make_pipeline: Callable[[Any], Analyser],
         draw: Callable[[np.ndarray, Analysis, bool], np.ndarray] | None,
         *,
         mirror: bool = True,
@@ -98,6 +109,9 @@ class SignWatcher:
         self.latest_timestamp: float | None = None
         """Source time of the last processed frame (read by the page to time a drill)."""
         self._last_time: float | None = None
+        self._profile: Any = None
+        self._calibrator: Any = None
+        self._calibration_created = ""
 
     # -- the webrtc callback -------------------------------------------------------------------
 
@@ -146,14 +160,52 @@ class SignWatcher:
             )
             for event in analysis.events:
                 self._put(SignSeen(event=event, reported_at=timestamp), droppable=False)
+            if self._calibrator is not None:
+                self._calibrate(scores, timestamp)
             if self._draw is None:
                 return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
             return self._draw(image, analysis, self.mirror)
 
+    def start_calibration(self, calibrator: Any, created: str = "") -> None:
+        """Feed the next frames' features (face found only) to ``calibrator`` (vision's Calibrator);
+        when it is done, report the profile and rebuild the recognizer around it."""
+        with self._lock:
+            self._calibrator = calibrator
+            self._calibration_created = created
+
+    def use_profile(self, profile: Any) -> None:
+        """Recognise with ``profile`` from the next frame on (None: population defaults)."""
+        with self._lock:
+            self._profile = profile
+            self._close_pipeline()
+
+    def _calibrate(self, scores: Any, timestamp: float) -> None:
+        calibrator = self._calibrator
+        if scores.face_found:
+            calibrator.add(scores.features, timestamp)
+        if not calibrator.done:
+            self._put(CalibrationProgress(calibrator.progress, calibrator.frames), droppable=True)
+            return
+        self._calibrator = None
+        try:
+            profile = calibrator.profile(created=self._calibration_created)
+        except ValueError as error:
+            self._put(CalibrationProgress(1.0, calibrator.frames, error=str(error)), droppable=False)
+            return
+        self._profile = profile
+        self._close_pipeline()
+        self._put(CalibrationProgress(1.0, calibrator.frames, profile=profile), droppable=False)
+
+    def _close_pipeline(self) -> None:
+        close = getattr(self._pipeline, "close", None)
+        if close is not None:
+            close()
+        self._pipeline = None
+
     def _ensure_pipeline(self) -> Analyser | None:
         if self._pipeline is None and self._failed is None:
             try:
-                self._pipeline = self._make_pipeline()
+                self._pipeline = self._make_pipeline(self._profile)
             except (ImportError, ValueError, OSError, RuntimeError) as error:
                 self._failed = f"the recognizer could not start: {error}"
                 self._put(WatcherFailure(self._failed), droppable=False)
@@ -187,7 +239,4 @@ class SignWatcher:
 
     def close(self) -> None:
         with self._lock:
-            close = getattr(self._pipeline, "close", None)
-            if close is not None:
-                close()
-            self._pipeline = None
+            self._close_pipeline()

@@ -19,9 +19,10 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state
 from trainer.ui.settings import Handedness, Settings
-from trainer.ui.watcher import FrameReport, SignSeen, WatcherFailure
+from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
 
 MAX_SEEN = 8
+UPLOAD_TYPES = ("jpg", "jpeg", "png", "webp", "bmp", "mp4", "webm", "mov", "avi", "y4m")
 
 
 def _convention(settings: Settings) -> Convention:
@@ -130,6 +131,12 @@ def _meters(report: FrameReport | None) -> None:
     st.markdown("".join(bars), unsafe_allow_html=True)
 
 
+def _on_calibration(report: CalibrationProgress) -> None:
+    st.session_state["calibration"] = report
+    if report.profile is not None:
+        persistence.save_profile(report.profile)
+
+
 @st.fragment(run_every=0.25)
 def _live_panel() -> None:
     """Drain the watcher's queue a few times a second; the page itself is not rerun."""
@@ -142,8 +149,18 @@ def _live_panel() -> None:
             st.session_state["practice_live"] = report
         elif isinstance(report, SignSeen):
             _on_event(report.event, report.reported_at, settings)
+        elif isinstance(report, CalibrationProgress):
+            _on_calibration(report)
         elif isinstance(report, WatcherFailure):
             st.session_state["practice_failure"] = report.message
+    calibration = st.session_state["calibration"]
+    if isinstance(calibration, CalibrationProgress):
+        if calibration.error:
+            st.error(f"Calibration failed: {calibration.error}")
+        elif calibration.profile is None:
+            st.progress(calibration.progress, text=f"Calibrating: keep a neutral face… ({calibration.frames} frames)")
+        else:
+            st.success(f"Calibrated from {calibration.frames} frames and saved; recognition now follows your face.")
     failure = st.session_state["practice_failure"]
     if failure:
         st.error(f"Recognition stopped: {failure}")
@@ -194,7 +211,7 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
 def _upload_panel(settings: Settings) -> None:
     upload = st.file_uploader(
         "Upload a clip or a photo of yourself making the sign",
-        type=["jpg", "jpeg", "png", "webp", "bmp", "mp4", "webm", "mov", "avi", "y4m"],
+        type=list(UPLOAD_TYPES),
         key="practice_upload",
     )
     if upload is None:
@@ -203,8 +220,7 @@ def _upload_panel(settings: Settings) -> None:
     if st.session_state["practice_upload_done"] == marker:
         return
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / Path(upload.name).name
-        path.write_bytes(upload.getvalue())
+        path = _save_upload(upload, folder)
         with st.spinner("Recognising…"):
             try:
                 result = recognition.analyse_file(path, persistence.load_profile())
@@ -241,14 +257,53 @@ def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> No
         render.unavailable(persistence.store_piece())
 
 
-def _calibration_panel(settings: Settings) -> None:
+def _save_upload(upload, folder: str) -> Path:
+    path = Path(folder) / Path(upload.name).name
+    path.write_bytes(upload.getvalue())
+    return path
+
+
+def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
     with st.expander("Calibrate (neutral face)", expanded=False):
         st.markdown(
-            "Look at the camera with a relaxed, neutral face for a few seconds (or upload a neutral "
-            "photo). Thresholds are then relative to your own face; without calibration the population "
+            "Look at the camera with a relaxed, neutral face for three seconds (or upload a neutral "
+            "photo or clip). Thresholds then follow your own face; without calibration the population "
             "defaults are used."
         )
-        persistence.calibration_ui(settings)
+        store = persistence.store_piece()
+        if not store.available:
+            render.unavailable(store)
+            return
+        if not modes.recognizer().available:
+            st.caption("Calibration needs the recognizer, which is not available in this build.")
+            return
+        profile = persistence.load_profile()
+        if profile is None:
+            st.caption("Not calibrated: population defaults are in use.")
+        else:
+            st.caption(f"Calibrated {profile.created or ''} from {profile.frames} frame(s).")
+            if st.button("Forget my calibration", key="calibration_forget"):
+                persistence.forget_profile()
+                watcher = st.session_state["watcher"]
+                if watcher is not None:
+                    watcher.use_profile(None)
+                st.rerun()
+        if mode.mode is modes.InputMode.LIVE_CAMERA:
+            if st.button("Calibrate from the camera (3 s)", key="calibration_start"):
+                watcher = st.session_state["watcher"]
+                if watcher is not None:
+                    watcher.start_calibration(recognition.new_calibrator(3.0), persistence.iso_now())
+                    st.session_state["calibration"] = "running"
+        upload = st.file_uploader("…or a neutral photo or clip", type=list(UPLOAD_TYPES), key="calibration_upload")
+        if upload is not None and st.button("Calibrate from this file", key="calibration_from_file"):
+            with tempfile.TemporaryDirectory() as folder:
+                try:
+                    made = recognition.profile_from_file(_save_upload(upload, folder), persistence.iso_now())
+                except ValueError as error:
+                    st.error(f"Calibration failed: {error}")
+                    return
+            persistence.save_profile(made)
+            st.success(f"Calibrated from {upload.name} ({made.frames} frame(s) with a face) and saved.")
 
 
 def show() -> None:
@@ -273,5 +328,5 @@ def show() -> None:
                 _upload_panel(settings)
             _show_feedback(settings)
             _show_seen(settings)
-    _calibration_panel(settings)
+    _calibration_panel(settings, mode)
     _history_panel(settings, table)
