@@ -1,0 +1,28 @@
+"""The Rules page under AppTest: summary, sign table of the chosen convention, cards by strength."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
+
+
+def test_rules_page_follows_the_convention_chosen_in_the_sidebar(data_home):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("trainer/ui/pages/rules.py").run()
+    assert not at.exception, at.exception
+    signs = next(m.value for m in at.markdown if m.value.startswith("| sign |"))
+    assert "raise both eyebrows" in signs and "look up to the sky" not in signs
+    at.selectbox(key="opt_convention").select("regional").run()
+    signs = next(m.value for m in at.markdown if m.value.startswith("| sign |"))
+    assert "look up to the sky" in signs
+
+
+def test_rules_page_lists_all_48_cards_with_pictures_in_strength_order(data_home):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("trainer/ui/pages/rules.py").run()
+    pictures = [m.value for m in at.markdown if "data:image/svg+xml" in m.value]
+    assert sum(p.count("<img") for p in pictures) == 48
+    assert 'title="3D"' in pictures[0] and 'title="3E"' in pictures[-1]
