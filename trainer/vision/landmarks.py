@@ -65,12 +65,16 @@ class TrackerOptions:
     min_detection_confidence: float = 0.5
     min_tracking_confidence: float = 0.5
     hands_every: int = 1
+    hands_complexity: int = 1
+    """1 = full hand model, 0 = lite (faster; both ship in the wheel)."""
 
     def __post_init__(self) -> None:
         if not (self.face or self.hands or self.pose):
             raise VisionError("TrackerOptions tracks nothing: enable at least one of face, hands, pose")
         if not 1 <= self.max_num_hands <= 4:
             raise VisionError(f"max_num_hands={self.max_num_hands} is out of range: use 1..4 (2 by default)")
+        if self.hands_complexity not in (0, 1):
+            raise VisionError(f"hands_complexity={self.hands_complexity}: use 0 (lite) or 1 (full)")
         if self.hands_every < 1:
             raise VisionError(f"hands_every={self.hands_every} must be >= 1 (1 runs hands on every frame)")
 
@@ -120,7 +124,7 @@ class Tracker:
             self._hands = mp.solutions.hands.Hands(
                 static_image_mode=opts.static_image_mode,
                 max_num_hands=opts.max_num_hands,
-                model_complexity=1,
+                model_complexity=opts.hands_complexity,
                 min_detection_confidence=opts.min_detection_confidence,
                 min_tracking_confidence=opts.min_tracking_confidence,
             )

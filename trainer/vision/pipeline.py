@@ -1,0 +1,325 @@
+"""The vision pipeline: frame -> landmarks -> features -> per-frame scores -> gesture events.
+
+``Pipeline.process(frame)`` runs one frame through the tracker (MediaPipe), the face features and
+face scores (``face_features`` / ``face_gestures.score_face``, relative to the user's ``Profile`` when
+one is given), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
+pose on) and the temporal ``Recognizer``, and returns a ``FrameResult`` with everything a UI or a
+command needs. ``Pipeline.score(landmarks)`` is the same without the tracker, for recorded landmarks.
+
+A Pipeline owns native MediaPipe graphs and per-stream state; ``process`` is serialised by a lock, so
+the Streamlit/WebRTC frame callback thread and the page may share one instance (one per session, never
+one shared between users). ``analyse_image`` and ``analyse_video`` are what ``aluette recognize`` uses.
+
+Must not import the rules engine, bots, quiz or UI.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from trainer.signals.gestures import Gesture, GestureEvent, Side
+from trainer.vision import face_gestures
+from trainer.vision.body import BodyConfig, BodyScorer
+from trainer.vision.calibration import Profile
+from trainer.vision.face_features import face_features
+from trainer.vision.hand_features import hand_features
+from trainer.vision.hand_gestures import HandScorer, WritingConfig
+from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.recognizer import MOUTH_ACTIVITY, LiveState, Recognizer, RecognizerConfig
+from trainer.vision.sources import FrameSource, open_source
+from trainer.vision.types import Frame, FrameScores, Landmarks, VisionError
+
+# Face mesh points for the mouth centre (inner lips) and the face width (cheek to cheek).
+_MOUTH_POINTS = (13, 14)
+_CHEEKS = (234, 454)
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineOptions:
+    face: bool = True
+    hands: bool = True
+    shrug: bool = False
+    """Runs MediaPipe Pose (complexity 1) too; costs about as much as the face mesh."""
+    static_image_mode: bool = False
+    mirrored: bool = False
+    hands_every: int = 1
+    hands_complexity: int = 1
+    recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
+    writing: WritingConfig = field(default_factory=WritingConfig)
+    body: BodyConfig = field(default_factory=BodyConfig)
+
+    def tracker_options(self) -> TrackerOptions:
+        return TrackerOptions(
+            face=self.face,
+            hands=self.hands,
+            pose=self.shrug,
+            static_image_mode=self.static_image_mode,
+            mirrored=self.mirrored,
+            hands_every=self.hands_every,
+            hands_complexity=self.hands_complexity,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FrameResult:
+    """Everything about one processed frame."""
+
+    index: int
+    timestamp: float
+    landmarks: Landmarks
+    scores: FrameScores
+    started: tuple[GestureEvent, ...]
+    """Events confirmed on this frame (reported within the hold time of their onset)."""
+    finished: tuple[GestureEvent, ...]
+    """Events that ended (final count and end time)."""
+    live: LiveState
+    tracker_ms: float = 0.0
+    scoring_ms: float = 0.0
+
+
+class Pipeline:
+    def __init__(
+        self,
+        options: PipelineOptions | None = None,
+        profile: Profile | None = None,
+        tracker: Tracker | None = None,
+    ) -> None:
+        self.options = options or PipelineOptions()
+        self.profile = profile
+        self._lock = threading.Lock()
+        self._tracker = tracker
+        self._owns_tracker = tracker is None
+        self.hands = HandScorer(self.options.writing)
+        self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
+        self.recognizer = Recognizer(self.options.recognizer)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    @property
+    def tracker(self) -> Tracker:
+        if self._tracker is None:
+            self._tracker = Tracker(self.options.tracker_options())
+        return self._tracker
+
+    def close(self) -> None:
+        with self._lock:
+            if self._tracker is not None and self._owns_tracker:
+                self._tracker.close()
+            self._tracker = None
+
+    def __enter__(self) -> "Pipeline":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def set_profile(self, profile: Profile | None) -> None:
+        """Use a (new) calibrated profile from the next frame on."""
+        with self._lock:
+            self.profile = profile
+            self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
+
+    def reset(self) -> None:
+        """Forget the stream's history (new clip or camera restart)."""
+        with self._lock:
+            self.hands.reset()
+            self.body.reset()
+            self.recognizer.reset()
+
+    # -- work ------------------------------------------------------------------------------------
+    def process(self, frame: Frame) -> FrameResult:
+        with self._lock:
+            t0 = time.perf_counter()
+            landmarks = self.tracker.process(frame)
+            t1 = time.perf_counter()
+            scores = self._score(landmarks)
+            update = self.recognizer.update(scores)
+            t2 = time.perf_counter()
+        return FrameResult(
+            index=frame.index,
+            timestamp=frame.timestamp,
+            landmarks=landmarks,
+            scores=scores,
+            started=update.started,
+            finished=update.finished,
+            live=update.live,
+            tracker_ms=(t1 - t0) * 1000.0,
+            scoring_ms=(t2 - t1) * 1000.0,
+        )
+
+    def score(self, landmarks: Landmarks) -> FrameScores:
+        """The static stage alone (features and per-frame scores), e.g. on recorded landmarks."""
+        with self._lock:
+            return self._score(landmarks)
+
+    def finish(self) -> list[GestureEvent]:
+        """End of stream: close open events."""
+        with self._lock:
+            return self.recognizer.flush()
+
+    def _score(self, marks: Landmarks) -> FrameScores:
+        features: dict[str, float] = {}
+        scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
+        sides: dict[Gesture, Side] = {}
+        mouth = face_width = None
+        face_found = marks.face is not None
+        if face_found:
+            try:
+                face = face_features(marks.face)
+            except VisionError:
+                face, face_found = {}, False
+            if face:
+                features.update(face)
+                face_scores, face_sides = face_gestures.score_face(face, self.profile)
+                scores.update(face_scores)
+                sides.update(face_sides)
+                features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
+                pts = marks.face
+                mouth = tuple(pts[list(_MOUTH_POINTS), :2].mean(axis=0))
+                face_width = float(np.linalg.norm(pts[_CHEEKS[0], :2] - pts[_CHEEKS[1], :2]))
+        hand_feats = []
+        for hand in marks.hands:
+            try:
+                hand_feats.append(hand_features(hand))
+            except ValueError:
+                continue  # a degenerate detection: ignore this hand
+        if self.options.hands:
+            hand_scores = self.hands.score(marks.timestamp, hand_feats, mouth, face_width)
+            features.update(hand_scores.features)
+            scores.update(hand_scores.scores)
+            sides.update(hand_scores.sides)
+        if self.options.shrug:
+            shrug = self.body.update(marks.timestamp, marks.pose)
+            features.update(shrug.features)
+            scores[Gesture.SHRUG] = shrug.score
+            if shrug.side is not None:
+                sides[Gesture.SHRUG] = shrug.side
+        return FrameScores(
+            timestamp=marks.timestamp,
+            features=features,
+            scores=scores,
+            sides=sides,
+            face_found=face_found,
+            hands_found=len(marks.hands),
+        )
+
+    def run(self, source: FrameSource) -> Iterator[FrameResult]:
+        """Process every frame of a source, then close open events (delivered in the last result's
+        ``finished`` is not possible after the stream ends, so call ``finish()``)."""
+        for frame in source:
+            yield self.process(frame)
+
+
+def _profile_shoulders(profile: Profile | None) -> tuple[float, float] | None:
+    if profile is None:
+        return None
+    stats = getattr(profile, "stats", {}) or {}
+    if "shoulder_drop_left" in stats and "shoulder_drop_right" in stats:
+        return float(stats["shoulder_drop_left"].mean), float(stats["shoulder_drop_right"].mean)
+    return None
+
+
+# -- whole files ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ImageAnalysis:
+    path: str
+    face: bool
+    hands: int
+    scores: dict[Gesture, float]
+    sides: dict[Gesture, Side]
+    gestures: tuple[Gesture, ...]
+    """Gestures whose score reaches the decision threshold (0.5), strongest first."""
+    result: FrameResult
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "face": self.face,
+            "hands": self.hands,
+            "gestures": [g.value for g in self.gestures],
+            "scores": {g.value: round(float(self.scores.get(g, 0.0)), 3) for g in Gesture},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VideoAnalysis:
+    path: str
+    frames: int
+    fps: float | None
+    events: tuple[GestureEvent, ...]
+    frames_with_face: int
+    frames_with_hands: int
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "frames": self.frames, "events": [e.to_json() for e in self.events]}
+
+
+THRESHOLD = 0.5
+
+
+def analyse_image(
+    path: str | Path,
+    profile: Profile | None = None,
+    shrug: bool = True,
+    pipeline: Pipeline | None = None,
+) -> ImageAnalysis:
+    """Scores of every gesture on one still (population defaults unless a profile is given)."""
+    source = open_source(path)
+    with source:
+        if not source.info.is_still:
+            raise VisionError(f"{path}: is a {source.info.kind}, not a still image: use analyse_video")
+        frame = next(iter(source))
+    own = pipeline is None
+    pipe = pipeline or Pipeline(PipelineOptions(static_image_mode=True, shrug=shrug), profile=profile)
+    try:
+        result = pipe.process(frame)
+    finally:
+        if own:
+            pipe.close()
+    scores = result.scores.scores
+    seen = sorted((g for g, v in scores.items() if v >= THRESHOLD), key=lambda g: -scores[g])
+    return ImageAnalysis(
+        path=str(path),
+        face=result.scores.face_found,
+        hands=result.scores.hands_found,
+        scores=dict(scores),
+        sides=dict(result.scores.sides),
+        gestures=tuple(seen),
+        result=result,
+    )
+
+
+def analyse_video(
+    path: str | Path,
+    profile: Profile | None = None,
+    options: PipelineOptions | None = None,
+    on_frame: Callable[[Frame, FrameResult], None] | None = None,
+    max_frames: int | None = None,
+) -> VideoAnalysis:
+    """Events of a whole clip (video file, y4m or folder), on the clip's own clock."""
+    source = open_source(path)
+    events: list[GestureEvent] = []
+    frames = with_face = with_hands = 0
+    with source, Pipeline(options or PipelineOptions(), profile=profile) as pipe:
+        for frame in source:
+            result = pipe.process(frame)
+            frames += 1
+            with_face += result.scores.face_found
+            with_hands += result.scores.hands_found > 0
+            events.extend(result.finished)
+            if on_frame is not None:
+                on_frame(frame, result)
+            if max_frames is not None and frames >= max_frames:
+                break
+        events.extend(pipe.finish())
+        fps = source.info.fps
+    if frames == 0:
+        raise VisionError(f"{path}: no frames could be read: check the file")
+    events.sort(key=lambda e: (e.start, e.gesture.value))
+    return VideoAnalysis(str(path), frames, fps, tuple(events), with_face, with_hands)

@@ -1,0 +1,284 @@
+"""The temporal recognizer: a stream of per-frame ``FrameScores`` in, ``GestureEvent``s out.
+
+Per gesture a small state machine with hysteresis on the 0..1 score (enter above ``enter``, leave
+below ``exit``):
+
+    idle --score>=enter--> pending --held hold_ms--> active (event STARTED, reported now)
+    active --score<exit--> releasing --back >= enter within release_ms--> active (count + 1)
+    releasing --longer than release_ms--> idle (event FINISHED, end = when it fell) + refractory
+
+* Latency. A static gesture is *reported* (``RecognizerUpdate.started``) as soon as it has been held
+  ``hold_ms`` (100 ms, i.e. 3-4 frames at 30 fps), well inside the 250 ms target counted from the
+  onset; its final count and end time follow in ``finished``.
+* Repeats. Inside one event, each re-opening after a closure of at least ``min_closure_ms`` (shorter
+  dips are tracking flicker) counts one more: three mouth openings in a row are one event with
+  count 3 (three aces).
+* Refractory. After an event ends the same gesture cannot start again for ``refractory_ms``, so a
+  slow release does not fire twice.
+* Talking. Speech opens and closes the lips several times a second with irregular amplitudes; a
+  deliberate mouth sign is one slow opening (or a few). The talking level is how many direction
+  reversals the ``mouth_activity`` feature made over the last ``talk_window_ms`` (zigzag filter with
+  ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
+  ``talking_hold_ms`` instead of ``hold_ms`` to start: brief open-mouth frames of speech never last
+  that long, a deliberate sign does.
+* Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
+
+Time is the frames' own timestamps (seconds); nothing here reads a clock. Not thread-safe: one
+recognizer per stream (the pipeline guards it with its lock).
+
+Must not import the rules engine, bots, quiz or UI.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from trainer.signals.gestures import Gesture, GestureEvent, Side
+from trainer.vision.hand_gestures import count_reversals
+from trainer.vision.types import FrameScores
+
+MOUTH_ACTIVITY = "mouth_activity"
+"""Feature name the pipeline puts in FrameScores.features for the talking detector."""
+
+
+@dataclass(frozen=True, slots=True)
+class GestureTiming:
+    """Thresholds and times (milliseconds) of one gesture."""
+
+    enter: float = 0.5
+    exit: float = 0.4
+    hold_ms: float = 100.0
+    release_ms: float = 600.0
+    """A drop below ``exit`` shorter than this does not end the event (a repeat if re-entered)."""
+    min_closure_ms: float = 80.0
+    """Drops shorter than this are flicker, not a closure between two repeats."""
+    refractory_ms: float = 400.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.exit <= self.enter <= 1.0:
+            raise ValueError(f"need 0 <= exit ({self.exit}) <= enter ({self.enter}) <= 1")
+        for name in ("hold_ms", "release_ms", "min_closure_ms", "refractory_ms"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name}={getattr(self, name)} must be >= 0 ms")
+
+
+@dataclass(frozen=True, slots=True)
+class RecognizerConfig:
+    default: GestureTiming = GestureTiming()
+    overrides: tuple[tuple[Gesture, GestureTiming], ...] = (
+        # The writing mime's score rises and falls with each stroke.
+        (Gesture.WRITING, GestureTiming(enter=0.5, exit=0.3, hold_ms=150.0, release_ms=900.0,
+                                        min_closure_ms=900.0, refractory_ms=500.0)),
+        # A shrug is slow; pose is noisier than the face mesh.
+        (Gesture.SHRUG, GestureTiming(enter=0.5, exit=0.4, hold_ms=150.0, release_ms=500.0,
+                                      min_closure_ms=150.0, refractory_ms=600.0)),
+    )
+    talk_window_ms: float = 1500.0
+    talk_min_move: float = 0.04
+    """Smallest lip movement (mouth_activity units: fraction of the inter-ocular distance) counted
+    as a stroke of the talking detector."""
+    talk_reversals: tuple[float, float] = (2.0, 5.0)
+    """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
+    talking_hold_ms: float = 600.0
+    gestures: tuple[Gesture, ...] = tuple(Gesture)
+
+    def timing(self, gesture: Gesture) -> GestureTiming:
+        for g, timing in self.overrides:
+            if g is gesture:
+                return timing
+        return self.default
+
+
+class Phase(enum.Enum):
+    IDLE = "idle"
+    PENDING = "pending"
+    ACTIVE = "active"
+    RELEASING = "releasing"
+
+
+@dataclass(slots=True)
+class _Track:
+    phase: Phase = Phase.IDLE
+    since: float = 0.0
+    """When the current phase began (onset for PENDING, fall time for RELEASING)."""
+    start: float = 0.0
+    count: int = 0
+    peak: float = 0.0
+    side: Side | None = None
+    refractory_until: float = float("-inf")
+    onset_talking: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveGesture:
+    gesture: Gesture
+    start: float
+    count: int
+    peak: float
+    side: Side | None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveState:
+    """What a UI meter needs: the current score of every gesture, its thresholds, what is on."""
+
+    timestamp: float
+    scores: dict[Gesture, float]
+    active: dict[Gesture, ActiveGesture]
+    talking: float
+    thresholds: dict[Gesture, tuple[float, float]] = field(default_factory=dict)
+    """(enter, exit) per gesture."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecognizerUpdate:
+    """What one frame changed: events confirmed now (provisional count/end) and events finished."""
+
+    started: tuple[GestureEvent, ...] = ()
+    finished: tuple[GestureEvent, ...] = ()
+    live: LiveState | None = None
+
+
+class Recognizer:
+    def __init__(self, config: RecognizerConfig | None = None) -> None:
+        self.config = config or RecognizerConfig()
+        self._tracks: dict[Gesture, _Track] = {g: _Track() for g in self.config.gestures}
+        self._timings = {g: self.config.timing(g) for g in self.config.gestures}
+        self._mouth: deque[tuple[float, float]] = deque()
+        self._last_time: float | None = None
+        self._talking = 0.0
+        self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
+
+    def reset(self) -> None:
+        self.__init__(self.config)
+
+    # -- talking -----------------------------------------------------------------------------
+    def _update_talking(self, timestamp: float, features: Mapping[str, float], face_found: bool) -> float:
+        cfg = self.config
+        if face_found and MOUTH_ACTIVITY in features:
+            self._mouth.append((timestamp, float(features[MOUTH_ACTIVITY])))
+        while self._mouth and (timestamp - self._mouth[0][0]) * 1000.0 > cfg.talk_window_ms:
+            self._mouth.popleft()
+        if len(self._mouth) < 3:
+            return 0.0
+        reversals = count_reversals([v for _, v in self._mouth], cfg.talk_min_move)
+        low, high = cfg.talk_reversals
+        return max(0.0, min(1.0, (reversals - low) / (high - low))) if high > low else float(reversals >= high)
+
+    # -- main step -----------------------------------------------------------------------------
+    def update(self, frame: FrameScores) -> RecognizerUpdate:
+        t = float(frame.timestamp)
+        if self._last_time is not None and t < self._last_time:
+            raise ValueError(
+                f"frame timestamp {t:.3f}s goes back in time (last {self._last_time:.3f}s): "
+                "feed frames in order, or reset() the recognizer for a new stream"
+            )
+        self._last_time = t
+        self._talking = self._update_talking(t, frame.features, frame.face_found)
+        talking = self._talking >= 0.5
+        started: list[GestureEvent] = []
+        finished: list[GestureEvent] = []
+        for gesture, track in self._tracks.items():
+            score = float(frame.scores.get(gesture, 0.0))
+            self._scores[gesture] = score
+            timing = self._timings[gesture]
+            side = frame.sides.get(gesture)
+            self._step(gesture, track, timing, t, score, side, talking, started, finished)
+        return RecognizerUpdate(tuple(started), tuple(finished), self.live())
+
+    def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
+              side: Side | None, talking: bool, started: list, finished: list) -> None:
+        ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
+        if track.phase is Phase.IDLE:
+            if score >= timing.enter and t >= track.refractory_until:
+                track.phase, track.since, track.peak, track.side = Phase.PENDING, t, score, side
+                track.onset_talking = talking and gesture.uses_mouth
+                track.count = 1
+        if track.phase is Phase.PENDING:
+            if score < timing.exit:
+                track.phase = Phase.IDLE
+                return
+            if score > track.peak:
+                track.peak, track.side = score, side
+            # Talking seen at any moment of the hold keeps the longer hold.
+            track.onset_talking = track.onset_talking or (talking and gesture.uses_mouth)
+            hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
+            if ms(track.since) + 1e-6 >= hold:
+                track.phase, track.start = Phase.ACTIVE, track.since
+                started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
+            return
+        if track.phase is Phase.ACTIVE:
+            if score > track.peak:
+                track.peak, track.side = score, side
+            if score < timing.exit:
+                track.phase, track.since = Phase.RELEASING, t
+            return
+        if track.phase is Phase.RELEASING:
+            if score >= timing.enter:
+                if ms(track.since) >= timing.min_closure_ms:
+                    track.count += 1
+                track.phase = Phase.ACTIVE
+                if score > track.peak:
+                    track.peak, track.side = score, side
+                return
+            if ms(track.since) >= timing.release_ms:
+                finished.append(self._finish(gesture, track, timing))
+
+    def _finish(self, gesture: Gesture, track: _Track, timing: GestureTiming) -> GestureEvent:
+        end = track.since
+        event = GestureEvent(gesture, track.start, end, track.count, min(1.0, track.peak), track.side)
+        track.phase = Phase.IDLE
+        track.refractory_until = end + timing.refractory_ms / 1000.0
+        return event
+
+    def flush(self) -> list[GestureEvent]:
+        """End of stream: finish every open event (ending at the last frame, or when it fell)."""
+        out = []
+        for gesture, track in self._tracks.items():
+            if track.phase is Phase.ACTIVE:
+                track.since = self._last_time if self._last_time is not None else track.start
+                out.append(self._finish(gesture, track, self._timings[gesture]))
+            elif track.phase is Phase.RELEASING:
+                out.append(self._finish(gesture, track, self._timings[gesture]))
+            elif track.phase is Phase.PENDING:
+                track.phase = Phase.IDLE
+        return out
+
+    # -- views -----------------------------------------------------------------------------------
+    @property
+    def talking(self) -> float:
+        return self._talking
+
+    def live(self) -> LiveState:
+        active = {
+            g: ActiveGesture(g, tr.start, tr.count, tr.peak, tr.side)
+            for g, tr in self._tracks.items()
+            if tr.phase in (Phase.ACTIVE, Phase.RELEASING)
+        }
+        return LiveState(
+            timestamp=self._last_time or 0.0,
+            scores=dict(self._scores),
+            active=active,
+            talking=self._talking,
+            thresholds={g: (tm.enter, tm.exit) for g, tm in self._timings.items()},
+        )
+
+
+def recognize(frames: Iterable[FrameScores], config: RecognizerConfig | None = None) -> list[GestureEvent]:
+    """Run a whole stream and return its finished events in start order."""
+    recognizer = Recognizer(config)
+    events: list[GestureEvent] = []
+    for frame in frames:
+        events.extend(recognizer.update(frame).finished)
+    events.extend(recognizer.flush())
+    return sorted(events, key=lambda e: (e.start, e.gesture.value))
+
+
+def with_timing(config: RecognizerConfig, gesture: Gesture, **changes) -> RecognizerConfig:
+    """A copy of ``config`` with one gesture's timing changed (e.g. ``hold_ms=200``)."""
+    timing = replace(config.timing(gesture), **changes)
+    others = tuple((g, t) for g, t in config.overrides if g is not gesture)
+    return replace(config, overrides=(*others, (gesture, timing)))
