@@ -103,3 +103,13 @@ def test_vigilance_is_a_chance(bad: float) -> None:
     with pytest.raises(SignalError, match="between 0 and 1"):
         Vigilance(bad)
     assert Vigilance.parse("0.4").catch == 0.4 and Vigilance.parse("sharp") == Vigilance.named("sharp")
+
+
+def test_game_record_messages_round_trip() -> None:
+    from trainer.signals.table import decode_message, encode_message
+
+    for signal in (Signal(Sign.AS, 3), Signal(Sign.MONSIEUR_ET_MADAME), Signal(Sign.MISERE)):
+        for words in ((), parse("au-dessous, après au-dessus de là-dessus")):
+            assert decode_message(encode_message(signal, words)) == (signal, tuple(words))
+    with pytest.raises(SignalError, match="cannot read"):
+        decode_message("wink")

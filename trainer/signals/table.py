@@ -277,3 +277,37 @@ class SignLog:
     def clear(self) -> None:
         """A new deal: signs are about the cards of one deal."""
         self.events.clear()
+
+
+# -- game records -----------------------------------------------------------------------------------
+# The rules layer stores signs as opaque text (``Game.record_signal``); this is that text.
+# ``"as x2 | au-dessous, après au-dessus"``: the sign's value, its count, then the words told aloud.
+
+def encode_message(signal: Signal, announcements: Sequence[Announcement] = ()) -> str:
+    from trainer.signals.relative import format_message
+
+    text = signal.sign.value + (f" x{signal.count}" if signal.count > 1 else "")
+    if announcements:
+        text += " | " + format_message(announcements)
+    return text
+
+
+def decode_message(message: str) -> tuple[Signal, tuple[Announcement, ...]]:
+    """Read back :func:`encode_message`; raises :class:`SignalError` naming the bad text."""
+    from trainer.signals.relative import parse
+
+    head, _, words = message.partition("|")
+    parts = head.split()
+    try:
+        sign = Sign(parts[0].lower())
+        count = int(parts[1][1:]) if len(parts) == 2 and parts[1].lower().startswith("x") else 1
+        if len(parts) > 2 or (len(parts) == 2 and count == 1 and parts[1].lower() != "x1"):
+            raise ValueError(message)
+        signal = Signal(sign, count)
+    except (IndexError, ValueError):
+        known = ", ".join(s.value for s in Sign)
+        raise SignalError(
+            f"cannot read the sign record {message!r}: write a sign ({known}), 'x2'..'x4' for aces, "
+            "then optionally '| au-dessus, ...'"
+        ) from None
+    return signal, (parse(words) if words.strip() else ())

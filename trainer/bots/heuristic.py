@@ -1,0 +1,189 @@
+"""The heuristic bot: the expert advice of the sources, rule by rule, and honest signs.
+
+- Card play: :func:`trainer.bots.tactics.choose_card` (play low when the partner wins, spoil rather
+  than give, test with a middle card, support a partner's mordienne, go for one's own).
+- Chant vote: agree with a weak hand (the chant reshuffles luck), refuse with a strong one.
+- Discards after a chant: the weakest cards.
+- Declarations: offer to give up when the hand is weak and the partner signed misère (or is known
+  weak); announce mordienne with a very strong team hand; otherwise pass.
+- Answers: accept a give-up (a free point) unless the team is strong enough to commit to mordienne;
+  accept an announced mordienne only with a strong team hand.
+- Signs: every card up to its policy's level (default: up to the aces), misère when weak, the
+  mordienne intention when it goes for it; before the declarations (the first sign point).
+
+``last_rule`` names the rule behind the latest decision (shown by the app, checked by the tests).
+
+Imports trainer.rules, trainer.signals and the bots' own modules.
+"""
+
+from __future__ import annotations
+
+import random
+
+from trainer.bots.base import SignIntent, require_turn
+from trainer.bots.knowledge import knowledge_of, own_signs, partner_of, signed, signs_this_deal, situation_of
+from trainer.bots.signing import SignPolicy, card_signals, figure_announcements
+from trainer.bots.tactics import choose_card
+from trainer.rules.actions import (
+    ACCEPT,
+    ANNOUNCE_MORDIENNE,
+    GIVE_UP,
+    NO,
+    PASS,
+    REFUSE,
+    YES,
+    Action,
+    Declaration,
+    Discard,
+    Phase,
+)
+from trainer.rules.cards import Card
+from trainer.rules.ruleset import AnnouncedMordienne, GivingUp
+from trainer.rules.views import PlayerView
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import is_weak_hand
+
+# Rule names for the decisions outside the tricks.
+CHANT_YES = "chant: agree with a weak hand"
+CHANT_NO = "chant: refuse with a good hand"
+DISCARD_WEAKEST = "discard the weakest card"
+OFFER_GIVE_UP = "give up: both partners are weak"
+ANNOUNCE = "announce mordienne: a very strong team hand"
+PASS_RULE = "pass"
+ACCEPT_GIVE_UP = "accept the give-up: a free point"
+REFUSE_GIVE_UP = "refuse the give-up: strong enough to commit to mordienne"
+ACCEPT_MORDIENNE = "accept the announced mordienne: our team is strong"
+DECLINE_MORDIENNE = "decline the announced mordienne"
+
+
+def top_cards(hand) -> int:
+    """Cards at level 9 or better (luettes, doubles, aces): the trick-takers."""
+    return sum(1 for c in hand if c.level <= 9)
+
+
+def mordienne_hand(hand) -> bool:
+    """Enough sure winners to take the last three tricks: three luettes, or two luettes and two doubles."""
+    luettes = sum(1 for c in hand if c.level <= 4)
+    doubles = sum(1 for c in hand if 5 <= c.level <= 8)
+    return luettes >= 3 or (luettes >= 2 and doubles >= 2)
+
+
+class HeuristicBot:
+    """Plays the sources' advice; see the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True) -> None:
+        self.policy = policy if policy is not None else SignPolicy()
+        self.signs_enabled = signs
+        self.try_mordienne = mordienne
+        self.partner_policy: SignPolicy | None = None
+        self.seat: int | None = None
+        self.last_rule = ""
+
+    def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
+        self.seat = seat
+        self.partner_policy = partner_policy
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        require_turn(view)
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return self._play(view)
+        if phase is Phase.CHANT_VOTE:
+            strong = top_cards(view.hand)
+            self.last_rule = CHANT_YES if strong <= 2 else CHANT_NO
+            return YES if strong <= 2 else NO
+        if phase is Phase.DISCARD:
+            self.last_rule = DISCARD_WEAKEST
+            return Discard(min(view.hand, key=lambda c: (c.strength, -c.index)))
+        if phase is Phase.DECLARE:
+            return self._declare(view)
+        if phase is Phase.ANSWER:
+            return self._answer(view)
+        self.last_rule = "only action"
+        return view.legal_actions[0]
+
+    def _team_strength(self, view: PlayerView) -> int:
+        """Our trick-takers: ours, plus those the partner signed (aces by count)."""
+        partner = partner_of(view)
+        total = top_cards(view.hand)
+        for r in signs_this_deal(view):
+            if r.seat != partner:
+                continue
+            if r.signal.sign is Sign.AS:
+                total += r.signal.count
+            elif r.signal.sign.cards:
+                total += len(r.signal.sign.cards)
+        return total
+
+    def _partner_weak(self, view: PlayerView) -> bool:
+        partner = partner_of(view)
+        return partner is not None and signed(view, partner, Sign.MISERE)
+
+    def _declare(self, view: PlayerView) -> Action:
+        legal = view.legal_actions
+        if GIVE_UP in legal and is_weak_hand(view.hand) and self._partner_weak(view):
+            self.last_rule = OFFER_GIVE_UP
+            return GIVE_UP
+        rules = view.ruleset
+        if (
+            ANNOUNCE_MORDIENNE in legal
+            and rules.announced_mordienne is AnnouncedMordienne.ACCEPT_OR_DECLINE
+            and self._team_strength(view) >= 8
+        ):
+            self.last_rule = ANNOUNCE
+            return ANNOUNCE_MORDIENNE
+        self.last_rule = PASS_RULE
+        return PASS
+
+    def _answer(self, view: PlayerView) -> Action:
+        declarer, declaration = None, None
+        for seat, decl in view.declarations:
+            if decl is not Declaration.PASS:
+                declarer, declaration = seat, decl
+        strength = self._team_strength(view)
+        if declaration is Declaration.GIVE_UP:
+            if view.ruleset.giving_up is GivingUp.ACCEPT_OR_REFUSE and strength >= 8 and mordienne_hand(view.hand):
+                self.last_rule = REFUSE_GIVE_UP
+                return REFUSE
+            self.last_rule = ACCEPT_GIVE_UP
+            return ACCEPT
+        # An announced mordienne: declining gives them 1 now; accepting plays for 2.
+        if strength >= 5:
+            self.last_rule = ACCEPT_MORDIENNE
+            return ACCEPT
+        self.last_rule = DECLINE_MORDIENNE
+        return REFUSE
+
+    def going_for_mordienne(self, view: PlayerView) -> bool:
+        if not self.try_mordienne:
+            return False
+        if any(r.signal.sign is Sign.MORDIENNE for r in own_signs(view)):
+            return True
+        return any(s == view.seat and d is Declaration.MORDIENNE for s, d in view.declarations)
+
+    def _play(self, view: PlayerView) -> Card:
+        knowledge = knowledge_of(view, partner_policy=self.partner_policy)
+        situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view))
+        index, rule = choose_card(situation)
+        self.last_rule = rule
+        return Card.from_index(index)
+
+    # -- signs ----------------------------------------------------------------------------------
+
+    def signals(self, view: PlayerView, rng: random.Random) -> list[SignIntent]:
+        """Once per deal, at the first sign point: the policy's card signs, and the mordienne
+        intention when the hand is made for it (and no trick is taken yet)."""
+        if not self.signs_enabled or self.policy.silent or own_signs(view) or view.tricks:
+            return []
+        hand = view.hand
+        intents = []
+        for signal in card_signals(hand, self.policy):
+            words = figure_announcements(signal, hand) if self.policy.announce_figures else ()
+            intents.append(SignIntent(signal, self.policy.discreet, tuple(words)))
+        if self.policy.mordienne and self.try_mordienne and mordienne_hand(hand):
+            intents.append(SignIntent(Signal(Sign.MORDIENNE), self.policy.discreet))
+        return intents

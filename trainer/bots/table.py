@@ -1,0 +1,301 @@
+"""A table: the engine game, four (or three, or six) seats — people or bots — and the signs between them.
+
+This is what the app's Play page and the terminal drive; it holds the game flow, the UI none::
+
+    table = Table.create(["human", "heuristic", "search", "heuristic"], seed=7)
+    table.step()                           # bots act (and sign) until a person must act
+    seat = table.human_to_act              # None when the game is over
+    view = table.view(seat)                # what to draw: hand, trick, scores, signals
+    table.submit_sign(seat, Signal(Sign.BORGNE))          # from the camera or a button
+    table.submit(seat, view.legal_actions[0]); table.step()
+    table.visible_signs(seat)              # signs that seat saw, in order (for the avatars)
+    table.catches()                        # which opponent caught which sign (for the banner)
+
+Signs (RULES.md, Signs): a seat may sign at any moment; the table records each sign in its
+:class:`~trainer.signals.table.SignLog` (partner always sees; each opponent catches it with the
+table's :class:`~trainer.signals.table.Vigilance`, less for discreet signs) and in the game
+(``Game.record_signal``), so it reaches the views of those who saw it and the save file. Bots are
+offered *sign points* — before the declarations and before each trick — where they say what to
+sign; a bot's discreet sign waits for the next sign point (it waits for the opponents to look away).
+
+Randomness: the game's chance steps come from ``seed``; catching and each bot have their own
+generators derived from it, so a table replays exactly. Time is read only to measure bot decisions.
+
+Imports trainer.rules, trainer.signals and the bots' modules (never vision or UI).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from trainer.bots.base import Bot, BotError, SignIntent, make_bot
+from trainer.bots.signing import SignPolicy
+from trainer.rules.actions import Action, Phase
+from trainer.rules.game import Game
+from trainer.rules.ruleset import Ruleset
+from trainer.rules.views import PlayerView
+from trainer.signals.conventions import CLASSIC, Convention
+from trainer.signals.gestures import Gesture
+from trainer.signals.relative import Announcement
+from trainer.signals.signs import Signal
+from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, encode_message
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """An opponent caught a sign: ``by`` saw ``event`` made by ``event.seat``."""
+
+    deal: int
+    by: int
+    event: SignEvent
+
+
+@dataclass(frozen=True, slots=True)
+class TableSign:
+    """A sign event with the deal it belongs to (events of all deals, for the UI and replays)."""
+
+    deal: int
+    event: SignEvent
+
+
+@dataclass(slots=True)
+class DecisionTimes:
+    """Seconds each bot decision took, per seat (the arena's timing figures)."""
+
+    by_seat: dict[int, list[float]] = field(default_factory=dict)
+
+    def add(self, seat: int, seconds: float) -> None:
+        self.by_seat.setdefault(seat, []).append(seconds)
+
+
+class Table:
+    """One game at one table. Seats hold a :class:`~trainer.bots.base.Bot` or ``None`` (a person)."""
+
+    def __init__(
+        self,
+        seats: Sequence[Bot | None],
+        *,
+        ruleset: Ruleset | None = None,
+        seed: int | str = 0,
+        vigilance: Vigilance | None = None,
+        lying_allowed: bool = False,
+        convention: Convention = CLASSIC,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.ruleset = ruleset if ruleset is not None else Ruleset()
+        n = self.ruleset.player_count
+        if len(seats) != n:
+            raise BotError(f"a {self.ruleset.name} table of {n} needs {n} seats, got {len(seats)}")
+        self.seats: tuple[Bot | None, ...] = tuple(seats)
+        self.seed = seed
+        self.vigilance = vigilance if vigilance is not None else Vigilance()
+        self.lying_allowed = lying_allowed
+        self.convention = convention
+        self.clock = clock
+        self.game = Game.new(self.ruleset, seed)
+        self.signs = SignLog(players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention)
+        self.history: list[TableSign] = []
+        self.times = DecisionTimes()
+        self._sign_rng = random.Random(f"{seed}/signs")
+        self._bot_rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(n)}
+        self._deal = self.game.deal_number
+        self._sign_point: tuple | None = None
+        self._queued: list[tuple[int, SignIntent]] = []
+        for seat, bot in enumerate(self.seats):
+            if bot is None:
+                continue
+            partners = self.ruleset.partners(seat)
+            partner_bot = self.seats[partners[0]] if partners else None
+            policy = getattr(partner_bot, "policy", None) if partner_bot is not None else None
+            if partner_bot is not None and not getattr(partner_bot, "signs_enabled", True):
+                policy = None
+            bot.seated(seat, policy if isinstance(policy, SignPolicy) else None, lying_allowed)
+
+    @classmethod
+    def create(
+        cls,
+        seats: Sequence[str | Bot | None],
+        *,
+        bot_options: dict[str, dict] | None = None,
+        **kwargs,
+    ) -> "Table":
+        """Seats by name: ``"human"`` (or None) for a person, a bot name for a bot (options per
+        bot name in ``bot_options``)."""
+        built: list[Bot | None] = []
+        for s in seats:
+            if s is None or s == HUMAN:
+                built.append(None)
+            elif isinstance(s, str):
+                built.append(make_bot(s, **(bot_options or {}).get(s, {})))
+            else:
+                built.append(s)
+        return cls(built, **kwargs)
+
+    # -- what to show -------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.player_count
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move
+
+    @property
+    def human_to_act(self) -> int | None:
+        """The person's seat when a person must act now, else None."""
+        seat = self.game.to_move
+        if seat is not None and self.seats[seat] is None:
+            return seat
+        return None
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] is None
+
+    def view(self, seat: int) -> PlayerView:
+        return self.game.view(seat)
+
+    def visible_signs(self, seat: int, *, all_deals: bool = False) -> tuple[TableSign, ...]:
+        """The signs ``seat`` saw (its own, its partner's, the opponents' it caught), in order,
+        of the current deal (or of every deal)."""
+        return tuple(
+            t for t in self.history
+            if seat in t.event.seen_by and (all_deals or t.deal == self.game.deal_number)
+        )
+
+    def catches(self, *, all_deals: bool = False) -> tuple[Catch, ...]:
+        """Every catch: which opponent saw which sign (the table announces them)."""
+        return tuple(
+            Catch(t.deal, by, t.event)
+            for t in self.history
+            if all_deals or t.deal == self.game.deal_number
+            for by in t.event.caught_by
+        )
+
+    def last_rule(self, seat: int) -> str:
+        """Why the bot at ``seat`` made its latest decision (empty for a person)."""
+        bot = self.seats[seat]
+        return getattr(bot, "last_rule", "") if bot is not None else ""
+
+    # -- acting ---------------------------------------------------------------------------------
+
+    def submit(self, seat: int, action: Action) -> None:
+        """A person's action. Raises :class:`BotError` if it is not that person's turn, or the
+        engine's ``IllegalActionError`` (state untouched) if the action is illegal."""
+        if self.seats[seat] is not None:
+            raise BotError(f"seat {seat} is a bot: only a person's seat takes submitted actions")
+        if self.game.to_move != seat:
+            raise BotError(f"it is not seat {seat}'s turn (to move: {self.game.to_move})")
+        self._new_deal_check()
+        self.game.apply(action)
+        self._new_deal_check()
+
+    def submit_sign(
+        self,
+        seat: int,
+        sign: Signal | Gesture,
+        *,
+        discreet: bool = False,
+        announcements: Sequence[Announcement] = (),
+    ) -> SignEvent:
+        """A sign made by a person (from the camera: a Gesture, read through the table's
+        convention; or a button: a Signal). Made at once. Raises SignalError for a gesture the
+        convention does not use, or a lie at a table without lies."""
+        if isinstance(sign, Gesture):
+            made = self.convention.sign_for(sign)
+            if made is None:
+                raise SignalError(
+                    f"the {self.convention.name} convention gives no sign to {sign.value}: "
+                    f"use one of {', '.join(g.value for g in self.convention.gestures)}"
+                )
+            sign = Signal(made)
+        if self.game.is_over:
+            raise SignalError("the game is over: no more signs")
+        self._new_deal_check()
+        return self._make(seat, SignIntent(sign, discreet, tuple(announcements)))
+
+    def step(self, max_actions: int | None = None) -> int:
+        """Let the bots act (and sign at the sign points) until a person must act or the game ends.
+        Returns the number of actions applied."""
+        done = 0
+        game = self.game
+        while not game.is_over and (max_actions is None or done < max_actions):
+            self._new_deal_check()
+            self._offer_sign_point()
+            seat = game.to_move
+            bot = self.seats[seat]
+            if bot is None:
+                break
+            view = game.view(seat)
+            start = self.clock()
+            action = bot.choose(view, self._bot_rngs[seat])
+            self.times.add(seat, self.clock() - start)
+            game.apply(action)
+            done += 1
+        self._new_deal_check()
+        if not game.is_over:
+            self._offer_sign_point()
+        return done
+
+    def play_out(self) -> None:
+        """Play the whole game (bots only)."""
+        if any(s is None for s in self.seats):
+            raise BotError("a table with a person cannot play itself out: use step() and submit()")
+        self.step()
+
+    # -- signs ------------------------------------------------------------------------------------
+
+    def _new_deal_check(self) -> None:
+        if self.game.deal_number != self._deal:
+            self._deal = self.game.deal_number
+            self.signs.clear()
+            self._queued.clear()
+            self._sign_point = None
+
+    def _current_sign_point(self) -> tuple | None:
+        game = self.game
+        if game.phase in (Phase.DECLARE, Phase.ANSWER):
+            return (game.deal_number, "declare")
+        if game.phase is Phase.PLAY and not game.current_trick:
+            return (game.deal_number, "trick", len(game.tricks))
+        return None
+
+    def _offer_sign_point(self) -> None:
+        point = self._current_sign_point()
+        if point is None or point == self._sign_point:
+            return
+        self._sign_point = point
+        # Discreet signs waited for this moment: the opponents looked away.
+        queued, self._queued = self._queued, []
+        for seat, intent in queued:
+            self._make(seat, intent)
+        for seat, bot in enumerate(self.seats):
+            if bot is None or any(s == seat for s, _ in self._queued):
+                continue
+            view = self.game.view(seat)
+            for intent in bot.signals(view, self._bot_rngs[seat]):
+                if intent.discreet:
+                    self._queued.append((seat, intent))
+                else:
+                    self._make(seat, intent)
+
+    def _make(self, seat: int, intent: SignIntent) -> SignEvent:
+        game = self.game
+        fast = game.fast_deal
+        moment = len(fast.played()) if fast is not None else 0
+        event = self.signs.make(
+            seat, intent.signal, game.hand(seat), self._sign_rng,
+            moment=moment, discreet=intent.discreet, announcements=intent.announcements,
+        )
+        game.record_signal(seat, encode_message(intent.signal, intent.announcements), event.seen_by)
+        self.history.append(TableSign(game.deal_number, event))
+        return event

@@ -1,0 +1,184 @@
+"""Card-play tactics of Aluette as small named rules over plain card indices.
+
+The expert advice (RULES.md, the sources' tips): play low when the partner is winning; spoil
+(*faire autant*) rather than give a trick to the opponents; test the opponents with a middle card
+(*mettre à la force*); support a partner's mordienne by spoiling early tricks and spreading the
+others' tricks; go for mordienne by losing early and taking the last tricks.
+
+Everything here works on card indices (0 strongest .. 47, ``trainer.rules.cards.STRENGTH``) so the
+same code serves the heuristic bot and the search bot's rollouts. :func:`choose_card` returns the
+card and the name of the rule that chose it (the heuristic bot shows it as an explanation and the
+tests build a hand for each rule).
+
+Imports trainer.rules only. Never sees a hidden card: callers pass what a seat may know.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from trainer.rules.cards import STRENGTH
+
+# Rule names, in the order :func:`choose_card` tries them.
+MORDIENNE_LOSE_EARLY = "mordienne: lose the early tricks"
+MORDIENNE_TAKE_LAST = "mordienne: take the last tricks"
+SUPPORT_MORDIENNE_SPOIL = "support partner's mordienne: spoil an early trick"
+SUPPORT_MORDIENNE_SPREAD = "support partner's mordienne: spread the others' tricks"
+PARTNER_WINNING_PLAY_LOW = "partner is winning: play low"
+WIN_CHEAPLY_LAST = "last to play: win with the cheapest card that beats"
+WIN_WITH_MASTER = "win with a card nobody left can beat"
+SPOIL_RATHER_THAN_GIVE = "spoil (faire autant) rather than give the trick"
+LEAD_MASTER = "lead a card nobody can beat"
+METTRE_A_LA_FORCE = "lead a middle card to test the opponents (mettre à la force)"
+DISCARD_LOWEST = "cannot win: throw the lowest card"
+
+RULES = (
+    MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST, SUPPORT_MORDIENNE_SPOIL, SUPPORT_MORDIENNE_SPREAD,
+    PARTNER_WINNING_PLAY_LOW, WIN_CHEAPLY_LAST, WIN_WITH_MASTER, SPOIL_RATHER_THAN_GIVE, LEAD_MASTER,
+    METTRE_A_LA_FORCE, DISCARD_LOWEST,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySituation:
+    """What one seat knows when it must play a card (all cards as indices 0..47).
+
+    ``trick`` is the trick in progress as (seat, card) in play order; ``opponents_may_hold`` the cards
+    that may be in an opponent's hand (not ours, not played, not known to be the partner's);
+    ``tricks_won`` counts per seat; ``tricks_left`` includes the current trick.
+    """
+
+    seat: int
+    players: int
+    hand: tuple[int, ...]
+    trick: tuple[tuple[int, int], ...]
+    tricks_won: tuple[int, ...]
+    tricks_left: int
+    opponents_may_hold: frozenset[int]
+    partner_may_beat: bool = False
+    """The partner still to play in this trick is known (from signs) to hold a card that beats."""
+    going_for_mordienne: bool = False
+    partner_mordienne: bool = False
+
+    @property
+    def partner(self) -> int | None:
+        if self.players == 3:
+            return None
+        return (self.seat + self.players // 2) % self.players
+
+    def is_partner(self, seat: int) -> bool:
+        return seat != self.seat and self.players != 3 and seat % (self.players // 2) == self.seat % (self.players // 2)
+
+    @property
+    def to_play_after(self) -> tuple[int, ...]:
+        """Seats still to play in this trick after this one."""
+        if not self.trick:
+            return tuple((self.seat + k) % self.players for k in range(1, self.players))
+        leader = self.trick[0][0]
+        order = [(leader + k) % self.players for k in range(self.players)]
+        return tuple(order[len(self.trick) + 1:])
+
+
+def trick_top(trick: Sequence[tuple[int, int]]) -> tuple[int, int | None]:
+    """(highest strength played, the seat holding it alone or None when it is tied: spoiled so far)."""
+    best = -1
+    winner: int | None = None
+    for seat, card in trick:
+        s = STRENGTH[card]
+        if s > best:
+            best, winner = s, seat
+        elif s == best:
+            winner = None
+    return best, winner
+
+
+def _lowest(cards) -> int:
+    return min(cards, key=lambda c: (STRENGTH[c], c))
+
+
+def _highest(cards) -> int:
+    return max(cards, key=lambda c: (STRENGTH[c], -c))
+
+
+def choose_card(sit: PlaySituation) -> tuple[int, str]:
+    """The card to play and the rule that chose it. ``sit.hand`` must not be empty."""
+    hand = sit.hand
+    if len(hand) == 1:
+        return hand[0], DISCARD_LOWEST
+    best, winner = trick_top(sit.trick)
+    after = sit.to_play_after
+    opponents_after = [s for s in after if not sit.is_partner(s)]
+    opp_max = max((STRENGTH[c] for c in sit.opponents_may_hold), default=-1)
+    # A card wins for sure when it beats the trick and every card an opponent still to play may hold.
+    threat = opp_max if opponents_after else -1
+    beating = [c for c in hand if STRENGTH[c] > best]
+    sure = [c for c in beating if STRENGTH[c] > threat]
+    equal = [c for c in hand if STRENGTH[c] == best]
+    lowest = _lowest(hand)
+
+    # -- mordienne, our own ------------------------------------------------------------------
+    if sit.going_for_mordienne and sum(sit.tricks_won[s] for s in (sit.seat,)) == 0:
+        masters = [c for c in hand if STRENGTH[c] > opp_max]
+        if len(masters) >= sit.tricks_left or sit.tricks_left <= 3:
+            if sure:
+                return _lowest(sure), MORDIENNE_TAKE_LAST
+            if not sit.trick and masters:
+                return _highest(masters), MORDIENNE_TAKE_LAST
+            if beating:
+                return _highest(beating), MORDIENNE_TAKE_LAST
+        else:
+            losing = [c for c in hand if STRENGTH[c] < best] if sit.trick else []
+            if losing:
+                return _highest(losing), MORDIENNE_LOSE_EARLY
+            return lowest, MORDIENNE_LOSE_EARLY
+
+    # -- the partner's mordienne -------------------------------------------------------------
+    partner = sit.partner
+    if sit.partner_mordienne and partner is not None and sit.tricks_won[partner] == 0 and sit.tricks_left > 3:
+        if sit.trick and equal and winner is not None and winner != partner:
+            return _lowest(equal), SUPPORT_MORDIENNE_SPOIL
+        if sit.trick and winner is not None and winner != partner:
+            # Spread: nobody else may collect as many tricks as the partner's run will need.
+            if sit.tricks_won[winner] + 1 >= 2 and beating and sit.tricks_won[sit.seat] + 1 < 2:
+                return _lowest(sure or beating), SUPPORT_MORDIENNE_SPREAD
+        losing = [c for c in hand if STRENGTH[c] < best] if sit.trick else []
+        if losing:
+            return _highest(losing), SUPPORT_MORDIENNE_SPREAD
+
+    # -- following ---------------------------------------------------------------------------
+    if sit.trick:
+        if winner is not None and sit.is_partner(winner):
+            partner_safe = best > threat
+            if partner_safe or not beating:
+                # Never tie the partner's card: an equal card spoils their trick.
+                safe = [c for c in hand if STRENGTH[c] != best] or list(hand)
+                return _lowest(safe), PARTNER_WINNING_PLAY_LOW
+            # An opponent after us may still beat the partner: take over with a sure card if we have one.
+            if sure:
+                return _lowest(sure), WIN_WITH_MASTER
+            safe = [c for c in hand if STRENGTH[c] != best] or list(hand)
+            return _lowest(safe), PARTNER_WINNING_PLAY_LOW
+        if not opponents_after:
+            if beating:
+                return _lowest(beating), WIN_CHEAPLY_LAST
+            if equal and winner is not None:
+                return _lowest(equal), SPOIL_RATHER_THAN_GIVE
+            return lowest, DISCARD_LOWEST
+        if sit.partner_may_beat and winner is not None:
+            return lowest, PARTNER_WINNING_PLAY_LOW
+        if sure:
+            return _lowest(sure), WIN_WITH_MASTER
+        if equal and winner is not None:
+            return _lowest(equal), SPOIL_RATHER_THAN_GIVE
+        return lowest, DISCARD_LOWEST
+
+    # -- leading -----------------------------------------------------------------------------
+    masters = [c for c in hand if STRENGTH[c] > opp_max]
+    if masters:
+        return _lowest(masters), LEAD_MASTER
+    ranked = sorted(hand, key=lambda c: (STRENGTH[c], c))
+    if len(ranked) >= 3:
+        # The middle of the hand: strong enough to draw out an opponent's big card, not our best.
+        return ranked[len(ranked) // 2], METTRE_A_LA_FORCE
+    return lowest, DISCARD_LOWEST
