@@ -66,6 +66,9 @@ _GETTERS = {
 }
 
 
+_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in _HAND_SIZES}
+
+
 def deal_winner(winners: Sequence[int], players: int) -> int:
     """RULES.md "A deal" 8: the seat with most tricks; a tie goes to the seat that reached that count
     first; ``NO_WINNER`` if every trick was spoiled."""
@@ -123,7 +126,7 @@ class FastDeal:
 
     __slots__ = (
         "hands", "players", "total_tricks", "spoiler_leads", "pourri_breaks_run", "leader",
-        "to_move", "trick", "best", "best_seat", "tied", "winners", "tricks", "won",
+        "to_move", "trick", "winners", "tricks", "won", "top", "top_seat", "_next", "_seats",
     )
 
     def __init__(
@@ -143,6 +146,7 @@ class FastDeal:
         if not 0 <= leader < players:
             raise IllegalActionError(f"leader seat {leader!r} is not at a {players}-player table")
         self.hands = [list(h) for h in hands]
+        self._seats = self.hands + [[]]
         self.players = players
         self.total_tricks = max(len(h) for h in hands) if total_tricks is None else total_tricks
         self.spoiler_leads = spoiler_leads
@@ -150,9 +154,9 @@ class FastDeal:
         self.leader = leader
         self.to_move = leader if self.total_tricks > 0 else NO_WINNER
         self.trick: list[int] = []
-        self.best = -1
-        self.best_seat = -1
-        self.tied = False
+        self.top = 0
+        self.top_seat = NO_WINNER
+        self._next = _NEXT[players]
         self.winners: list[int] = []
         self.tricks: list[tuple[int, list[int], int]] = []
         self.won = [0] * players
@@ -165,8 +169,27 @@ class FastDeal:
     ) -> "FastDeal":
         """Deal a shuffled deck (48 indices) in batches of 3 from the dealer's left; the seat left
         of the dealer leads. The talon (``deck[players * hand_size:]``) is not used."""
-        getters = _GETTERS[players, dealer]
-        return cls([g(deck) for g in getters], (dealer + 1) % players, **options)
+        spoiler_leads = options.pop("spoiler_leads", False)
+        pourri_breaks_run = options.pop("pourri_breaks_run", True)
+        if options:
+            raise TypeError(f"unknown FastDeal option(s) {sorted(options)}")
+        # Built field by field (not through __init__): this runs once per playout.
+        deal = cls.__new__(cls)
+        deal.hands = hands = [list(g(deck)) for g in _GETTERS[players, dealer]]
+        deal._seats = hands + [[]]
+        deal.players = players
+        deal.total_tricks = _HAND_SIZES[players]
+        deal.spoiler_leads = spoiler_leads
+        deal.pourri_breaks_run = pourri_breaks_run
+        deal.leader = deal.to_move = (dealer + 1) % players
+        deal.trick = []
+        deal.top = 0
+        deal.top_seat = NO_WINNER
+        deal._next = _NEXT[players]
+        deal.winners = []
+        deal.tricks = []
+        deal.won = [0] * players
+        return deal
 
     @classmethod
     def random(
@@ -202,28 +225,24 @@ class FastDeal:
             deal.winners.append(winner)
             if winner >= 0:
                 deal.won[winner] += 1
+                if deal.won[winner] > deal.top:
+                    deal.top = deal.won[winner]
+                    deal.top_seat = winner
         if len(deal.tricks) >= total_tricks:
             deal.to_move = NO_WINNER
             return deal
         n = deal.players
         seat = leader
         for card in trick:
-            deal._note(card, seat)
             deal.trick.append(card)
             seat = (seat + 1) % n
         deal.to_move = seat
         return deal
 
-    def _note(self, card: int, seat: int) -> None:
-        s = STRENGTH[card]
-        if not self.trick or s > self.best:
-            self.best, self.best_seat, self.tied = s, seat, False
-        elif s == self.best:
-            self.tied, self.best_seat = True, seat
-
     def copy(self) -> "FastDeal":
         new = FastDeal.__new__(FastDeal)
-        new.hands = [h[:] for h in self.hands]
+        new.hands = hands = [h[:] for h in self.hands]
+        new._seats = hands + [[]]
         new.players = self.players
         new.total_tricks = self.total_tricks
         new.spoiler_leads = self.spoiler_leads
@@ -231,9 +250,9 @@ class FastDeal:
         new.leader = self.leader
         new.to_move = self.to_move
         new.trick = self.trick[:]
-        new.best = self.best
-        new.best_seat = self.best_seat
-        new.tied = self.tied
+        new.top = self.top
+        new.top_seat = self.top_seat
+        new._next = self._next
         new.winners = self.winners[:]
         new.tricks = self.tricks[:]  # finished tricks are never mutated again
         new.won = self.won[:]
@@ -248,70 +267,72 @@ class FastDeal:
     def legal_actions(self) -> list[int]:
         """The cards the player to move may play: any card of their hand (no suit to follow).
         A fresh list; empty once the deal is over."""
-        seat = self.to_move
-        if seat < 0:
-            return []
-        return self.hands[seat][:]
+        # ``_seats[-1]`` is an empty sentinel hand, so no test is needed for a finished deal.
+        return self._seats[self.to_move][:]
 
-    def apply(self, card: int, _strength: tuple = STRENGTH) -> None:
+    def apply(self, card: int, _strength_of=STRENGTH.__getitem__) -> None:
         """Play ``card`` (an index) for the player to move. Raises :class:`IllegalActionError` if it
         is not in their hand, leaving the deal untouched."""
         seat = self.to_move
-        if seat < 0:
-            raise IllegalActionError(f"the deal is over: card {card!r} cannot be played")
         try:
-            self.hands[seat].remove(card)
+            self._seats[seat].remove(card)
         except ValueError:
+            if seat < 0:
+                raise IllegalActionError(f"the deal is over: card {card!r} cannot be played") from None
             raise IllegalActionError(
                 f"card {card!r} is not in the hand of seat {seat}: play one of {self.hands[seat]}"
             ) from None
         trick = self.trick
         trick.append(card)
-        s = _strength[card]
-        if len(trick) == 1 or s > self.best:
-            self.best = s
-            self.best_seat = seat
-            self.tied = False
-        elif s == self.best:
-            # Equal highest cards spoil the trick (pourri); the latest of them is "the spoiler".
-            self.tied = True
-            self.best_seat = seat
-        if len(trick) < self.players:
-            seat += 1
-            self.to_move = seat if seat < self.players else 0
-            return
-        # The trick is complete.
+        seat = self._next[seat]
         leader = self.leader
-        if self.tied:
+        if seat != leader:
+            self.to_move = seat
+            return
+        # The trick is complete (play came back round to its leader): the highest card wins, equal
+        # highest cards spoil it (pourri). Inlined: this is the hottest code of every playout.
+        strengths = [*map(_strength_of, trick)]
+        best = max(strengths)
+        if strengths.count(best) > 1:
             winner = NO_WINNER
-            nxt = self.best_seat if self.spoiler_leads else leader
+            if self.spoiler_leads:
+                # The spoiler played the last of the equal highest cards.
+                n = self.players
+                leader = (leader + n - 1 - strengths[::-1].index(best)) % n
         else:
-            winner = nxt = self.best_seat
-            self.won[winner] += 1
-        self.winners.append(winner)
-        self.tricks.append((leader, trick, winner))
+            winner = leader = (leader + strengths.index(best)) % self.players
+            won = self.won
+            count = won[winner] + 1
+            won[winner] = count
+            # Deal winner so far: most tricks; a tie stays with whoever got there first.
+            if count > self.top:
+                self.top = count
+                self.top_seat = winner
+        winners = self.winners
+        winners.append(winner)
+        self.tricks.append((self.leader, trick, winner))
         self.trick = []
-        self.leader = nxt
-        self.to_move = nxt if len(self.winners) < self.total_tricks else NO_WINNER
+        self.leader = leader
+        self.to_move = leader if len(winners) < self.total_tricks else NO_WINNER
 
     # -- result ---------------------------------------------------------------------------------
 
     def deal_winner(self) -> int:
-        """The seat that wins the deal (most tricks, ties to whoever got there first), or -1."""
-        return deal_winner(self.winners, self.players)
+        """The seat with most tricks so far (a tie goes to whoever got there first), or -1 if
+        nobody took a trick. Kept up to date trick by trick."""
+        return self.top_seat
 
     def mordienne(self) -> bool:
-        """Whether the deal winner made mordienne (only meaningful once the deal is over)."""
-        if self.to_move >= 0:
+        """Whether the deal winner made mordienne (False until the deal is over)."""
+        if self.to_move >= 0 or self.top < 3:
             return False
-        return is_mordienne(self.winners, self.deal_winner(), self.pourri_breaks_run)
+        return is_mordienne(self.winners, self.top_seat, self.pourri_breaks_run)
 
     def points(self) -> int:
         """Points the deal winner's team scores in a plain deal: 2 for mordienne, 1, or 0."""
-        winner = self.deal_winner()
-        if winner < 0:
+        if self.top_seat < 0:
             return 0
-        return 2 if is_mordienne(self.winners, winner, self.pourri_breaks_run) else 1
+        return 2 if self.mordienne() else 1
 
     def played(self) -> list[int]:
         """Every card played so far, in play order (finished tricks then the current one)."""

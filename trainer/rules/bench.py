@@ -1,0 +1,98 @@
+"""The engine benchmark: random full deals through the playout API (``FastDeal.legal_actions`` and
+``FastDeal.apply``), as a search bot's playouts use it. Standard library only.
+
+Each deal: shuffle the 48 cards, deal in batches of 3, play the tricks choosing uniformly among the
+legal cards, then score (deal winner with tie-break, mordienne).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from trainer.rules.fastdeal import FastDeal
+
+
+@dataclass(frozen=True, slots=True)
+class EngineBench:
+    deals: int
+    seconds: float
+    round_rates: tuple[float, ...]
+    players: int
+    tie_breaks: int
+    mordiennes: int
+    no_winner: int
+    load: float | None
+
+    @property
+    def deals_per_second(self) -> float:
+        """Best round (the timeit convention: the machine is shared, slower rounds measure the
+        neighbours, not the engine)."""
+        return max(self.round_rates)
+
+    @property
+    def median_deals_per_second(self) -> float:
+        return statistics.median(self.round_rates)
+
+    def lines(self) -> list[str]:
+        load = "unknown" if self.load is None else f"{self.load:.2f}"
+        return [
+            f"engine: {self.deals} random {self.players}-player deals through FastDeal "
+            f"(legal_actions + apply), one core, Python {platform.python_version()}, "
+            f"1-min load before {load}",
+            f"deals decided by the tie-break: {self.tie_breaks / self.deals:.1%}; "
+            f"mordienne: {self.mordiennes / self.deals:.2%}; nobody won a trick: {self.no_winner}",
+            f"CPU time {self.seconds:.3f} s in {len(self.round_rates)} rounds: "
+            + ", ".join(f"{r:.0f}" for r in self.round_rates)
+            + f" deals/s; median {self.median_deals_per_second:.0f}, best below",
+            f"{self.deals_per_second:.0f} deals/s",
+        ]
+
+
+def bench_engine(deals: int, *, seed: int = 1, players: int = 4, rounds: int = 5) -> EngineBench:
+    """Play ``deals`` random deals in ``rounds`` rounds, timing each round in CPU time
+    (``time.process_time``) so waiting for a shared core is not counted."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = None
+    rng = random.Random(seed)
+    rnd = rng.random
+    deck = list(range(48))
+    from_deck = FastDeal.from_deck
+    tie_breaks = mordiennes = nobody = 0
+    rates: list[float] = []
+    total = 0.0
+    per_round = max(1, deals // rounds)
+    played = 0
+    while played < deals:
+        batch = min(per_round, deals - played)
+        start = time.process_time()
+        for number in range(played, played + batch):
+            deck.sort(key=lambda _: rnd())
+            deal = from_deck(deck, players, number % players)
+            legal = deal.legal_actions
+            apply = deal.apply
+            moves = legal()
+            while moves:
+                apply(moves[int(rnd() * len(moves))])
+                moves = legal()
+            # Scoring is part of a playout: deal winner (with the tie-break) and mordienne.
+            winner = deal.deal_winner()
+            if winner < 0:
+                nobody += 1
+                continue
+            won = deal.won
+            if won.count(won[winner]) > 1:
+                tie_breaks += 1
+            if deal.mordienne():
+                mordiennes += 1
+        elapsed = max(time.process_time() - start, 1e-9)
+        total += elapsed
+        rates.append(batch / elapsed)
+        played += batch
+    return EngineBench(deals, total, tuple(rates), players, tie_breaks, mordiennes, nobody, load)

@@ -1,0 +1,286 @@
+"""Saving and loading games (JSON), and the readable playthrough text.
+
+Standard library only. A game is its ruleset, seed, action list and signal records, so a save file
+holds exactly those and loading replays them: the loaded game equals the saved one
+(``load_game(...) == game``). Writes are atomic (temporary file, then ``os.replace``), so a crash
+never leaves half a save. Bad files raise :class:`SaveFormatError` naming the problem.
+
+``format_playthrough(game)`` prints every step in words (like open_spiel's playthrough files);
+``parse_playthrough(text)`` reads back the ruleset, seed, actions and signals from it, so golden
+playthrough files in ``samples/playthroughs/`` are replayed by the tests and must print identically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from trainer.rules.actions import (
+    Answer,
+    ChantDeal,
+    ChooseDealer,
+    Deal,
+    Declaration,
+    Declare,
+    Discard,
+    Phase,
+    Vote,
+    format_action,
+    parse_action,
+)
+from trainer.rules.cards import Card
+from trainer.rules.errors import RulesError, SaveFormatError
+from trainer.rules.game import DealEnd, Game, SignalRecord
+from trainer.rules.ruleset import Ruleset
+
+FORMAT = "aluette-game"
+VERSION = 1
+
+
+# -- JSON -------------------------------------------------------------------------------------------
+
+def _signal_json(record: SignalRecord) -> dict[str, Any]:
+    return {
+        "seat": record.seat, "message": record.message, "reached": sorted(record.reached),
+        "deal": record.deal, "trick": record.trick, "phase": record.phase.value, "index": record.index,
+    }
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """The save-file object: format tag, ruleset, seed, actions (text notation), signals."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": game.ruleset.to_json(),
+        "seed": game.seed,
+        "auto_chance": game.auto_chance,
+        "actions": [format_action(a) for a in game.history],
+        "signals": [_signal_json(s) for s in game.signals],
+    }
+
+
+def game_from_json(data: Any) -> Game:
+    """Rebuild a game by replaying a save-file object. Raises :class:`SaveFormatError`."""
+    if not isinstance(data, dict):
+        raise SaveFormatError(f"a saved game is a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise SaveFormatError(f"not an Aluette save file: 'format' is {data.get('format')!r}, expected {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise SaveFormatError(f"save file version {data.get('version')!r} is not supported (this is {VERSION})")
+    for key in ("ruleset", "seed", "actions"):
+        if key not in data:
+            raise SaveFormatError(f"save file has no {key!r}")
+    try:
+        ruleset = Ruleset.from_json(data["ruleset"])
+    except RulesError as error:
+        raise SaveFormatError(f"bad ruleset in save file: {error}") from None
+    actions = data["actions"]
+    signals = data.get("signals", [])
+    if not isinstance(actions, list) or not isinstance(signals, list):
+        raise SaveFormatError("save file 'actions' and 'signals' must be lists")
+    try:
+        game = Game(ruleset, data["seed"], auto_chance=False)
+    except RulesError as error:
+        raise SaveFormatError(f"bad save file: {error}") from None
+    return _replay(game, actions, signals, bool(data.get("auto_chance", True)))
+
+
+def _replay(game: Game, actions: list, signals: list, auto_chance: bool) -> Game:
+    pending = sorted(
+        (_read_signal(s, n) for n, s in enumerate(signals)), key=lambda s: s["index"]
+    )
+    position = 0
+    for step, text in enumerate(actions + [None]):
+        while position < len(pending) and pending[position]["index"] == step:
+            s = pending[position]
+            record = game.record_signal(s["seat"], s["message"], s["reached"])
+            if (record.deal, record.trick, record.phase.value) != (s["deal"], s["trick"], s["phase"]):
+                raise SaveFormatError(f"signal {s} does not fit the game at action {step}")
+            position += 1
+        if text is None:
+            break
+        if not isinstance(text, str):
+            raise SaveFormatError(f"action {step + 1} must be a string, got {text!r}")
+        try:
+            game.apply(parse_action(text))
+        except RulesError as error:
+            raise SaveFormatError(f"action {step + 1} {text!r} cannot be replayed: {error}") from None
+    if position < len(pending):
+        raise SaveFormatError(f"signal at action index {pending[position]['index']} is past the end of the game")
+    game.auto_chance = auto_chance
+    return game
+
+
+def _read_signal(s: Any, n: int) -> dict:
+    keys = {"seat", "message", "reached", "deal", "trick", "phase", "index"}
+    if not isinstance(s, dict) or not keys <= set(s):
+        raise SaveFormatError(f"signal {n + 1} must be an object with {sorted(keys)}, got {s!r}")
+    if not isinstance(s["index"], int) or not isinstance(s["reached"], list):
+        raise SaveFormatError(f"signal {n + 1} has a bad 'index' or 'reached': {s!r}")
+    return s
+
+
+def dumps_game(game: Game) -> str:
+    return json.dumps(game_to_json(game), ensure_ascii=False, indent=1)
+
+
+def loads_game(text: str) -> Game:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveFormatError(f"save file is not valid JSON: {error}") from None
+    return game_from_json(data)
+
+
+def save_game(game: Game, path: str | os.PathLike) -> Path:
+    """Write the game atomically to ``path`` (temporary file in the same folder, then replace)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(dumps_game(game))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
+    return target
+
+
+def load_game(path: str | os.PathLike) -> Game:
+    """Read a saved game; :class:`SaveFormatError` for a missing, unreadable or bad file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveFormatError(f"save file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SaveFormatError(f"cannot read save file {str(path)!r}: {error}") from None
+    return loads_game(text)
+
+
+# -- playthrough text -----------------------------------------------------------------------------
+
+def card_name(card: Card) -> str:
+    """``"2C la Vache (the Cow)"`` / ``"RB roi de bâton (king of batons)"``."""
+    return f"{card.value} {card.name_in('fr')} ({card.name_in('en')})"
+
+
+def _describe(game: Game, action, before: Game) -> list[str]:
+    """Lines explaining ``action`` applied to ``before`` giving ``game``."""
+    seat = before.to_move
+    lines: list[str] = []
+    if isinstance(action, ChooseDealer):
+        how = f" (Madame turned up for seat {action.dealer})" if action.face_up else ""
+        lines.append(f"Seat {action.dealer} deals first{how}.")
+    elif isinstance(action, Deal):
+        lines.append(f"Deal {before.deal_number}: seat {before.dealer} deals 3 at a time.")
+        for s, hand in enumerate(action.hands):
+            ordered = sorted(hand, key=lambda c: c.index)
+            lines.append(f"  seat {s}: {' '.join(c.value for c in ordered)}")
+    elif isinstance(action, ChantDeal):
+        for s, cards in zip(before.chant_receivers, action.received):
+            lines.append(f"Chant: seat {s} receives {' '.join(c.value for c in cards)}.")
+    elif isinstance(action, Vote):
+        lines.append(f"Seat {seat} votes {'for' if action.agree else 'against'} the chant.")
+        if game.chant is True and before.chant is None:
+            lines.append(f"Everyone agrees: chant to seats {' and '.join(map(str, game.chant_receivers))}.")
+        elif game.chant is False and before.chant is None:
+            lines.append("No chant: the talon stays unseen.")
+    elif isinstance(action, Discard):
+        lines.append(f"Seat {seat} discards {action.card.value} face down.")
+    elif isinstance(action, Declare):
+        words = {
+            Declaration.PASS: "passes",
+            Declaration.MORDIENNE: "announces mordienne",
+            Declaration.GIVE_UP: "offers to give the deal up",
+        }
+        lines.append(f"Seat {seat} {words[action.declaration]}.")
+    elif isinstance(action, Answer):
+        lines.append(f"Seat {seat} {'accepts' if action.accept else 'refuses'}.")
+    elif isinstance(action, Card):
+        lines.append(f"Seat {seat} plays {card_name(action)}.")
+        fast_before = before.fast_deal
+        if fast_before is not None and len(fast_before.trick) == before.players - 1:
+            number = len(fast_before.tricks) + 1
+            last = game.results[-1].tricks[-1] if game.deal_number != before.deal_number or game.is_over else game.tricks[-1]
+            if last.winner is None:
+                lines.append(f"Trick {number} is spoiled (pourri): {' '.join(c.value for c in last.cards)} go aside face up.")
+            else:
+                lines.append(f"Trick {number} to seat {last.winner}.")
+    if game.deal_number != before.deal_number or (game.is_over and not before.is_over):
+        result = game.results[-1]
+        if result.end is DealEnd.PLAYED:
+            lines.append(f"Deal {result.deal} over: tricks won {' '.join(map(str, result.tricks_won))}.")
+        lines.append(f"Result: {result.explanation}.")
+        lines.append(f"Scores: {' '.join(f'team {t}: {p}' for t, p in enumerate(game.scores))}.")
+    if game.is_over and not before.is_over:
+        outcome = game.outcome
+        winner = "a draw" if outcome.winner is None else f"team {outcome.winner} wins"
+        lines.append(f"Game over ({outcome.termination.value}): {winner}.")
+    return lines
+
+
+def format_playthrough(game: Game) -> str:
+    """Every step of ``game`` in words, replayable with :func:`parse_playthrough`."""
+    out = [
+        "aluette playthrough v1",
+        f"ruleset {json.dumps(game.ruleset.to_json(), sort_keys=True)}",
+        f"seed {json.dumps(game.seed)}",
+    ]
+    replay = Game(game.ruleset, game.seed, auto_chance=False)
+    signals = sorted(game.signals, key=lambda s: s.index)
+    position = 0
+    for step, action in enumerate(list(game.history) + [None]):
+        while position < len(signals) and signals[position].index == step:
+            s = signals[position]
+            replay.record_signal(s.seat, s.message, s.reached)
+            out.append(f"signal {json.dumps(_signal_json(s), sort_keys=True)}")
+            position += 1
+        if action is None:
+            break
+        before = replay.copy()
+        replay.apply(action)
+        out.append(f"action {format_action(action)}")
+        out.extend(f"  {line}" for line in _describe(replay, action, before))
+    return "\n".join(out) + "\n"
+
+
+def parse_playthrough(text: str) -> Game:
+    """Rebuild the game from a playthrough text (its ruleset, seed, action and signal lines)."""
+    ruleset = seed = None
+    actions: list[str] = []
+    signals: list[dict] = []
+    lines = text.splitlines()
+    if not lines or lines[0] != "aluette playthrough v1":
+        raise SaveFormatError("not an Aluette playthrough: the first line must be 'aluette playthrough v1'")
+    try:
+        for line in lines[1:]:
+            if line.startswith("ruleset "):
+                ruleset = Ruleset.from_json(json.loads(line[8:]))
+            elif line.startswith("seed "):
+                seed = json.loads(line[5:])
+            elif line.startswith("action "):
+                actions.append(line[7:])
+            elif line.startswith("signal "):
+                record = json.loads(line[7:])
+                record["index"] = len(actions)
+                signals.append(record)
+    except (json.JSONDecodeError, RulesError) as error:
+        raise SaveFormatError(f"bad playthrough header: {error}") from None
+    if ruleset is None or seed is None:
+        raise SaveFormatError("a playthrough needs 'ruleset' and 'seed' lines")
+    return _replay(Game(ruleset, seed, auto_chance=False), actions, signals, True)
+
+
+__all__ = [
+    "card_name", "dumps_game", "format_playthrough", "game_from_json", "game_to_json", "load_game",
+    "loads_game", "parse_playthrough", "save_game", "Phase",
+]
