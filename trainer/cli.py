@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "trainer.quiz.cli",
     "trainer.vision.cli",
     "trainer.ui.cli",
+    "trainer.terminal",
 )
 
 

@@ -210,12 +210,12 @@ def _describe(game: Game, action, before: Game) -> list[str]:
         fast_before = before.fast_deal
         if fast_before is not None and len(fast_before.trick) == before.players - 1:
             number = len(fast_before.tricks) + 1
-            last = game.results[-1].tricks[-1] if game.deal_number != before.deal_number or game.is_over else game.tricks[-1]
+            last = game.results[-1].tricks[-1] if len(game.results) != len(before.results) else game.tricks[-1]
             if last.winner is None:
                 lines.append(f"Trick {number} is spoiled (pourri): {' '.join(c.value for c in last.cards)} go aside face up.")
             else:
                 lines.append(f"Trick {number} to seat {last.winner}.")
-    if game.deal_number != before.deal_number or (game.is_over and not before.is_over):
+    if len(game.results) != len(before.results):
         result = game.results[-1]
         if result.end is DealEnd.PLAYED:
             lines.append(f"Deal {result.deal} over: tricks won {' '.join(map(str, result.tricks_won))}.")

@@ -1,0 +1,326 @@
+"""``aluette play``: a whole game of Aluette in the terminal — you (seat 0, South) and a bot partner
+(seat 2, North) against two bots (seats 1 West and 3 East).
+
+Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
+answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``?`` for help, ``q`` to quit.
+Bad input is answered and asked again; end of input ends the game cleanly.
+
+Imports the rules and the bots (through their registry and table); input and output streams are
+passed in, so the tests drive it with strings.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+from trainer.rules.actions import (
+    Answer,
+    ChantDeal,
+    ChooseDealer,
+    Deal,
+    Declaration,
+    Declare,
+    Discard,
+    Vote,
+)
+from trainer.rules.cards import Card
+from trainer.rules.errors import RulesError
+from trainer.rules.game import DealEnd, Game
+from trainer.rules.ruleset import PRESETS, Ruleset
+
+SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
+USER = 0
+
+
+def add_commands(subparsers) -> None:
+    play = subparsers.add_parser(
+        "play", help="play a game in the terminal: you and a bot partner against two bots"
+    )
+    play.add_argument("--preset", default="vendee", choices=sorted(PRESETS), help="rule variant (default vendee)")
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--bot", default=None, help="bot for the three other seats (default heuristic, else simple)")
+    play.set_defaults(run=_run_play)
+
+
+def _run_play(args) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout)
+
+
+def card_label(card: Card) -> str:
+    """``"2C  la Vache / the Cow"``."""
+    return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES.get(seat, f"seat {seat}")
+
+
+class _Quit(Exception):
+    pass
+
+
+class _LocalTable:
+    """A minimal stand-in for trainer.bots.table.Table: bots choose, no signs."""
+
+    def __init__(self, bots: list, ruleset: Ruleset, seed: int) -> None:
+        self.seats = [None] + bots
+        self.game = Game.new(ruleset, seed)
+        self._rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(4)}
+        for seat, bot in enumerate(self.seats):
+            if bot is not None:
+                bot.seated(seat, None)
+
+    @property
+    def human_to_act(self) -> int | None:
+        seat = self.game.to_move
+        return seat if seat is not None and self.seats[seat] is None else None
+
+    def step(self) -> None:
+        game = self.game
+        while not game.is_over and self.seats[game.to_move] is not None:
+            seat = game.to_move
+            game.apply(self.seats[seat].choose(game.view(seat), self._rngs[seat]))
+
+    def submit(self, seat: int, action) -> None:
+        self.game.apply(action)
+
+    def visible_signs(self, seat: int, *, all_deals: bool = False) -> tuple:
+        return ()
+
+
+def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
+    """The bots' Table with the named bot (signs included), or the local stand-in."""
+    try:
+        from trainer.bots.table import Table
+    except ImportError:
+        Table = None
+    if Table is not None:
+        name = bot_name or "heuristic"
+        return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+    from trainer.bots.simple import SimpleBot
+
+    if bot_name not in (None, "simple"):
+        raise RulesError(f"bot {bot_name!r} is not available here: only 'simple'")
+    return _LocalTable([SimpleBot() for _ in range(3)], ruleset, seed), "simple"
+
+
+class _Narrator:
+    """Tells the user what happened since the last look, showing only what seat 0 may see."""
+
+    def __init__(self, table, out: TextIO) -> None:
+        self.table = table
+        self.out = out
+        self.shadow = Game(table.game.ruleset, table.game.seed, auto_chance=False)
+        self.seen_signs = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def catch_up(self) -> None:
+        game = self.table.game
+        for action in game.history[len(self.shadow.history):]:
+            before = self.shadow.copy()
+            self.shadow.apply(action)
+            self._tell(action, before, self.shadow)
+        signs = self.table.visible_signs(USER, all_deals=True)
+        for t in signs[self.seen_signs:]:
+            event = t.event
+            if event.seat == USER:
+                continue
+            signal = event.signal
+            what = getattr(signal.sign, "value", str(signal.sign)).replace("_", " ")
+            count = f" x{signal.count}" if getattr(signal, "count", 1) > 1 else ""
+            self.say(f"  [sign] {seat_name(event.seat)} signals: {what}{count}")
+        self.seen_signs = len(signs)
+
+    def _tell(self, action, before: Game, after: Game) -> None:
+        seat = before.to_move
+        say = self.say
+        if isinstance(action, ChooseDealer):
+            how = " (Madame turned up for them)" if action.face_up else ""
+            say(f"{seat_name(action.dealer)} deal{'' if action.dealer == USER else 's'} first{how}.")
+        elif isinstance(action, Deal):
+            say("")
+            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer)} deals, three cards at a time ===")
+            say("Your hand: " + " ".join(c.value for c in sorted(action.hands[USER], key=lambda c: c.index)))
+        elif isinstance(action, ChantDeal):
+            for s, cards in zip(before.chant_receivers, action.received):
+                if s == USER:
+                    say("Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6.")
+                else:
+                    say(f"Chant: {seat_name(s)} receives 6 talon cards.")
+        elif isinstance(action, Vote):
+            say(f"{seat_name(seat)} vote{'' if seat == USER else 's'} {'for' if action.agree else 'against'} the chant.")
+            if after.chant is False and before.chant is None:
+                say("No chant: the talon stays unseen.")
+        elif isinstance(action, Discard):
+            if seat == USER:
+                say(f"You discard {action.card.value}.")
+            elif not before.discards(seat):
+                say(f"{seat_name(seat)} discards six cards face down.")
+        elif isinstance(action, Declare):
+            words = {
+                Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
+                Declaration.GIVE_UP: "offer to give the deal up",
+            }[action.declaration]
+            say(f"{seat_name(seat)}: {words}.")
+        elif isinstance(action, Answer):
+            say(f"{seat_name(seat)}: {'accept' if action.accept else 'refuse'}.")
+        elif isinstance(action, Card):
+            say(f"  {seat_name(seat):<16} plays {card_label(action)}")
+            fast = before.fast_deal
+            if fast is not None and len(fast.trick) == before.players - 1:
+                finished = after.results[-1].tricks if len(after.results) != len(before.results) else after.tricks
+                trick = finished[-1]
+                if trick.winner is None:
+                    say(f"  Trick {trick.number} is spoiled (pourri): equal highest cards; nobody wins it.")
+                else:
+                    say(f"  Trick {trick.number} goes to {seat_name(trick.winner)}.")
+        if len(after.results) != len(before.results):
+            result = after.results[-1]
+            say("")
+            if result.end is DealEnd.PLAYED:
+                won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
+                say(f"--- Deal {result.deal} over. Tricks: {won}.")
+            say(f"--- {result.explanation}.")
+            say(f"--- Score: your team {after.scores[0]}, opponents {after.scores[1]}"
+                + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
+        if after.is_over and not before.is_over:
+            outcome = after.outcome
+            verdict = "It's a draw." if outcome.winner is None else (
+                "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
+            )
+            say(f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ===")
+
+
+def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
+    """Show the user's situation and return the numbered options."""
+    legal = view.legal_actions
+    print("", file=out)
+    hand = list(view.hand)
+    options: list[tuple[str, object]] = []
+    first = legal[0]
+    if isinstance(first, Card):
+        if view.current_trick:
+            plays = ", ".join(
+                f"{seat_name((view.trick_leader + i) % view.players)} {c.value}"
+                for i, c in enumerate(view.current_trick)
+            )
+            print(f"Trick {len(view.tricks) + 1} so far: {plays}", file=out)
+        else:
+            print(f"Trick {len(view.tricks) + 1}: you lead.", file=out)
+        print(
+            "Tricks won: " + ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(view.tricks_won))
+            + f" | score {view.scores[0]}-{view.scores[1]}",
+            file=out,
+        )
+        options = [(card_label(c), c) for c in legal]
+        title = "Your hand (strongest first) — play a card:"
+    elif isinstance(first, Discard):
+        options = [(card_label(a.card), a) for a in legal]
+        title = f"Discard a card face down ({len(hand) - view.ruleset.hand_size} more):"
+    elif isinstance(first, Vote):
+        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        options = [("yes, play the chant (y)", Vote(True)), ("no chant (n)", Vote(False))]
+        title = "Chant? (the talon is dealt to two players, who discard back to 9; everyone must agree)"
+    elif isinstance(first, Declare):
+        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        labels = {
+            Declaration.PASS: "pass (p)", Declaration.MORDIENNE: "announce mordienne (m)",
+            Declaration.GIVE_UP: "give the deal up for your team (g)",
+        }
+        options = [(labels[a.declaration], a) for a in legal]
+        title = "Before the first trick:"
+    else:
+        seat, what = view.declarations[-1] if view.declarations else (None, None)
+        asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
+        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
+        title = f"{seat_name(seat)} {asked}. Your answer:"
+    print(title, file=out)
+    for number, (label, _) in enumerate(options, start=1):
+        print(f"  {number:>2}. {label}", file=out)
+    return options
+
+
+_KEYS = {
+    "y": Vote(True), "yes": Vote(True), "n": Vote(False), "no": Vote(False),
+    "p": Declare(Declaration.PASS), "pass": Declare(Declaration.PASS),
+    "m": Declare(Declaration.MORDIENNE), "mordienne": Declare(Declaration.MORDIENNE),
+    "g": Declare(Declaration.GIVE_UP), "give-up": Declare(Declaration.GIVE_UP),
+}
+
+
+def _read_choice(text: str, options: list[tuple[str, object]]):
+    """The option the user meant, or None."""
+    text = text.strip().lower()
+    actions = [a for _, a in options]
+    if text.isdigit():
+        number = int(text)
+        return actions[number - 1] if 1 <= number <= len(actions) else None
+    key = _KEYS.get(text)
+    if key is not None:
+        if isinstance(actions[0], Answer) and isinstance(key, Vote):
+            key = Answer(key.agree)
+        return key if key in actions else None
+    try:
+        card = Card.parse(text)
+    except RulesError:
+        return None
+    for action in actions:
+        if action == card or (isinstance(action, Discard) and action.card == card):
+            return action
+    return None
+
+
+def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO) -> int:
+    """Run a game; returns the exit code (0, also when the user quits or input ends)."""
+    if ruleset.player_count != 4:
+        raise RulesError("the terminal game is for the 4-player table")
+    table, name = _make_table(ruleset, seed, bot_name)
+    narrator = _Narrator(table, out)
+    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {name}.", file=out)
+    print("You are South (seat 0); your partner North (seat 2) faces you; West (1) and East (3) "
+          "are the opponents. Type ? for help, q to quit.", file=out)
+    game = table.game
+    try:
+        while True:
+            table.step()
+            narrator.catch_up()
+            if game.is_over:
+                return 0
+            seat = table.human_to_act
+            if seat is None:  # a bot table with nobody to act would loop: guard it
+                return 0
+            view = game.view(seat)
+            options = _prompt(view, out)
+            while True:
+                print("> ", end="", file=out, flush=True)
+                line = stdin.readline()
+                if not line:
+                    print("\nEnd of input: leaving the game.", file=out)
+                    return 0
+                text = line.strip()
+                if text.lower() in ("q", "quit", "exit"):
+                    raise _Quit
+                if text in ("?", "h", "help"):
+                    print("Type the number of your choice, or a card code like 3D / rb (value "
+                          "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit.", file=out)
+                    continue
+                action = _read_choice(text, options) if text else None
+                if action is None:
+                    print(f"'{text}' is not one of the choices: type 1-{len(options)} or a code shown.", file=out)
+                    continue
+                try:
+                    table.submit(seat, action)
+                except RulesError as error:
+                    print(f"Not allowed: {error}", file=out)
+                    continue
+                break
+            narrator.catch_up()
+    except _Quit:
+        print("You leave the table.", file=out)
+        return 0
