@@ -1,7 +1,68 @@
-"""Command-line sub-commands of trainer.bots. Keep imports here light: heavy ones go in handlers."""
+"""Command-line sub-commands of trainer.bots: ``aluette arena``. Keep imports here light: heavy ones
+go in handlers (the arena imports the engine and the bots only when it runs)."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+
 
 def add_commands(subparsers) -> None:
-    """Register this area's sub-commands (none yet)."""
+    arena = subparsers.add_parser(
+        "arena",
+        help="play full games between two teams of bots and report win rate, points, timing",
+        description=(
+            "Play GAMES full games between TEAM_A and TEAM_B (sides alternate; game i uses seed S+i). "
+            "A team is a bot name with optional options: random, heuristic, search, "
+            "'search:worlds=32,max_ms=40', 'heuristic:signs=false'."
+        ),
+    )
+    arena.add_argument("team_a", metavar="TEAM_A")
+    arena.add_argument("team_b", metavar="TEAM_B")
+    arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    arena.add_argument("--preset", default="vendee", help="ruleset preset: vendee (default), pagat, english")
+    arena.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
+    arena.add_argument(
+        "--vigilance", default="0.25",
+        help="chance that an opponent catches an open sign: 0..1 or blind/casual/normal/sharp/hawk (default 0.25)",
+    )
+    arena.add_argument("--lies", action="store_true", help="allow lying signs (bots then weigh signs as likelihoods)")
+    arena.add_argument("--no-signs-a", action="store_true", help="team A makes no signs")
+    arena.add_argument("--no-signs-b", action="store_true", help="team B makes no signs")
+    arena.add_argument("--progress", action="store_true", help="print a line per 10 games to stderr")
+    arena.set_defaults(run=_run_arena)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from trainer.bots.arena import TeamSpec, format_report, play_match
+    from trainer.bots.base import BotError
+    from trainer.rules.ruleset import Ruleset
+    from trainer.signals.table import Vigilance
+
+    if args.games < 1:
+        raise BotError(f"--games must be at least 1, got {args.games}")
+    ruleset = Ruleset.preset(args.preset)
+    vigilance = Vigilance.parse(args.vigilance)
+    spec_a = TeamSpec.parse(args.team_a)
+    spec_b = TeamSpec.parse(args.team_b)
+    if args.no_signs_a:
+        spec_a = spec_a.with_options(signs=False)
+    if args.no_signs_b:
+        spec_b = spec_b.with_options(signs=False)
+
+    def progress(result) -> None:
+        if args.progress and result.games % 10 == 0:
+            print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}",
+                  file=sys.stderr, flush=True)
+
+    result = play_match(
+        spec_a, spec_b, games=args.games, seed=args.seed, ruleset=ruleset, vigilance=vigilance,
+        lying_allowed=args.lies, progress=progress,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_report(result))
+    return 0

@@ -36,9 +36,19 @@ def greedy_card(deal: FastDeal, rng: random.Random, _s: tuple = STRENGTH) -> int
     if not trick:
         return hand[int(rng.random() * len(hand))]
     n = deal.players
-    best = deal.best
+    # The trick so far: its highest strength, who holds it, whether it is tied (spoiled so far).
+    best = -1
+    best_pos = 0
+    tied = False
+    for i, c in enumerate(trick):
+        v = _s[c]
+        if v > best:
+            best, best_pos, tied = v, i, False
+        elif v == best:
+            tied = True
+    best_seat = (deal.leader + best_pos) % n
     half = n // 2 if n != 3 else n
-    if not deal.tied and deal.best_seat != seat and (deal.best_seat - seat) % half == 0:
+    if not tied and (best_seat - seat) % half == 0:
         # The partner is winning: play low, but never a card equal to theirs (it would spoil).
         low = max(hand)
         if _s[low] == best:
@@ -53,7 +63,7 @@ def greedy_card(deal: FastDeal, rng: random.Random, _s: tuple = STRENGTH) -> int
             cheapest = c
     if cheapest >= 0:
         return cheapest if last else min(hand)
-    if last and not deal.tied:
+    if last and not tied:
         for c in hand:
             if _s[c] == best:
                 return c
