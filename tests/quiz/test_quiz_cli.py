@@ -1,0 +1,74 @@
+"""``aluette quiz`` driven as a user would: a real process, answers on stdin."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from trainer.quiz.memory import LOG_KIND
+from trainer.storage import DB_NAME, Store
+
+
+def _quiz(*args: str, stdin: str = "", env_home: Path | None = None) -> subprocess.CompletedProcess:
+    env = None
+    if env_home is not None:
+        import os
+
+        env = dict(os.environ, ALUETTE_HOME=str(env_home))
+    return subprocess.run(
+        [sys.executable, "-m", "trainer.cli", "quiz", *args],
+        input=stdin, capture_output=True, text=True, timeout=60, env=env,
+    )
+
+
+def test_a_sitting_reasks_bad_input_and_saves_every_answer(tmp_path: Path):
+    db = tmp_path / "q.sqlite3"
+    answers = "banana\n\n0\n1\n2\nq\n"
+    result = _quiz("--db", str(db), "--count", "5", "--seed", "4", "--language", "en", stdin=answers)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("Answer not understood") == 3
+    assert "[3/5]" in out and "[4/5]" not in out  # q at the third question ends the sitting
+    assert "Done: " in out and str(db) in out
+    with Store.open(db) as store:
+        records = [e.record for e in store.records(LOG_KIND)]
+    assert len(records) == 2
+    for record in records:
+        # the saved verdict is the engine's answer compared with what was typed
+        assert record["correct"] == (record["response"] == record["answer"][0])
+    assert out.count("✓ Right") + out.count("✗ Wrong") == 2
+
+
+def test_end_of_input_exits_cleanly_and_stats_show_the_forecast(tmp_path: Path):
+    result = _quiz("--count", "8", "--seed", "1", stdin="1\n", env_home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Fin : " in result.stdout and "Traceback" not in result.stderr
+    assert (tmp_path / DB_NAME).is_file()
+    stats = _quiz("--stats", "--language", "en", env_home=tmp_path)
+    assert stats.returncode == 0, stats.stderr
+    assert "Items: 88 (87 new" in stats.stdout
+    assert "name:3D" in stats.stdout and "recall" in stats.stdout
+    italian = _quiz("--stats", "--language", "it", "--all", env_home=tmp_path)
+    assert "trick:L19" in italian.stdout and "richiamo" in italian.stdout
+
+
+def test_kinds_filter_and_ordering_answers(tmp_path: Path):
+    db = tmp_path / "order.sqlite3"
+    result = _quiz("--db", str(db), "--kinds", "order", "--count", "2", "--seed", "2", "--language", "en",
+                   stdin="1 1 1\n1 2 3 4\n4 3 2 1\n")
+    assert result.returncode == 0, result.stderr
+    assert "strength order" in result.stdout and "Answer not understood" in result.stdout
+    with Store.open(db) as store:
+        assert {e.record["kind"] for e in store.records(LOG_KIND)} == {"order"}
+
+
+def test_a_bad_database_file_is_refused_and_left_alone(tmp_path: Path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n", encoding="utf-8")
+    result = _quiz("--db", str(notes), "--count", "1", stdin="1\n")
+    assert result.returncode == 2
+    assert str(notes) in result.stderr and "untouched" in result.stderr
+    assert notes.read_text(encoding="utf-8") == "not a database\n"
+    bad = _quiz("--db", str(tmp_path / "x.db"), "--kinds", "colours")
+    assert bad.returncode == 2 and "unknown question kind" in bad.stderr
