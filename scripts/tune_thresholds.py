@@ -57,7 +57,12 @@ MAX_CANDIDATES = 48
 C = tuple  # (feature, mode, direction)
 # Rules tried per gesture for the face-mesh features (both backends have these features).
 MESH_RULES: dict[Gesture, list[list[C]]] = {
-    Gesture.BROWS_UP: [[("brow_raise", "delta", 1)], [("brow_raise", "delta", 1), ("eye_open_mean", "ratio", 1)]],
+    Gesture.BROWS_UP: [
+        [("brow_raise", "delta", 1)],
+        [("brow_height", "delta", 1)],
+        [("brow_raise", "delta", 1), ("eye_open_mean", "ratio", 1)],
+        [("brow_height", "delta", 1), ("eye_open_mean", "ratio", 1)],
+    ],
     Gesture.LOOK_UP: [[("gaze_up", "delta", 1)], [("gaze_up", "delta", 1), ("eye_open_min", "ratio", 1)]],
     Gesture.HEAD_TILT: [[("head_roll", "abs", 1)]],
     Gesture.EYES_CLOSED: [[("eye_open_max", "ratio", -1)], [("eye_open_mean", "ratio", -1)]],
@@ -311,13 +316,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         model = Path(args.tasks_model) if args.tasks_model else REPO.parent / "shared" / "models" / "face_landmarker.task"
         rows = extract(gestures, model if model.is_file() else None)
-        Path(args.samples).write_text(json.dumps({
+        header = {
             "about": "Face features computed by trainer.vision.face_features (and Tasks blendshapes) from the "
                      "still images of ../shared/gestures; 'file' names the source image (never copied here). "
                      "Written by scripts/tune_thresholds.py.",
             "created": created,
-            "rows": rows,
-        }, indent=0) + "\n", encoding="utf-8")
+        }
+        # One row per line: readable diffs, small file.
+        body = ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows)
+        text = json.dumps(header, indent=1)[:-2] + ',\n "rows": [\n' + body + "\n]}\n"
+        Path(args.samples).write_text(text, encoding="utf-8")
         print(f"wrote {args.samples}: {len(rows)} stills")
     labels = {item.file: item for item in read_labels(gestures)} if gestures.is_dir() else {}
     for r in rows:

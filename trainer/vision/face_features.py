@@ -27,24 +27,32 @@ FACE_POINTS = 478
 _R_EYE_OUTER, _R_EYE_INNER = 33, 133
 _L_EYE_OUTER, _L_EYE_INNER = 263, 362
 # Upper/lower lid pairs for an EAR-like openness (three vertical chords per eye).
-_R_LID_UP = np.array([160, 159, 158])
-_R_LID_DOWN = np.array([144, 145, 153])
-_L_LID_UP = np.array([387, 386, 385])
-_L_LID_DOWN = np.array([373, 374, 380])
+_R_LID_UP = (160, 159, 158)
+_R_LID_DOWN = (144, 145, 153)
+_L_LID_UP = (387, 386, 385)
+_L_LID_DOWN = (373, 374, 380)
 # Iris centres (refined mesh): 468 is the subject's right iris, 473 the left.
 _R_IRIS, _L_IRIS = 468, 473
 # Upper edge of each eyebrow, outer to inner.
-_R_BROW = np.array([70, 63, 105, 66, 107])
-_L_BROW = np.array([300, 293, 334, 296, 336])
+_R_BROW = (70, 63, 105, 66, 107)
+_L_BROW = (300, 293, 334, 296, 336)
 # Mouth: corners, outer lip middle (0 top, 17 bottom), inner lip pairs (upper, lower).
 _R_MOUTH, _L_MOUTH = 61, 291
 _UPPER_OUTER, _LOWER_OUTER = 0, 17
-_INNER_UP = np.array([82, 13, 312])
-_INNER_DOWN = np.array([87, 14, 317])
+_INNER_UP = (82, 13, 312)
+_INNER_DOWN = (87, 14, 317)
 _NOSE_TIP, _NOSE_BASE = 1, 2
 _FOREHEAD, _CHIN = 10, 152
 # Lip points near each corner (upper and lower), used for how far the lips push forward.
-_LIP_CENTRE = np.array([0, 17, 13, 14, 37, 267, 84, 314])
+_LIP_CENTRE = (0, 17, 13, 14, 37, 267, 84, 314)
+# Only these points are read: converting just them to Python floats keeps the function fast.
+_USED_LIST = sorted(
+    {_R_EYE_OUTER, _R_EYE_INNER, _L_EYE_OUTER, _L_EYE_INNER, _R_IRIS, _L_IRIS, _R_MOUTH, _L_MOUTH,
+     _UPPER_OUTER, _LOWER_OUTER, _NOSE_TIP, _NOSE_BASE, _FOREHEAD, _CHIN}
+    | set(_R_LID_UP + _R_LID_DOWN + _L_LID_UP + _L_LID_DOWN + _R_BROW + _L_BROW + _INNER_UP + _INNER_DOWN
+          + _LIP_CENTRE)
+)
+_USED = np.array(_USED_LIST)
 
 FEATURE_NAMES: tuple[str, ...] = (
     "eye_open_left",
@@ -57,6 +65,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "brow_raise_left",
     "brow_raise_right",
     "brow_raise",
+    "brow_height",
     "gaze_up_left",
     "gaze_up_right",
     "gaze_up",
@@ -104,17 +113,24 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     # Face frame: u from the subject's right eye to the left eye (image plane), v = u turned 90
     # degrees clockwise, i.e. pointing down the face. Measures along v ignore head roll.
     ux, uy = axis[0] / flat, axis[1] / flat
-    xy = p[:, :2]
-    fu = xy @ np.array([ux, uy])
-    fv = xy @ np.array([-uy, ux])
-    z = p[:, 2]
+    # Plain Python floats from here on: a few dozen scalar operations are faster than as many
+    # tiny numpy calls (the whole function must stay well under 0.3 ms per frame).
+    q = p[_USED]
+    frame = q[:, :2] @ np.array([[ux, -uy], [uy, ux]])
+    fu = dict(zip(_USED_LIST, frame[:, 0].tolist()))
+    fv = dict(zip(_USED_LIST, frame[:, 1].tolist()))
+    x = dict(zip(_USED_LIST, q[:, 0].tolist()))
+    y = dict(zip(_USED_LIST, q[:, 1].tolist()))
+    z = dict(zip(_USED_LIST, q[:, 2].tolist()))
     scale = 1.0 / iod
 
-    def chords(up: np.ndarray, down: np.ndarray, outer: int, inner: int) -> float:
-        d = xy[down] - xy[up]
-        vertical = np.sqrt((d * d).sum(axis=1)).mean()
-        width = float(np.hypot(*(xy[outer] - xy[inner])))
-        return float(vertical / width) if width > 0 else 0.0
+    def avg(values: list, index: tuple) -> float:
+        return sum(values[i] for i in index) / len(index)
+
+    def chords(up: tuple, down: tuple, outer: int, inner: int) -> float:
+        vertical = sum(math.hypot(x[d] - x[u], y[d] - y[u]) for u, d in zip(up, down)) / len(up)
+        width = math.hypot(x[outer] - x[inner], y[outer] - y[inner])
+        return vertical / width if width > 0 else 0.0
 
     eye_r = chords(_R_LID_UP, _R_LID_DOWN, _R_EYE_OUTER, _R_EYE_INNER)
     eye_l = chords(_L_LID_UP, _L_LID_DOWN, _L_EYE_OUTER, _L_EYE_INNER)
@@ -122,8 +138,12 @@ def face_features(points: np.ndarray) -> dict[str, float]:
 
     eye_v_r = 0.5 * (fv[_R_EYE_OUTER] + fv[_R_EYE_INNER])
     eye_v_l = 0.5 * (fv[_L_EYE_OUTER] + fv[_L_EYE_INNER])
-    brow_r = (eye_v_r - fv[_R_BROW].mean()) * scale
-    brow_l = (eye_v_l - fv[_L_BROW].mean()) * scale
+    brow_r = (eye_v_r - avg(fv, _R_BROW)) * scale
+    brow_l = (eye_v_l - avg(fv, _L_BROW)) * scale
+    # Brow height as a fraction of the eye-to-forehead-top span: less person-dependent than /IOD.
+    eye_mid = 0.5 * (eye_v_r + eye_v_l)
+    span = eye_mid - fv[_FOREHEAD]
+    brow_height = (eye_mid - 0.5 * (avg(fv, _R_BROW) + avg(fv, _L_BROW))) / span if span > 0 else 0.0
     # Iris height above the line of the eye corners, relative to the eye's own width.
     w_r = abs(fu[_R_EYE_INNER] - fu[_R_EYE_OUTER]) or 1.0
     w_l = abs(fu[_L_EYE_OUTER] - fu[_L_EYE_INNER]) or 1.0
@@ -141,10 +161,10 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     mouth_line = 0.5 * (fv[_R_MOUTH] + fv[_L_MOUTH])
     nose_drop = (fv[_NOSE_TIP] - eye_line) / (mouth_line - eye_line) if mouth_line > eye_line else 0.0
 
-    gap = float((fv[_INNER_DOWN] - fv[_INNER_UP]).mean()) * scale
-    width = float(np.hypot(*(xy[_L_MOUTH] - xy[_R_MOUTH]))) * scale
+    gap = (avg(fv, _INNER_DOWN) - avg(fv, _INNER_UP)) * scale
+    width = math.hypot(x[_L_MOUTH] - x[_R_MOUTH], y[_L_MOUTH] - y[_R_MOUTH]) * scale
     # How far the lip middle sits in front of the mouth corners and cheeks (z smaller = nearer).
-    lips_z = z[_LIP_CENTRE].mean()
+    lips_z = avg(z, _LIP_CENTRE)
     protrusion = (0.5 * (z[_R_MOUTH] + z[_L_MOUTH]) - lips_z) * scale
     # Corner lift relative to the upper lip's middle: raising a corner moves it up the face.
     upper_ref = 0.5 * (fv[_UPPER_OUTER] + fv[_INNER_UP[1]])
@@ -168,6 +188,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
         "brow_raise_left": float(brow_l),
         "brow_raise_right": float(brow_r),
         "brow_raise": float(0.5 * (brow_l + brow_r)),
+        "brow_height": float(brow_height),
         "gaze_up_left": float(gaze_l),
         "gaze_up_right": float(gaze_r),
         "gaze_up": float(0.5 * (gaze_l + gaze_r)),

@@ -191,10 +191,12 @@ def score_face(
 ) -> tuple[dict[Gesture, float], dict[Gesture, Side]]:
     """Scores (0..1, 0.5 = threshold) and sides (subject's own) of every face gesture.
 
-    ``profile`` is the user's calibrated neutral face; None uses the population's. An empty
-    ``features`` (no face) or a face too small to read scores 0 everywhere.
+    ``profile`` is the user's calibrated neutral face; None uses the population's. ``thresholds``
+    None loads models/thresholds.json for the backend the features come from (``tasks`` when they
+    hold blendshape ``bs_*`` features, else ``mesh``). An empty ``features`` (no face) or a face too
+    small to read scores 0 everywhere.
     """
-    rules = thresholds or load_thresholds()
+    rules = thresholds or load_thresholds(backend=backend_of(features))
     base = profile or rules.population
     scores = {gesture: 0.0 for gesture in FACE_GESTURES}
     sides: dict[Gesture, Side] = {}
@@ -223,6 +225,11 @@ def score_face(
     return scores, sides
 
 
+def backend_of(features: Mapping[str, float]) -> str:
+    """"tasks" when the features carry blendshapes (``bs_*``), else "mesh"."""
+    return "tasks" if "bs_jawOpen" in features else "mesh"
+
+
 def mouth_activity(features: Mapping[str, float], profile: Profile | None = None,
                    thresholds: Thresholds | None = None) -> float:
     """Lip opening above neutral (fraction of the inter-ocular distance), for talking detection.
@@ -230,7 +237,7 @@ def mouth_activity(features: Mapping[str, float], profile: Profile | None = None
     The recognizer looks at how this wanders over about a second: speech opens and closes the lips
     several times a second, a deliberate mouth opening holds.
     """
-    rules = thresholds or load_thresholds()
+    rules = thresholds or load_thresholds(backend=backend_of(features))
     base = profile or rules.population
     if "mouth_open" not in features:
         return 0.0

@@ -1,0 +1,341 @@
+"""``aluette eval-vision DIR``: how well the recognizer reads a labelled folder of photos and clips.
+
+For every still image (folder name = label, ``MANIFEST.tsv`` notes for the extra and don't-care labels,
+see ``trainer.vision.labels``) it runs the full per-frame pipeline with population defaults (or a given
+profile) and counts, per gesture, true positives, false positives and misses: precision, recall, F1. A
+gesture fires when its score reaches 0.5. The confusion table says, for each folder label, how often
+each gesture fired (a still may fire several). For the clips of the negative folders (``talking``,
+``neutral``) it runs the temporal recognizer over every frame and reports events per minute: each is a
+false trigger, since nobody signs there.
+
+Only gestures with at least one real example in the folder are scored. Must not import the rules
+engine, bots, quiz or UI; MediaPipe is loaded only by ``evaluate_folder``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.calibration import Profile
+from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, read_labels
+from trainer.vision.types import VisionError
+
+THRESHOLD = 0.5
+CLIP_LABELS = ("talking", "neutral")
+NONE_COLUMN = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class GestureStats:
+    gesture: Gesture
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def support(self) -> int:
+        return self.tp + self.fn
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "gesture": self.gesture.value,
+            "support": self.support,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "precision": round(self.precision, 3),
+            "recall": round(self.recall, 3),
+            "f1": round(self.f1, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StillResult:
+    """What fired on one still, and its truth."""
+
+    file: str
+    label: str
+    face: bool
+    hands: int
+    fired: tuple[Gesture, ...]
+    scores: dict[Gesture, float]
+    sides: dict[Gesture, Side] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ClipResult:
+    file: str
+    label: str
+    frames: int
+    seconds: float
+    frames_with_face: int
+    events: tuple[tuple[str, float, float], ...]
+    """(gesture, start, end) of every event: all false triggers in a negative clip."""
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * len(self.events) / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class EvalReport:
+    folder: str
+    backend: str
+    calibrated: bool
+    stills: tuple[StillResult, ...]
+    gestures: tuple[GestureStats, ...]
+    confusion: dict[str, dict[str, int]]
+    clips: tuple[ClipResult, ...] = ()
+    errors: tuple[tuple[str, str], ...] = ()
+    mistakes: tuple[tuple[str, str, str], ...] = ()
+    """(file, gesture, "missed" | "false") for every error on the stills."""
+
+    def false_triggers_per_minute(self, label: str | None = None) -> float:
+        clips = [c for c in self.clips if label is None or c.label == label]
+        seconds = sum(c.seconds for c in clips)
+        events = sum(len(c.events) for c in clips)
+        return 60.0 * events / seconds if seconds > 0 else 0.0
+
+    def stats(self, gesture: Gesture) -> GestureStats | None:
+        return next((s for s in self.gestures if s.gesture is gesture), None)
+
+    def to_json(self) -> dict:
+        return {
+            "folder": self.folder,
+            "backend": self.backend,
+            "calibrated": self.calibrated,
+            "stills": len(self.stills),
+            "stills_with_face": sum(s.face for s in self.stills),
+            "gestures": [s.to_json() for s in self.gestures],
+            "confusion": self.confusion,
+            "clips": [
+                {
+                    "file": c.file,
+                    "label": c.label,
+                    "frames": c.frames,
+                    "seconds": round(c.seconds, 2),
+                    "frames_with_face": c.frames_with_face,
+                    "false_triggers": len(c.events),
+                    "per_minute": round(c.per_minute, 2),
+                    "events": [{"gesture": g, "start": round(s, 2), "end": round(e, 2)} for g, s, e in c.events],
+                }
+                for c in self.clips
+            ],
+            "false_triggers_per_minute": {
+                label: round(self.false_triggers_per_minute(label), 2)
+                for label in sorted({c.label for c in self.clips})
+            },
+            "mistakes": [{"file": f, "gesture": g, "kind": k} for f, g, k in self.mistakes],
+            "errors": [{"file": f, "error": e} for f, e in self.errors],
+        }
+
+    def format_table(self, mistakes: bool = False) -> str:
+        lines = [
+            f"eval-vision {self.folder}  backend={self.backend}  "
+            f"{'calibrated profile' if self.calibrated else 'population defaults'}",
+            f"{len(self.stills)} stills ({sum(s.face for s in self.stills)} with a face)",
+            "",
+            f"{'gesture':14s} {'n':>3s} {'TP':>3s} {'FP':>3s} {'FN':>3s} {'prec':>5s} {'recall':>6s} {'F1':>5s}",
+        ]
+        for s in self.gestures:
+            flag = "" if s.precision >= 0.9 and s.recall >= 0.9 else "  < 0.9"
+            lines.append(
+                f"{s.gesture.value:14s} {s.support:3d} {s.tp:3d} {s.fp:3d} {s.fn:3d} "
+                f"{s.precision:5.2f} {s.recall:6.2f} {s.f1:5.2f}{flag}"
+            )
+        columns = [s.gesture.value for s in self.gestures] + [NONE_COLUMN]
+        lines += ["", "confusion (rows: folder label; columns: gestures fired on its stills)"]
+        short = [c[:6] for c in columns]
+        lines.append(f"{'label':14s} {'n':>3s} " + " ".join(f"{c:>6s}" for c in short))
+        for label, row in self.confusion.items():
+            total = row.get("_stills", 0)
+            lines.append(f"{label:14s} {total:3d} " + " ".join(f"{row.get(c, 0) or '.':>6}" for c in columns))
+        if self.clips:
+            lines += ["", "false triggers on negative clips (events; nobody signs there)"]
+            for c in self.clips:
+                names = ", ".join(sorted({g for g, _, _ in c.events})) or "-"
+                lines.append(
+                    f"  {c.file:44s} {c.seconds:6.1f} s  {len(c.events):3d} events  "
+                    f"{c.per_minute:5.2f}/min  {names}"
+                )
+            for label in sorted({c.label for c in self.clips}):
+                minutes = sum(c.seconds for c in self.clips if c.label == label) / 60.0
+                lines.append(
+                    f"  {label}: {self.false_triggers_per_minute(label):.2f} false triggers per minute "
+                    f"over {minutes:.1f} min"
+                )
+        if self.errors:
+            lines += ["", "unreadable:"] + [f"  {f}: {e}" for f, e in self.errors]
+        if mistakes and self.mistakes:
+            lines += ["", "mistakes:"] + [f"  {k:6s} {g:12s} {f}" for f, g, k in self.mistakes]
+        return "\n".join(lines)
+
+
+def score_stills(
+    items: Iterable[tuple[LabelledFile, dict[Gesture, float], bool, int]],
+    gestures: Iterable[Gesture] | None = None,
+) -> tuple[tuple[GestureStats, ...], dict[str, dict[str, int]], tuple[tuple[str, str, str], ...]]:
+    """Precision/recall per gesture and the confusion table from (truth, scores, face, hands) rows.
+
+    Pure function (no MediaPipe), shared by ``evaluate_folder`` and the tests' replay of cached
+    features. ``gestures`` defaults to every gesture with at least one positive still.
+    """
+    rows = list(items)
+    if gestures is None:
+        present = set().union(*(item.positives for item, *_ in rows)) if rows else set()
+        gestures = [g for g in Gesture if g in present]
+    gestures = list(gestures)
+    stats, mistakes = [], []
+    for g in gestures:
+        tp = fp = fn = 0
+        for item, scores, _face, _hands in rows:
+            truth = item.truth(g)
+            fired = scores.get(g, 0.0) >= THRESHOLD
+            if truth is True and fired:
+                tp += 1
+            elif truth is True:
+                fn += 1
+                mistakes.append((item.file, g.value, "missed"))
+            elif truth is False and fired:
+                fp += 1
+                mistakes.append((item.file, g.value, "false"))
+        stats.append(GestureStats(g, tp, fp, fn))
+    confusion: dict[str, dict[str, int]] = {}
+    for item, scores, _face, _hands in rows:
+        row = confusion.setdefault(item.label, {"_stills": 0})
+        row["_stills"] += 1
+        fired = [g for g in gestures if scores.get(g, 0.0) >= THRESHOLD]
+        for g in fired:
+            row[g.value] = row.get(g.value, 0) + 1
+        if not fired:
+            row[NONE_COLUMN] = row.get(NONE_COLUMN, 0) + 1
+    order = {g.value: i for i, g in enumerate(Gesture)}
+    confusion = dict(sorted(confusion.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
+    return tuple(stats), confusion, tuple(mistakes)
+
+
+def evaluate_folder(
+    path: Path | str,
+    *,
+    backend: str = "mesh",
+    profile: Profile | None = None,
+    clips: bool = True,
+    clip_labels: tuple[str, ...] = CLIP_LABELS,
+    max_clip_frames: int | None = None,
+    face_model: Path | str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EvalReport:
+    """Evaluate the recognizer on a labelled folder (see the module doc); VisionError if unusable.
+
+    ``backend`` is "mesh" (the default solutions face mesh, with hands and shrug) or "tasks" (the
+    Tasks FaceLandmarker with blendshapes for the face, solutions for hands and shrug).
+    """
+    if backend not in ("mesh", "tasks"):
+        raise VisionError(f"unknown backend {backend!r}: use 'mesh' or 'tasks'")
+    from trainer.vision.pipeline import Pipeline, PipelineOptions, analyse_video  # noqa: PLC0415
+    from trainer.vision.sources import open_source  # noqa: PLC0415
+
+    root = Path(path)
+    labelled = read_labels(root)
+    stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
+    face_tasks = None
+    if backend == "tasks":
+        from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415
+
+        face_tasks = TasksFaceTracker(face_model)
+    results: list[StillResult] = []
+    rows = []
+    errors: list[tuple[str, str]] = []
+    options = PipelineOptions(static_image_mode=True, shrug=True)
+    with Pipeline(options, profile=profile) as pipe:
+        for number, item in enumerate(stills, 1):
+            if progress is not None:
+                progress(f"[{number}/{len(stills)}] {item.file}")
+            try:
+                with open_source(root / item.file) as source:
+                    frame = next(iter(source))
+                pipe.reset()
+                result = pipe.process(frame)
+                scores = dict(result.scores.scores)
+                sides = dict(result.scores.sides)
+                face = result.scores.face_found
+                if face_tasks is not None:
+                    face, face_scores, face_sides = _tasks_face(face_tasks, frame, profile)
+                    scores.update(face_scores)
+                    sides.update(face_sides)
+            except VisionError as error:
+                errors.append((item.file, str(error)))
+                continue
+            hands = result.scores.hands_found
+            fired = tuple(g for g in Gesture if scores.get(g, 0.0) >= THRESHOLD)
+            results.append(StillResult(item.file, item.label, face, hands, fired, scores, sides))
+            rows.append((item, scores, face, hands))
+    if face_tasks is not None:
+        face_tasks.close()
+    stats, confusion, mistakes = score_stills(rows)
+    clip_results: list[ClipResult] = []
+    if clips:
+        for item in labelled:
+            if not item.is_video or item.label not in clip_labels:
+                continue
+            if progress is not None:
+                progress(f"clip {item.file}")
+            try:
+                analysis = analyse_video(root / item.file, profile=profile, max_frames=max_clip_frames)
+            except VisionError as error:
+                errors.append((item.file, str(error)))
+                continue
+            fps = analysis.fps or 25.0
+            seconds = analysis.frames / fps
+            events = tuple(
+                (e.gesture.value, e.start, e.end) for e in analysis.events if e.gesture not in item.positives
+            )
+            clip_results.append(
+                ClipResult(item.file, item.label, analysis.frames, seconds, analysis.frames_with_face, events)
+            )
+    return EvalReport(
+        folder=str(root),
+        backend=backend,
+        calibrated=profile is not None,
+        stills=tuple(results),
+        gestures=stats,
+        confusion=confusion,
+        clips=tuple(clip_results),
+        errors=tuple(errors),
+        mistakes=mistakes,
+    )
+
+
+def _tasks_face(tracker, frame, profile):
+    """Face scores of one frame through the Tasks backend (replacing the mesh's face scores)."""
+    from trainer.vision.face_features import face_features  # noqa: PLC0415
+    from trainer.vision.face_gestures import FACE_GESTURES, score_face  # noqa: PLC0415
+    from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
+
+    marks = tracker.process(frame)
+    if marks.face is None:
+        return False, {g: 0.0 for g in FACE_GESTURES}, {}
+    features = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
+    scores, sides = score_face(features, profile)
+    return True, scores, sides
+
+
+def save_report(report: EvalReport, path: Path | str) -> None:
+    Path(path).write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
