@@ -9,7 +9,7 @@ so they can be inlined in HTML or nested in another SVG as they are.
 from __future__ import annotations
 
 from functools import lru_cache
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 from trainer.deck.figures import court_figure, emblem, has_figure
 from trainer.deck.pictograms import gesture_glyph
@@ -41,14 +41,14 @@ _PINTA = {Suit.DENIERS: 0, Suit.COUPES: 1, Suit.EPEES: 2, Suit.BATONS: 3}
 _WIDTH = {Suit.DENIERS: 40.0, Suit.COUPES: 32.0, Suit.BATONS: 19.0, Suit.EPEES: 28.0}
 # Pip positions in a -1..1 box, as printed on Spanish-suited decks.
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    2: ((0, -0.62), (0, 0.62)),
+    2: ((0, -0.6), (0, 0.6)),
     3: ((0, -0.7), (0, 0), (0, 0.7)),
     4: ((-0.5, -0.6), (0.5, -0.6), (-0.5, 0.6), (0.5, 0.6)),
     5: ((-0.5, -0.62), (0.5, -0.62), (0, 0), (-0.5, 0.62), (0.5, 0.62)),
     6: ((-0.5, -0.7), (0.5, -0.7), (-0.5, 0), (0.5, 0), (-0.5, 0.7), (0.5, 0.7)),
-    7: ((-0.5, -0.72), (0.5, -0.72), (0, -0.36), (-0.5, 0), (0.5, 0), (-0.5, 0.72), (0.5, 0.72)),
-    8: ((-0.5, -0.72), (0.5, -0.72), (0, -0.36), (-0.5, 0), (0.5, 0), (0, 0.36), (-0.5, 0.72),
-        (0.5, 0.72)),
+    7: ((-0.56, -0.72), (0.56, -0.72), (0, -0.36), (-0.56, 0), (0.56, 0), (-0.56, 0.72), (0.56, 0.72)),
+    8: ((-0.56, -0.72), (0.56, -0.72), (0, -0.36), (-0.56, 0), (0.56, 0), (0, 0.36), (-0.56, 0.72),
+        (0.56, 0.72)),
     9: ((-0.58, -0.72), (0, -0.72), (0.58, -0.72), (-0.58, 0), (0, 0), (0.58, 0), (-0.58, 0.72),
         (0, 0.72), (0.58, 0.72)),
 }
@@ -77,7 +77,7 @@ def _root(view_w: float, view_h: float, width: float | None, label: str, body: s
     w, h = _size(width, view_h / view_w)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {view_w:g} {view_h:g}" width="{w}" '
-        f'height="{h}" role="img" aria-label={quoteattr(label)}{extra}>'
+        f'height="{h}" role="img" aria-label="{escape(label)}"{extra}>'
         f"<title>{escape(label)}</title>{body}</svg>"
     )
 
@@ -188,19 +188,19 @@ def _banner(card: Card, language: str) -> str:
     art = emblem(card)
     size = 17 if len(main) <= 12 else 14.5
     out = [
-        f'<rect x="18" y="206" width="164" height="50" rx="8" fill="{c.light}" stroke="{c.main}" stroke-width="1.8"/>'
+        f'<rect x="18" y="200" width="164" height="50" rx="8" fill="{c.light}" stroke="{c.main}" stroke-width="1.8"/>'
     ]
     text_x = 100.0
     if art is not None:
-        out.append(f'<g transform="translate(22,211)">{art}</g>')
+        out.append(f'<g transform="translate(22,205)">{art}</g>')
         text_x = 120.0
     out.append(
-        f'<text x="{text_x:g}" y="230" font-family="{SERIF}" font-size="{size}" font-weight="bold" '
+        f'<text x="{text_x:g}" y="224" font-family="{SERIF}" font-size="{size}" font-weight="bold" '
         f'font-style="italic" text-anchor="middle" fill="{c.dark}">{escape(main)}</text>'
     )
     if translation:
         out.append(
-            f'<text x="{text_x:g}" y="247" font-family="{SERIF}" font-size="10.5" text-anchor="middle" '
+            f'<text x="{text_x:g}" y="241" font-family="{SERIF}" font-size="10.5" text-anchor="middle" '
             f'fill="#4a4036">{escape(translation)}</text>'
         )
     return "".join(out)
@@ -226,7 +226,7 @@ def _card_svg(card: Card, language: str, width: float | None, hints: bool, conve
     # the same index upside down in the opposite corner, as on every real deck
     parts.append(f'<g transform="rotate(180 100 150)">{_corner_index(card, language)}</g>')
     show_banner = hints and strong
-    bottom = 200.0 if show_banner else (236.0 if hints else 240.0)
+    bottom = 194.0 if show_banner else (236.0 if hints else 240.0)
     if has_figure(card):
         scale = (bottom - 62) / 150
         x = 100 - 60 * scale
@@ -317,7 +317,7 @@ def _sign_svg(item: Sign | Signal | Gesture, convention: Convention, width: floa
     view_h = 100
     if label:
         view_h = 122
-        font = 12.5 if len(caption) <= 14 else max(7.5, 12.5 * 14 / len(caption))
+        font = 12.5 if len(caption) <= 12 else max(7.0, 12.5 * 12 / len(caption))
         body += (
             f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
             f'fill="#3a3026">{escape(caption)}</text>'

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from xml.sax.saxutils import escape
+from html import escape
 
 from trainer.deck.render import SERIF, card_back_svg, card_svg, sign_svg
 from trainer.rules.cards import CARDS, Group
