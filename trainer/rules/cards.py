@@ -178,17 +178,17 @@ class Card(Enum):
     @property
     def index(self) -> int:
         """Position 0..47, strongest first; stable, used by the fast engine and save files."""
-        return _INDEX[self]
+        return self._index
 
     @property
     def level(self) -> int:
         """Strength level 1 (Monsieur) to 19 (3E, 3B), as in RULES.md. Lower is stronger."""
-        return LEVEL[_INDEX[self]]
+        return LEVEL[self._index]
 
     @property
     def strength(self) -> int:
         """20 minus the level: higher is stronger, equal strengths tie (and spoil a trick)."""
-        return STRENGTH[_INDEX[self]]
+        return STRENGTH[self._index]
 
     @property
     def group(self) -> Group:
@@ -292,6 +292,10 @@ _LEVEL_OF_CODE.update({"9E": 13, "9B": 13, "3E": 19, "3B": 19})
 CARDS: tuple[Card, ...] = tuple(Card)
 """All 48 cards, strongest first; ``CARDS[i].index == i``."""
 _INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
+for _i, _card in enumerate(CARDS):
+    # Stored on the member: ``card.index`` is read in the engine's hot paths, and a dict lookup
+    # would hash the enum member in Python code each time.
+    _card._index = _i
 _BY_CODE: dict[str, Card] = {card.value: card for card in CARDS}
 _RANK_OF: dict[str, Rank] = {rank.value: rank for rank in Rank}
 _SUIT_OF: dict[str, Suit] = {suit.value: suit for suit in Suit}

@@ -21,6 +21,7 @@ Bots see the game through :meth:`Game.view` (:mod:`trainer.rules.views`), never 
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from enum import Enum
@@ -154,7 +155,17 @@ class DealResult:
 # Chance outcomes are derived from the seed by name, so copying or replaying a game never shifts a
 # shared generator: each chance step gets its own generator.
 def _chance_rng(seed: int | str, *parts: object) -> random.Random:
-    return random.Random("/".join(str(p) for p in (seed, *parts)))
+    key = "/".join(str(p) for p in (seed, *parts)).encode()
+    # A 64-bit integer from the name: seeding with it is much cheaper than with a long string.
+    return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+# The action type each phase takes (keyed by the phase's value: hashing a str is cheaper).
+_EXPECTED = {
+    Phase.CHOOSE_DEALER.value: ChooseDealer, Phase.DEAL.value: Deal, Phase.CHANT_DEAL.value: ChantDeal,
+    Phase.CHANT_VOTE.value: Vote, Phase.DISCARD.value: Discard, Phase.DECLARE.value: Declare,
+    Phase.ANSWER.value: Answer, Phase.PLAY.value: Card,
+}
 
 
 class Game:
@@ -485,14 +496,9 @@ class Game:
         phase = self.phase
         if phase is Phase.GAME_OVER:
             raise IllegalActionError(f"the game is over ({self.outcome}): no action is legal")
-        expected = {
-            Phase.CHOOSE_DEALER: ChooseDealer, Phase.DEAL: Deal, Phase.CHANT_DEAL: ChantDeal,
-            Phase.CHANT_VOTE: Vote, Phase.DISCARD: Discard, Phase.DECLARE: Declare,
-            Phase.ANSWER: Answer, Phase.PLAY: Card,
-        }[phase]
+        expected = _EXPECTED[phase._value_]
         if not isinstance(action, expected):
             raise self._wrong(action, f"the game is in phase {phase.value}, which takes a {expected.__name__}")
-        n = self.players
         if phase is Phase.PLAY:
             seat = self._fast.to_move
             if action.index not in self._fast.hands[seat]:

@@ -1,0 +1,89 @@
+"""Ruleset options and presets (RULES.md "Presets", "Other player counts")."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.rules.errors import RulesetError
+from trainer.rules.ruleset import (
+    PRESETS,
+    AnnouncedMordienne,
+    ChantReceivers,
+    GameEnd,
+    GivingUp,
+    LeadAfterPourri,
+    Players,
+    Ruleset,
+)
+
+
+def test_presets_match_the_rules_table():
+    """RULES.md "Presets": each row of the table, option by option."""
+    vendee, pagat, english = (Ruleset.preset(n) for n in ("vendee", "pagat", "english"))
+    assert Ruleset() == vendee
+    assert (vendee.chant_receivers, vendee.lead_after_pourri, vendee.game_end, vendee.giving_up,
+            vendee.announced_mordienne) == (
+        ChantReceivers.LEFT_OPPONENT_AND_DEALERS_PARTNER, LeadAfterPourri.LEADER,
+        GameEnd.FIRST_TO_POINTS, GivingUp.OPPONENTS_SCORE, AnnouncedMordienne.ACCEPT_OR_DECLINE)
+    assert (pagat.chant_receivers, pagat.lead_after_pourri, pagat.game_end, pagat.giving_up,
+            pagat.announced_mordienne) == (
+        ChantReceivers.LEFT_OPPONENT_AND_DEALER, LeadAfterPourri.LEADER, GameEnd.FIXED_DEALS,
+        GivingUp.ACCEPT_OR_REFUSE, AnnouncedMordienne.EXTENDS_TO_TEN)
+    assert (english.chant_receivers, english.lead_after_pourri, english.game_end, english.giving_up,
+            english.announced_mordienne) == (
+        ChantReceivers.LEFT_OPPONENT_AND_DEALER, LeadAfterPourri.SPOILER, GameEnd.FIXED_DEALS,
+        GivingUp.OPPONENTS_SCORE, AnnouncedMordienne.OFF)
+    for preset in (vendee, pagat, english):
+        # RULES.md "Mordienne": a spoiled trick inside the run breaks it by default.
+        assert preset.pourri_breaks_mordienne_run is True
+        assert (preset.target_points, preset.deals, preset.extended_points) == (5, 5, 10)
+
+
+def test_unknown_preset_names_the_choices():
+    with pytest.raises(RulesetError, match="vendee, pagat, english") as error:
+        Ruleset.preset("belote")
+    assert "belote" in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+def test_preset_is_case_insensitive_and_accepts_changes():
+    ruleset = Ruleset.preset("PAGAT", players=Players.THREE)
+    assert ruleset.players is Players.THREE and ruleset.game_end is GameEnd.FIXED_DEALS
+
+
+def test_bad_option_values_are_rejected():
+    with pytest.raises(RulesetError, match="lead_after_pourri"):
+        Ruleset(lead_after_pourri="spoiler")
+    with pytest.raises(RulesetError, match="target_points"):
+        Ruleset(target_points=0)
+    with pytest.raises(RulesetError, match="target_points"):
+        Ruleset(target_points=True)
+    with pytest.raises(RulesetError, match="unknown ruleset option"):
+        Ruleset.preset("vendee", trumps=True)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_ruleset_json_round_trip(name):
+    ruleset = Ruleset.preset(name, players=Players.SIX)
+    assert Ruleset.from_json(ruleset.to_json()) == ruleset
+
+
+def test_tables_for_three_four_and_six_players():
+    """RULES.md "A deal" 1-2 and "Other player counts"."""
+    four, three, six = Ruleset(), Ruleset(players=Players.THREE), Ruleset(players=Players.SIX)
+    assert (four.hand_size, four.talon_size, four.tricks_per_deal, four.team_count) == (9, 12, 9, 2)
+    assert (three.hand_size, three.talon_size, three.tricks_per_deal, three.team_count) == (12, 12, 12, 3)
+    assert (six.hand_size, six.talon_size, six.tricks_per_deal, six.team_count) == (8, 0, 8, 3)
+    assert four.partners(0) == (2,) and four.partners(3) == (1,)
+    assert six.partners(1) == (4,) and six.team_of(5) == 2
+    assert three.partners(1) == () and [three.team_of(s) for s in range(3)] == [0, 1, 2]
+    assert not six.chant_possible and three.chant_possible and four.chant_possible
+    assert four.declarations_possible and not three.declarations_possible
+
+
+def test_chant_receivers_option():
+    """RULES.md "A deal" 3: left opponent + dealer's partner, or left opponent + dealer."""
+    assert Ruleset.preset("vendee").chant_receivers_for(0) == (1, 2)
+    assert Ruleset.preset("pagat").chant_receivers_for(0) == (1, 0)
+    assert Ruleset.preset("vendee").chant_receivers_for(3) == (0, 1)
+    assert Ruleset.preset("pagat").chant_receivers_for(3) == (0, 3)
