@@ -152,6 +152,9 @@ class Progress:
                 f"reset it with 'aluette quiz --reset-item {item}'"
             ) from None
 
+    def has_seen(self, item: str) -> bool:
+        return item in self._docs
+
     def seen(self) -> tuple[str, ...]:
         return tuple(item for item in ALL_ITEMS if item in self._docs)
 
@@ -318,7 +321,7 @@ class Session:
 
     def next_item(self, now: datetime) -> str | None:
         due = [item for item in self.progress.due(now, self.kinds) if item != self._last]
-        new = [item for item in self.items if item not in self.progress._docs] if self.new_seen < self.new_limit else []
+        new = [item for item in self.items if not self.progress.has_seen(item)] if self.new_seen < self.new_limit else []
         if due and new and self.asked % self.NEW_EVERY == self.NEW_EVERY - 1:
             return new[0]
         if due:
@@ -326,7 +329,7 @@ class Session:
         if new:
             return new[0]
         if self.ahead:
-            seen = [item for item in self.items if item in self.progress._docs and item != self._last]
+            seen = [item for item in self.items if self.progress.has_seen(item) and item != self._last]
             if seen:
                 # the item asked longest ago in this sitting, then the one closest to being due
                 return min(seen, key=lambda item: (self._asked_at.get(item, -1), self.progress.card(item).due, item))
@@ -348,7 +351,7 @@ class Session:
         return self._record(question, question.accepts_gesture(gesture), gesture.value, seconds, now)
 
     def _record(self, question: Question, correct: bool, response: object, seconds: float, now: datetime) -> Outcome:
-        was_new = question.item not in self.progress._docs
+        was_new = not self.progress.has_seen(question.item)
         outcome = self.progress.review(question, correct, seconds=seconds, now=now, response=_plain(response))
         self.asked += 1
         self.right += int(correct)
