@@ -72,3 +72,32 @@ def test_a_bad_database_file_is_refused_and_left_alone(tmp_path: Path):
     assert notes.read_text(encoding="utf-8") == "not a database\n"
     bad = _quiz("--db", str(tmp_path / "x.db"), "--kinds", "colours")
     assert bad.returncode == 2 and "unknown question kind" in bad.stderr
+
+
+def test_reset_forgets_only_this_profile(tmp_path: Path):
+    db = str(tmp_path / "r.sqlite3")
+    assert _quiz("--db", db, "--count", "1", "--seed", "0", stdin="1\n").returncode == 0
+    assert _quiz("--db", db, "--count", "1", "--profile", "bob", stdin="1\n").returncode == 0
+    reset = _quiz("--db", db, "--reset")
+    assert reset.returncode == 0 and "forgot 1 items" in reset.stdout
+    with Store.open(db) as store:
+        assert [key.split("/")[0] for key in store.keys("quiz.item")] == ["bob"]
+        assert store.count(LOG_KIND) == 2  # the log of answers is append-only
+
+
+def test_deck_command_writes_cards_and_the_sheet(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    one = subprocess.run([sys.executable, "-m", "trainer.cli", "deck", "2c", "--width", "90", "--no-hints"],
+                         capture_output=True, text=True, timeout=60)
+    assert one.returncode == 0, one.stderr
+    root = ET.fromstring(one.stdout)
+    assert root.get("data-card") == "2C" and root.get("width") == "90"
+    sheet = tmp_path / "sheet.svg"
+    made = subprocess.run([sys.executable, "-m", "trainer.cli", "deck", "--out", str(sheet), "--language", "it"],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    codes = {el.get("data-card") for el in ET.parse(sheet).getroot().iter("{http://www.w3.org/2000/svg}svg")}
+    assert len(codes - {None}) == 48
+    bad = subprocess.run([sys.executable, "-m", "trainer.cli", "deck", "ZZ"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown card code" in bad.stderr

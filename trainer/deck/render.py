@@ -280,8 +280,8 @@ def card_back_svg(*, width: float | None = None) -> str:
     parts.append('<ellipse cx="100" cy="150" rx="52" ry="74" fill="#fbf1d3" stroke="#e3b23c" stroke-width="4"/>')
     parts.append(f'<g transform="translate(66,100) scale(1.7)">{emblem(Card.VACHE)}</g>')
     parts.append(
-        f'<text x="100" y="196" font-family="{SERIF}" font-size="17" font-weight="bold" '
-        f'letter-spacing="2" text-anchor="middle" fill="#8e1f1a">ALUETTE</text>'
+        f'<text x="100" y="194" font-family="{SERIF}" font-size="13.5" font-weight="bold" '
+        f'letter-spacing="1" text-anchor="middle" fill="#8e1f1a">ALUETTE</text>'
     )
     return _root(CARD_W, CARD_H, width, "dos de carte (card back)", "".join(parts))
 

@@ -1,4 +1,5 @@
-"""``aluette quiz``: the spaced-repetition quiz in the terminal, and ``aluette quiz --stats``.
+"""``aluette quiz``: the spaced-repetition quiz in the terminal, and ``aluette quiz --stats``;
+``aluette deck``: the drawn cards as SVG files.
 
 Keep imports here light (argparse only at module level); the quiz, fsrs and the Store are
 imported inside the handler. Progress is saved after every answer, so Ctrl-D / end of input or
@@ -72,6 +73,70 @@ def add_commands(subparsers) -> None:
     parser.add_argument("--all", action="store_true", help="with --stats: list new items too")
     parser.add_argument("--reset", action="store_true", help="forget this profile's progress (asks no question)")
     parser.set_defaults(run=run)
+
+    deck = subparsers.add_parser(
+        "deck",
+        help="write the drawn cards as SVG: one card, the back, a sign, or the whole contact sheet",
+        description="Without arguments, write the contact sheet of all 48 cards (strongest first), the back "
+        "and every sign. With card codes, write those cards.",
+    )
+    deck.add_argument("cards", nargs="*", metavar="CODE", help="card codes such as 3D 2C RB (or 'back')")
+    deck.add_argument("--out", default=None, metavar="PATH",
+                      help="file (one card or the sheet) or folder (several cards); default: print to stdout")
+    deck.add_argument("--language", choices=("fr", "en", "it"), default="fr")
+    deck.add_argument("--width", type=float, default=None, help="width in pixels (height is 1.5 x)")
+    deck.add_argument("--no-hints", action="store_true", help="no name, level or sign: as the quiz shows cards")
+    deck.add_argument("--convention", default="classic", help="which signs the corners show")
+    deck.add_argument("--png", action="store_true", help="with --out: also a PNG of the sheet (headless Chromium)")
+    deck.set_defaults(run=run_deck)
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from trainer.deck import card_back_svg, card_svg
+    from trainer.deck.sheet import contact_sheet_svg, render_png
+    from trainer.rules.cards import Card
+    from trainer.signals.conventions import Convention
+
+    convention = Convention.named(args.convention)
+    if not args.cards:
+        svg = contact_sheet_svg(args.language)
+        if args.out is None:
+            print(svg)
+            return 0
+        out = Path(args.out)
+        out.write_text(svg + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+        if args.png:
+            import re
+
+            size = re.search(r'width="(\d+)" height="(\d+)"', svg)
+            render_png(out, out.with_suffix(".png"), int(size.group(1)), int(size.group(2)))
+            print(f"wrote {out.with_suffix('.png')}")
+        return 0
+    drawings = []
+    for code in args.cards:
+        if code.lower() == "back":
+            drawings.append(("back", card_back_svg(width=args.width)))
+        else:
+            card = Card.parse(code)
+            drawings.append((card.code, card_svg(card, language=args.language, width=args.width,
+                                                 hints=not args.no_hints, convention=convention)))
+    if args.out is None:
+        for _, svg in drawings:
+            print(svg)
+        return 0
+    out = Path(args.out)
+    if len(drawings) == 1 and out.suffix.lower() == ".svg":
+        out.write_text(drawings[0][1] + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    for name, svg in drawings:
+        (out / f"{name}.svg").write_text(svg + "\n", encoding="utf-8")
+    print(f"wrote {len(drawings)} files in {out}")
+    return 0
 
 
 def run(args: argparse.Namespace, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
