@@ -226,8 +226,10 @@ def score_face(
 
 
 def backend_of(features: Mapping[str, float]) -> str:
-    """"tasks" when the features carry blendshapes (``bs_*``), else "mesh"."""
-    return "tasks" if "bs_jawOpen" in features else "mesh"
+    """Which rule set fits these features: "tasks" when they carry blendshapes (``bs_*``), else
+    "mesh"; with "+image" when the mouth appearance cues (``mouth_appearance``) are there too."""
+    base = "tasks" if "bs_jawOpen" in features else "mesh"
+    return base + "+image" if "mouth_dark" in features else base
 
 
 def mouth_activity(features: Mapping[str, float], profile: Profile | None = None,

@@ -67,6 +67,9 @@ class HandFeatures:
     """Mean joint bend per finger, 0 straight .. 1 folded back on itself (degrees / 180)."""
     pinch: float
     """Thumb tip to index tip, in hand sizes (small = pinched)."""
+    index_reach: float
+    """Index tip to the palm centre, in hand sizes: 0.65-1.1 for a pen grip or an O, 0.35-0.75 for a
+    fist whose thumb happens to touch the index."""
     tips: np.ndarray
     """5 x 3 fingertip positions relative to the wrist, in hand sizes."""
     palm_facing: float
@@ -86,6 +89,7 @@ class HandFeatures:
         out = {f"{prefix}_{name}_ext": round(float(v), 4) for name, v in zip(FINGER_NAMES, self.extension)}
         out.update({f"{prefix}_{name}_curl": round(float(v), 4) for name, v in zip(FINGER_NAMES, self.curl)})
         out[f"{prefix}_pinch"] = round(float(self.pinch), 4)
+        out[f"{prefix}_index_reach"] = round(float(self.index_reach), 4)
         out[f"{prefix}_palm_facing"] = round(float(self.palm_facing), 4)
         out[f"{prefix}_size_px"] = round(float(self.size), 2)
         return out
@@ -148,13 +152,16 @@ def hand_features(hand: HandLandmarks, config: HandFeatureConfig = DEFAULT_CONFI
     palm_facing = -nz if hand.side is Side.RIGHT else nz
 
     tips = (p[list(TIPS)] - wrist) / size
-    center = p[[WRIST, INDEX[0], MIDDLE[0], RING[0], PINKY[0]], :2].mean(axis=0)
+    palm = p[[WRIST, INDEX[0], MIDDLE[0], RING[0], PINKY[0]]]
+    center = palm[:, :2].mean(axis=0)
+    index_reach = float(np.linalg.norm(p[INDEX[3]] - palm.mean(axis=0))) / size
     return HandFeatures(
         side=hand.side,
         size=size,
         extension=tuple(extension),  # type: ignore[arg-type]
         curl=tuple(curl),  # type: ignore[arg-type]
         pinch=pinch,
+        index_reach=index_reach,
         tips=tips,
         palm_facing=palm_facing,
         pinch_point=(p[4, :2] + p[8, :2]) / 2,

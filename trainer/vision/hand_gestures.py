@@ -77,14 +77,20 @@ class WritingConfig:
     """A hand unseen for longer starts a new history."""
     pinch_ramp: tuple[float, float] = (0.55, 0.35)
     """Thumb-index tip distance (hand sizes) scoring 0 and 1 for 'pinched'."""
-    stroke_min: float = 0.05
+    pen_ramp: tuple[float, float] = (0.6, 0.8)
+    """Index tip to palm centre (hand sizes) scoring 0 and 1 for 'holding a pen' rather than a fist
+    whose thumb rests on the index."""
+    stroke_min: float = 0.08
     """A stroke must move the pen at least this far (hand sizes) before it reverses."""
-    reversals_ramp: tuple[float, float] = (1.0, 3.0)
+    reversals_ramp: tuple[float, float] = (2.0, 4.0)
     """Direction reversals of the vertical motion within the window scoring 0 and 1."""
     amplitude_ramp: tuple[float, float] = (0.05, 0.12)
     """Peak-to-peak vertical travel (hand sizes, after removing the drift) scoring 0 and 1."""
     max_amplitude: tuple[float, float] = (1.0, 1.6)
     """Travel above this is waving, not writing (scores fall from 1 to 0 across the range)."""
+    lateral_ratio: tuple[float, float] = (2.0, 4.0)
+    """Sideways back-and-forth travel over the vertical travel (both after removing the drift)
+    above which the motion is a wave, not pen strokes (scores fall from 1 to 0)."""
 
 
 def count_reversals(values: np.ndarray, min_move: float) -> int:
@@ -138,8 +144,9 @@ class WritingTracker:
             feats = hands.get(side)
             if feats is None:
                 continue
+            grip = min(ramp(feats.pinch, *cfg.pinch_ramp), ramp(feats.index_reach, *cfg.pen_ramp))
             history.append((timestamp, float(feats.pinch_point[0]), float(feats.pinch_point[1]),
-                            feats.size, feats.pinch))
+                            feats.size, grip))
             while history and timestamp - history[0][0] > cfg.window:
                 history.popleft()
             scores[side] = self._score(history)
@@ -150,15 +157,17 @@ class WritingTracker:
         if len(history) < 5 or history[-1][0] - history[0][0] < cfg.min_span:
             return 0.0
         data = np.array(history, dtype=np.float64)
-        t, y, size, pinch = data[:, 0], data[:, 2], data[:, 3], data[:, 4]
+        t, x, y, size, grip = data[:, 0], data[:, 1], data[:, 2], data[:, 3], data[:, 4]
         unit = float(np.median(size))
-        pinched = float(np.mean([ramp(p, *cfg.pinch_ramp) for p in pinch]))
+        pinched = float(np.mean(grip))
         # Remove the slow drift (a line written across the page) before measuring the strokes.
         y_rel = (y - np.polyval(np.polyfit(t - t[0], y, 1), t - t[0])) / unit
         travel = float(np.ptp(y_rel))
         amplitude = ramp(travel, *cfg.amplitude_ramp) * (1.0 - ramp(travel, *cfg.max_amplitude))
         strokes = ramp(count_reversals(y_rel, cfg.stroke_min), *cfg.reversals_ramp)
-        return round(min(pinched, amplitude, strokes), 4)
+        x_rel = (x - np.polyval(np.polyfit(t - t[0], x, 1), t - t[0])) / unit
+        lateral = 1.0 - ramp(float(np.ptp(x_rel)) / max(travel, 1e-6), *cfg.lateral_ratio)
+        return round(min(pinched, amplitude, strokes, lateral), 4)
 
 
 MOUTH_RAMP = (0.45, 0.25)

@@ -31,9 +31,9 @@ from trainer.vision.face_features import face_features
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions
-from trainer.vision.recognizer import MOUTH_ACTIVITY, LiveState, Recognizer, RecognizerConfig
+from trainer.vision.recognizer import MOUTH_ACTIVITY, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
-from trainer.vision.types import Frame, FrameScores, Landmarks, VisionError
+from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
 # Face mesh points for the mouth centre (inner lips) and the face width (cheek to cheek).
 _MOUTH_POINTS = (13, 14)
@@ -163,56 +163,86 @@ class Pipeline:
             return self.recognizer.flush()
 
     def _score(self, marks: Landmarks) -> FrameScores:
-        features: dict[str, float] = {}
-        scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
-        sides: dict[Gesture, Side] = {}
+        face: dict[str, float] | None = None
         mouth = face_width = None
-        face_found = marks.face is not None
-        if face_found:
+        if marks.face is not None:
             try:
                 face = face_features(marks.face)
             except VisionError:
-                face, face_found = {}, False
-            if face:
-                features.update(face)
-                face_scores, face_sides = face_gestures.score_face(face, self.profile)
-                scores.update(face_scores)
-                sides.update(face_sides)
-                features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
-                pts = marks.face
-                mouth = tuple(pts[list(_MOUTH_POINTS), :2].mean(axis=0))
-                face_width = float(np.linalg.norm(pts[_CHEEKS[0], :2] - pts[_CHEEKS[1], :2]))
+                face = None
+            else:
+                mouth, face_width = mouth_and_width(marks.face)
+        return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose)
+
+    def score_parts(
+        self,
+        timestamp: float,
+        face: dict[str, float] | None,
+        mouth: tuple[float, float] | None,
+        face_width: float | None,
+        hands: tuple[HandLandmarks, ...] = (),
+        pose: np.ndarray | None = None,
+    ) -> FrameScores:
+        """The static stage from precomputed face features (recorded streams replay through this)."""
+        with self._lock:
+            return self._score_parts(timestamp, face, mouth, face_width, hands, pose)
+
+    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose) -> FrameScores:
+        features: dict[str, float] = {}
+        scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
+        sides: dict[Gesture, Side] = {}
+        face_found = bool(face)
+        if face:
+            features.update(face)
+            face_scores, face_sides = face_gestures.score_face(face, self.profile)
+            scores.update(face_scores)
+            sides.update(face_sides)
+            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
+        else:
+            mouth = face_width = None
         hand_feats = []
-        for hand in marks.hands:
+        for hand in hands:
             try:
                 hand_feats.append(hand_features(hand))
             except ValueError:
                 continue  # a degenerate detection: ignore this hand
         if self.options.hands:
-            hand_scores = self.hands.score(marks.timestamp, hand_feats, mouth, face_width)
+            hand_scores = self.hands.score(timestamp, hand_feats, mouth, face_width)
             features.update(hand_scores.features)
             scores.update(hand_scores.scores)
             sides.update(hand_scores.sides)
         if self.options.shrug:
-            shrug = self.body.update(marks.timestamp, marks.pose)
+            shrug = self.body.update(timestamp, pose)
             features.update(shrug.features)
             scores[Gesture.SHRUG] = shrug.score
             if shrug.side is not None:
                 sides[Gesture.SHRUG] = shrug.side
         return FrameScores(
-            timestamp=marks.timestamp,
+            timestamp=timestamp,
             features=features,
             scores=scores,
             sides=sides,
             face_found=face_found,
-            hands_found=len(marks.hands),
+            hands_found=len(hands),
         )
+
+    def step(self, scores: FrameScores) -> RecognizerUpdate:
+        """Feed already computed scores to the recognizer (replays)."""
+        with self._lock:
+            return self.recognizer.update(scores)
 
     def run(self, source: FrameSource) -> Iterator[FrameResult]:
         """Process every frame of a source, then close open events (delivered in the last result's
         ``finished`` is not possible after the stream ends, so call ``finish()``)."""
         for frame in source:
             yield self.process(frame)
+
+
+def mouth_and_width(face: np.ndarray) -> tuple[tuple[float, float], float]:
+    """Mouth centre (pixels) and cheek-to-cheek face width (pixels) from the face mesh."""
+    mouth = face[list(_MOUTH_POINTS), :2].mean(axis=0)
+    width = float(np.linalg.norm(face[_CHEEKS[0], :2] - face[_CHEEKS[1], :2]))
+    return (float(mouth[0]), float(mouth[1])), width
 
 
 def _profile_shoulders(profile: Profile | None) -> tuple[float, float] | None:

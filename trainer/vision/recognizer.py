@@ -19,8 +19,9 @@ below ``exit``):
   deliberate mouth sign is one slow opening (or a few). The talking level is how many direction
   reversals the ``mouth_activity`` feature made over the last ``talk_window_ms`` (zigzag filter with
   ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
-  ``talking_hold_ms`` instead of ``hold_ms`` to start: brief open-mouth frames of speech never last
-  that long, a deliberate sign does.
+  ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
+  ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
+  never last that long, a deliberate sign does.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
 
 Time is the frames' own timestamps (seconds); nothing here reads a clock. Not thread-safe: one
@@ -48,9 +49,9 @@ MOUTH_ACTIVITY = "mouth_activity"
 class GestureTiming:
     """Thresholds and times (milliseconds) of one gesture."""
 
-    enter: float = 0.5
+    enter: float = 0.55
     exit: float = 0.4
-    hold_ms: float = 100.0
+    hold_ms: float = 120.0
     release_ms: float = 600.0
     """A drop below ``exit`` shorter than this does not end the event (a repeat if re-entered)."""
     min_closure_ms: float = 80.0
@@ -69,6 +70,10 @@ class GestureTiming:
 class RecognizerConfig:
     default: GestureTiming = GestureTiming()
     overrides: tuple[tuple[Gesture, GestureTiming], ...] = (
+        # A blink closes the eyes for 100-250 ms; a wink or closed-eyes sign is held longer. 200 ms
+        # filters most blinks and still reports within 250 ms of the onset.
+        (Gesture.WINK, GestureTiming(hold_ms=200.0)),
+        (Gesture.EYES_CLOSED, GestureTiming(hold_ms=200.0)),
         # The writing mime's score rises and falls with each stroke.
         (Gesture.WRITING, GestureTiming(enter=0.5, exit=0.3, hold_ms=150.0, release_ms=900.0,
                                         min_closure_ms=900.0, refractory_ms=500.0)),
@@ -82,7 +87,10 @@ class RecognizerConfig:
     as a stroke of the talking detector."""
     talk_reversals: tuple[float, float] = (2.0, 5.0)
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
-    talking_hold_ms: float = 600.0
+    talking_hold_ms: float = 800.0
+    """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
+    talk_hangover_ms: float = 700.0
+    """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -150,6 +158,7 @@ class Recognizer:
         self._mouth: deque[tuple[float, float]] = deque()
         self._last_time: float | None = None
         self._talking = 0.0
+        self._last_talking = float("-inf")
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
 
     def reset(self) -> None:
@@ -178,7 +187,13 @@ class Recognizer:
             )
         self._last_time = t
         self._talking = self._update_talking(t, frame.features, frame.face_found)
-        talking = self._talking >= 0.5
+        if self._talking >= 0.5:
+            self._last_talking = t
+        talking = (t - self._last_talking) * 1000.0 <= self.config.talk_hangover_ms
+        # Until the detector has seen most of a window of mouth movement it cannot tell speech from
+        # a sign, so the start of a stream (or of a face) is treated as possibly talking.
+        if not self._mouth or (t - self._mouth[0][0]) * 1000.0 < 0.66 * self.config.talk_window_ms:
+            talking = True
         started: list[GestureEvent] = []
         finished: list[GestureEvent] = []
         for gesture, track in self._tracks.items():

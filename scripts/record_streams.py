@@ -1,0 +1,111 @@
+"""Record landmark streams of real clips in ../shared/gestures into samples/streams_<clip>.npz, so
+fast tests replay the temporal logic (recognizer, talking suppression, writing) without MediaPipe.
+
+Per frame it stores what our own code computed: the timestamp (the clip's clock), the face features
+of ``trainer.vision.face_features`` (NaN when no face), the mouth centre and face width, and up to two
+hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
+names its source. Rerun after the face features change:
+
+    nice /work/venv/bin/python scripts/record_streams.py            # the default clip list
+    nice /work/venv/bin/python scripts/record_streams.py talking/lp_d20_talking.mp4 ...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.vision.face_features import face_features  # noqa: E402
+from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
+from trainer.vision.pipeline import mouth_and_width  # noqa: E402
+from trainer.vision.sources import open_source  # noqa: E402
+from trainer.vision.types import VisionError  # noqa: E402
+
+DEFAULT_CLIPS = (
+    "talking/grid_bbaf2n_talking.mpg",
+    "talking/grid_brbk7n_talking.mpg",
+    "talking/grid_lbax4n_talking.mpg",
+    "talking/grid_lbbc2a_talking.mpg",
+    "talking/grid_lrwp9a_talking.mpg",
+    "talking/grid_lwbsza_talking.mpg",
+    "talking/grid_sbia1a_talking.mpg",
+    "talking/sadtalker_wda_aoc_talking.mp4",
+    "talking/edtalk_mouth_source_talking.mp4",
+    "talking/edtalk_pose_source1_talking.mp4",
+    "talking/edtalk_pose_source2_talking.mp4",
+    "talking/lp_d20_talking.mp4",
+    "talking/lp_d13_talking_then_faces.mp4",
+    "sequence/lp_d18.mp4",
+    "sequence/lp_d3.mp4",
+    "sequence/lp_d10.mp4",
+    "thumb/mps_gesture_test_video_thumb.mp4",
+)
+SIDES = {"left": 1, "right": 2}
+
+
+def record(gestures: Path, rel: str) -> Path:
+    source = open_source(gestures / rel)
+    times, faces, mouths, hands, hand_sides = [], [], [], [], []
+    keys: list[str] | None = None
+    with source, Tracker(TrackerOptions(face=True, hands=True)) as tracker:
+        for frame in source:
+            marks = tracker.process(frame)
+            times.append(frame.timestamp)
+            feats = None
+            if marks.face is not None:
+                try:
+                    feats = face_features(marks.face)
+                except VisionError:
+                    feats = None
+            if feats is not None and keys is None:
+                keys = sorted(feats)
+            faces.append(feats)
+            if feats is not None:
+                (mx, my), width = mouth_and_width(marks.face)
+                mouths.append((mx, my, width))
+            else:
+                mouths.append((np.nan, np.nan, np.nan))
+            h = np.full((2, 21, 3), np.nan, np.float32)
+            s = np.zeros(2, np.int8)
+            for i, hand in enumerate(marks.hands[:2]):
+                h[i] = hand.points
+                s[i] = SIDES[hand.side.value]
+            hands.append(h)
+            hand_sides.append(s)
+    keys = keys or []
+    face_matrix = np.array(
+        [[f.get(k, np.nan) for k in keys] if f is not None else [np.nan] * len(keys) for f in faces],
+        dtype=np.float32,
+    ).reshape(len(faces), len(keys))
+    out = REPO / "samples" / f"streams_{Path(rel).stem}.npz"
+    np.savez_compressed(
+        out,
+        source=np.array(f"../shared/gestures/{rel}"),
+        about=np.array("computed by scripts/record_streams.py with MediaPipe 0.10.21 solutions "
+                       "(video mode, face+hands) and trainer.vision.face_features"),
+        size=np.array(source.info.size or (0, 0)),
+        t=np.array(times, dtype=np.float64),
+        face_keys=np.array(keys),
+        face=face_matrix,
+        mouth=np.array(mouths, dtype=np.float32),
+        hands=np.array(hands, dtype=np.float32),
+        hand_sides=np.array(hand_sides, dtype=np.int8),
+    )
+    return out
+
+
+def main(argv: list[str]) -> int:
+    gestures = REPO.parent / "shared" / "gestures"
+    for rel in argv or DEFAULT_CLIPS:
+        out = record(gestures, rel)
+        print(f"{rel} -> {out.relative_to(REPO)} ({out.stat().st_size // 1024} KiB)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

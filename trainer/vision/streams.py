@@ -1,0 +1,88 @@
+"""Recorded landmark streams (``samples/streams_<clip>.npz``, written by scripts/record_streams.py):
+load them and replay them through the static scorers and the temporal recognizer without MediaPipe.
+
+Must not import the rules engine, bots, quiz or UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from trainer.signals.gestures import GestureEvent, Side
+from trainer.vision.types import FrameScores, HandLandmarks, VisionError
+
+_SIDES = {1: Side.LEFT, 2: Side.RIGHT}
+
+
+@dataclass(frozen=True, slots=True)
+class StreamFrame:
+    timestamp: float
+    face: dict[str, float] | None
+    mouth: tuple[float, float] | None
+    face_width: float | None
+    hands: tuple[HandLandmarks, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    source: str
+    size: tuple[int, int]
+    frames: tuple[StreamFrame, ...]
+
+    @property
+    def duration(self) -> float:
+        if len(self.frames) < 2:
+            return 0.0
+        step = (self.frames[-1].timestamp - self.frames[0].timestamp) / (len(self.frames) - 1)
+        return self.frames[-1].timestamp - self.frames[0].timestamp + step
+
+
+def load_stream(path: str | Path) -> Stream:
+    path = Path(path)
+    if not path.is_file():
+        raise VisionError(f"{path}: no such recorded stream: run scripts/record_streams.py")
+    with np.load(path, allow_pickle=False) as data:
+        keys = [str(k) for k in data["face_keys"]]
+        face, mouth, hands, sides, times = data["face"], data["mouth"], data["hands"], data["hand_sides"], data["t"]
+        source, size = str(data["source"]), tuple(int(v) for v in data["size"])
+    frames = []
+    for i, t in enumerate(times):
+        row = face[i]
+        has_face = len(keys) > 0 and not np.isnan(row).all()
+        feats = {k: float(v) for k, v in zip(keys, row) if not np.isnan(v)} if has_face else None
+        m = mouth[i]
+        hand_list = tuple(
+            HandLandmarks(points=hands[i, j].astype(np.float64), side=_SIDES[int(sides[i, j])])
+            for j in range(hands.shape[1])
+            if int(sides[i, j]) in _SIDES
+        )
+        frames.append(
+            StreamFrame(
+                timestamp=float(t),
+                face=feats,
+                mouth=(float(m[0]), float(m[1])) if has_face and not np.isnan(m[0]) else None,
+                face_width=float(m[2]) if has_face and not np.isnan(m[2]) else None,
+                hands=hand_list,
+            )
+        )
+    return Stream(source=source, size=size, frames=tuple(frames))
+
+
+def replay(stream: Stream, pipeline) -> Iterator[tuple[FrameScores, tuple[GestureEvent, ...], tuple[GestureEvent, ...]]]:
+    """Yield (scores, started, finished) per frame; call ``pipeline.finish()`` afterwards."""
+    for frame in stream.frames:
+        scores = pipeline.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands)
+        update = pipeline.step(scores)
+        yield scores, update.started, update.finished
+
+
+def replay_events(stream: Stream, pipeline) -> list[GestureEvent]:
+    events: list[GestureEvent] = []
+    for _scores, _started, finished in replay(stream, pipeline):
+        events.extend(finished)
+    events.extend(pipeline.finish())
+    return sorted(events, key=lambda e: (e.start, e.gesture.value))
