@@ -94,3 +94,17 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(DeckError, match="neither"):
         sign_svg("wink")
     assert CLASSIC.gesture_for(Sign.BORGNE) is Gesture.WINK
+
+
+def test_avatars_tell_players_apart():
+    from trainer.deck import avatar_svg
+
+    neutral = [avatar_svg(None, variant=seat) for seat in range(4)]
+    assert len(set(neutral)) == 4, "four seats, four looks"
+    for gesture in Gesture:
+        root = ET.fromstring(avatar_svg(gesture, variant=1, label="Bot Ouest"))
+        assert root.get("data-gesture") == gesture.value
+        assert "Bot Ouest" in _texts(root)
+    assert avatar_svg(Gesture.WINK, variant=0) != avatar_svg(Gesture.WINK, variant=1)
+    with pytest.raises(DeckError):
+        avatar_svg("wink")

@@ -6,6 +6,7 @@ third-party packages. ``card_svg(card)`` is what the app, the quiz and the play 
 
 from trainer.deck.render import (
     DeckError,
+    avatar_svg,
     card_back_svg,
     card_svg,
     card_title,
@@ -13,4 +14,4 @@ from trainer.deck.render import (
     sign_svg,
 )
 
-__all__ = ["DeckError", "card_back_svg", "card_svg", "card_title", "is_strong", "sign_svg"]
+__all__ = ["DeckError", "avatar_svg", "card_back_svg", "card_svg", "card_title", "is_strong", "sign_svg"]

@@ -8,13 +8,16 @@ appears on the viewer's right, like a person facing you.
 
 from __future__ import annotations
 
-from trainer.signals.gestures import Gesture
+from dataclasses import dataclass
+
+from trainer.signals.gestures import BodyPart, Gesture
 
 SKIN = "#f4cfa8"
 INK = "#4a2c17"
 LIP = "#c2514a"
 TONGUE = "#e77a86"
 HAIR = "#5a3a22"
+SHIRT = "#5f7fa8"
 
 
 def _face(
@@ -184,7 +187,7 @@ def _writing() -> str:
 def _shrug() -> str:
     """Head and shoulders, the subject's left shoulder (viewer's right) raised."""
     return (
-        f'<path d="M6,96 L10,74 Q14,64 30,62 L40,60 L60,60 L74,50 Q88,48 90,64 L94,96 Z" fill="#5f7fa8" '
+        f'<path d="M6,96 L10,74 Q14,64 30,62 L40,60 L60,60 L74,50 Q88,48 90,64 L94,96 Z" fill="{SHIRT}" '
         f'stroke="{INK}" stroke-width="2.2"/>'
         f'<rect x="43" y="48" width="14" height="14" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
         f'<circle cx="50" cy="32" r="20" fill="{SKIN}" stroke="{INK}" stroke-width="2.2"/>'
@@ -228,3 +231,52 @@ def gesture_glyph(gesture: Gesture) -> str:
     if glyph is None:
         glyph = _CACHE[gesture] = _GLYPHS[gesture]()
     return glyph
+
+
+# -- people: the same pictograms in other colours, for the bots' avatars ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How an avatar looks: skin, hair and shirt colours and one accessory ('', 'beret', 'earrings')."""
+
+    skin: str = SKIN
+    hair: str = HAIR
+    shirt: str = SHIRT
+    accessory: str = ""
+
+
+LOOKS: tuple[Look, ...] = (
+    Look(),
+    Look("#e0ac7e", "#1f1a17", "#8e1f1a", "beret"),
+    Look("#f7dcc4", "#c98a3a", "#5f8f2f", "earrings"),
+    Look("#9a6440", "#2b211c", "#e3b23c", ""),
+    Look("#f1c7a0", "#9a9a9a", "#2f62a8", "beret"),
+    Look("#c68a5e", "#4a2a1a", "#7a4aa8", "earrings"),
+)
+"""A few distinct looks; ``LOOKS[seat % len(LOOKS)]`` tells four bots apart at a glance."""
+
+_ACCESSORY = {
+    "": "",
+    "beret": (
+        '<ellipse cx="50" cy="21" rx="29" ry="9" fill="#2b2b3a" stroke="#1a1a24" stroke-width="1.5"/>'
+        '<path d="M50,12 L52,6" stroke="#2b2b3a" stroke-width="3" stroke-linecap="round"/>'
+    ),
+    "earrings": (
+        '<circle cx="15.5" cy="62" r="3.2" fill="#e3b23c" stroke="#7a5a0c" stroke-width="1"/>'
+        '<circle cx="84.5" cy="62" r="3.2" fill="#e3b23c" stroke="#7a5a0c" stroke-width="1"/>'
+    ),
+}
+
+
+def person_glyph(gesture: Gesture | None, look: Look = Look()) -> str:
+    """A person making ``gesture`` (a neutral face for None), drawn in ``look``'s colours."""
+    body = gesture_glyph(gesture) if gesture is not None else _face()
+    # The default colours are unique tokens in the drawings, so a look is a plain substitution.
+    body = body.replace(SKIN, look.skin).replace(HAIR, look.hair).replace(SHIRT, look.shirt)
+    if gesture is None or gesture.body_part is BodyPart.FACE:
+        extra = _ACCESSORY.get(look.accessory, "")
+        if gesture is Gesture.HEAD_TILT and extra:
+            extra = f'<g transform="rotate(18.0 50 53) translate(0,2) scale(0.96)">{extra}</g>'
+        body += extra
+    return body

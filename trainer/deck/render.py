@@ -12,7 +12,7 @@ from functools import lru_cache
 from html import escape
 
 from trainer.deck.figures import court_figure, emblem, has_figure
-from trainer.deck.pictograms import gesture_glyph
+from trainer.deck.pictograms import LOOKS, gesture_glyph, person_glyph
 from trainer.deck.suits import COLOURS, HEIGHT, suit_symbol
 from trainer.rules.cards import Card, Group, Rank, Suit
 from trainer.signals.conventions import CLASSIC, Convention
@@ -339,3 +339,33 @@ def sign_svg(
     sign below the picture. The document's ``data-gesture`` attribute names the gesture drawn.
     """
     return _sign_svg(item, convention, width, bool(label))
+
+
+@lru_cache(maxsize=256)
+def avatar_svg(
+    gesture: Gesture | None = None,
+    *,
+    variant: int = 0,
+    width: float | None = 96,
+    label: str | None = None,
+) -> str:
+    """A player's avatar: a neutral face, or the person making ``gesture``, in one of a few looks
+    (``variant`` picks among them, e.g. the seat number), with an optional name below."""
+    if gesture is not None and not isinstance(gesture, Gesture):
+        raise DeckError(f"{gesture!r} is not a Gesture: pass a Gesture or None for a neutral face")
+    if not isinstance(variant, int):
+        raise DeckError(f"variant {variant!r} must be an integer (e.g. the seat number)")
+    look = LOOKS[variant % len(LOOKS)]
+    body = '<rect x="0" y="0" width="100" height="100" rx="50" fill="#fbf6ec"/>' + person_glyph(gesture, look)
+    view_h = 100
+    if label:
+        view_h = 122
+        font = 12.5 if len(label) <= 12 else max(7.0, 12.5 * 12 / len(label))
+        body += (
+            f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
+            f'fill="#3a3026">{escape(label)}</text>'
+        )
+    what = gesture.description if gesture is not None else "neutral face"
+    name = f"{label}: {what}" if label else what
+    extra = f' data-gesture="{gesture.value}"' if gesture is not None else ""
+    return _root(100, view_h, width, name, body, extra)
