@@ -99,6 +99,12 @@ def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
         Table = None
     if Table is not None:
         name = bot_name or "heuristic"
+        if name == "simple":
+            from trainer.bots.base import bot_names, register
+            from trainer.bots.simple import SimpleBot
+
+            if "simple" not in bot_names():
+                register("simple", SimpleBot)
         return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
     from trainer.bots.simple import SimpleBot
 

@@ -49,3 +49,41 @@ def random_game(ruleset: Ruleset, seed: int, steps: int | None = None) -> Game:
         game.apply(legal[rng.randrange(len(legal))])
         done += 1
     return game
+
+
+# -- golden playthroughs -----------------------------------------------------------------------------
+
+GOLDEN_GAMES = {
+    # name: (preset, players, seed, how many deals to play (None: the whole game))
+    "vendee_seed7": ("vendee", 4, 7, None),
+    "pagat_seed3": ("pagat", 4, 3, None),
+    "english_three_players_seed5": ("english", 3, 5, 2),
+    "vendee_six_players_seed2": ("vendee", 6, 2, 1),
+}
+
+
+def golden_game(name: str) -> Game:
+    """Rebuild a golden game: random legal actions from ``random.Random(seed)``, votes for the chant
+    preferred (so chant, discards and signals appear), a signal recorded before each deal's first
+    trick."""
+    from trainer.rules.actions import Declare
+    from trainer.rules.ruleset import Players
+
+    preset, players, seed, deals = GOLDEN_GAMES[name]
+    game = Game.new(Ruleset.preset(preset, players=Players(players)), seed)
+    rng = random.Random(seed)
+    while not game.is_over and (deals is None or len(game.results) < deals):
+        legal = game.legal_actions()
+        if game.phase is Phase.CHANT_VOTE:
+            action = Vote(rng.random() < 0.85)
+        elif game.phase is Phase.DECLARE:
+            # Mostly pass, sometimes announce or give up, so every branch shows up.
+            action = legal[0] if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
+            assert isinstance(action, Declare)
+        else:
+            action = legal[rng.randrange(len(legal))]
+        if game.phase is Phase.PLAY and not game.tricks and not game.current_trick:
+            partner = game.ruleset.partners(game.to_move)
+            game.record_signal(game.to_move, "AS x1", partner)
+        game.apply(action)
+    return game

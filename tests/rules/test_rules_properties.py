@@ -1,0 +1,163 @@
+"""Hypothesis properties of the engine: cards conserved, trick winners, trick counts, scores that only
+grow, notation round-trips, sampled worlds that agree with the view."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_helpers import random_game
+from trainer.rules.actions import Phase, format_action, parse_action
+from trainer.rules.cards import CARDS, Card
+from trainer.rules.fastdeal import FastDeal
+from trainer.rules.game import DealEnd, Game
+from trainer.rules.ruleset import PRESETS, Players, Ruleset
+from trainer.rules.views import HoldConstraint, WorldError, playout_deal, sample_world
+
+rulesets = st.builds(
+    lambda name, players: Ruleset.preset(name, players=players),
+    st.sampled_from(sorted(PRESETS)),
+    st.sampled_from(list(Players)),
+)
+seeds = st.integers(min_value=0, max_value=10**9)
+fast = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _all_cards_accounted(game: Game) -> list[Card]:
+    """Hands + played + discards + talon of the current deal."""
+    every: list[Card] = []
+    for seat in range(game.players):
+        every.extend(game.hand(seat))
+        every.extend(game.discards(seat))
+    every.extend(game.talon)
+    for trick in game.tricks:
+        every.extend(trick.cards)
+    every.extend(game.current_trick)
+    return every
+
+
+@fast
+@given(rulesets, seeds, st.integers(min_value=0, max_value=120))
+def test_48_cards_are_conserved(ruleset, seed, steps):
+    game = random_game(ruleset, seed, steps)
+    if game.phase in (Phase.GAME_OVER,):
+        return
+    every = _all_cards_accounted(game)
+    assert len(every) == 48 and set(every) == set(CARDS)
+
+
+@fast
+@given(rulesets, seeds)
+def test_trick_winner_played_the_strongest_card_and_deal_trick_count(ruleset, seed):
+    game = random_game(ruleset, seed)
+    for result in game.results:
+        if result.end is not DealEnd.PLAYED:
+            continue
+        assert len(result.tricks) == ruleset.tricks_per_deal  # 9, or 12 / 8
+        for trick in result.tricks:
+            strengths = [c.strength for c in trick.cards]
+            best = max(strengths)
+            assert len(trick.cards) == ruleset.player_count
+            if trick.winner is None:
+                assert strengths.count(best) >= 2
+            else:
+                position = (trick.winner - trick.leader) % ruleset.player_count
+                assert strengths[position] == best and strengths.count(best) == 1
+        assert sum(result.tricks_won) == sum(t.winner is not None for t in result.tricks)
+
+
+@fast
+@given(rulesets, seeds)
+def test_scores_only_grow(ruleset, seed):
+    game = Game.new(ruleset, seed)
+    rng = random.Random(seed)
+    last = list(game.scores)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+        assert all(now >= before for now, before in zip(game.scores, last))
+        last = list(game.scores)
+    assert game.outcome.scores == tuple(game.scores)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rulesets, seeds, st.integers(min_value=0, max_value=80))
+def test_action_notation_round_trips(ruleset, seed, steps):
+    game = random_game(ruleset, seed, steps)
+    for action in game.history:
+        assert parse_action(format_action(action)) == action
+
+
+@given(st.sampled_from(CARDS), st.sampled_from(["lower", "upper", "padded"]))
+def test_card_codes_round_trip(card, style):
+    code = {"lower": card.code.lower(), "upper": card.code, "padded": f" {card.code.lower()} "}[style]
+    assert Card.parse(code) is card
+    assert eval(repr(card)) is card
+    assert Card.from_index(card.index) is card
+
+
+@settings(max_examples=60, deadline=None)
+@given(rulesets, seeds, st.integers(min_value=0, max_value=200), st.data())
+def test_sampled_world_agrees_with_the_view(ruleset, seed, steps, data):
+    game = random_game(ruleset, seed, steps)
+    if game.is_over:
+        return
+    seat = data.draw(st.integers(min_value=0, max_value=ruleset.player_count - 1))
+    view = game.view(seat)
+    other = (seat + 1) % ruleset.player_count
+    # A hold-constraint the true hand satisfies, so a world must exist.
+    true_hand = set(game.hand(other))
+    strong = frozenset(c for c in CARDS if c.level <= 12)
+    held = len(true_hand & strong)
+    constraint = HoldConstraint(other, strong, at_least=held, at_most=held)
+    world = sample_world(view, random.Random(seed), [constraint])
+    assert world.hands[seat] == view.hand
+    assert [len(h) for h in world.hands] == list(view.hand_sizes)
+    everything = [c for h in world.hands for c in h] + list(world.hidden)
+    everything += list(view.played) + list(view.discards)
+    assert sorted(c.index for c in everything) == list(range(48))
+    assert not set(world.hidden) & set(view.hand)
+    assert constraint.satisfied_by(world.hands[other])
+    if view.phase is Phase.PLAY:
+        deal = playout_deal(view, world)
+        while not deal.finished:
+            deal.apply(deal.legal_actions()[0])
+        assert len(deal.winners) == ruleset.tricks_per_deal
+
+
+def test_contradictory_constraints_raise():
+    game = Game.new(Ruleset(), 1)
+    view = game.view(0)
+    mine = frozenset(view.hand[:1])
+    try:
+        sample_world(view, random.Random(0), [HoldConstraint(1, mine, at_least=1)], attempts=20)
+    except WorldError as error:
+        assert "constraint" in str(error)
+    else:
+        raise AssertionError("a seat cannot hold a card of the viewer's hand")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.sampled_from([3, 4, 6]), st.booleans())
+def test_fast_deal_copy_and_resume_agree(seed, players, spoiler_leads):
+    rng = random.Random(seed)
+    deal = FastDeal.random(rng, players=players, dealer=seed % players, spoiler_leads=spoiler_leads)
+    for _ in range(rng.randrange(20)):
+        deal.apply(deal.legal_actions()[0])
+    copy = deal.copy()
+    resumed = FastDeal.resume(
+        deal.hands, deal.leader, deal.trick, deal.tricks,
+        spoiler_leads=spoiler_leads, total_tricks=deal.total_tricks,
+    )
+    for other in (copy, resumed):
+        assert other.to_move == deal.to_move and other.won == deal.won
+    while not deal.finished:
+        move = deal.legal_actions()[-1]
+        deal.apply(move)
+        copy.apply(move)
+        resumed.apply(move)
+    for other in (copy, resumed):
+        assert other.winners == deal.winners and other.deal_winner() == deal.deal_winner()
+        assert other.mordienne() == deal.mordienne()

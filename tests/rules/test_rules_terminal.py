@@ -1,0 +1,64 @@
+"""``aluette play``: a full game in the terminal driven by scripted input (RULES.md "A game")."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from trainer.rules.ruleset import Ruleset
+from trainer.terminal import play
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(lines: str, seed: int = 3, preset: str = "vendee", bot: str | None = "simple") -> tuple[int, str]:
+    out = io.StringIO()
+    code = play(Ruleset.preset(preset), seed, bot, io.StringIO(lines), out)
+    return code, out.getvalue()
+
+
+def test_full_game_to_the_end_with_card_names_and_scores():
+    code, text = run("1\n" * 3000, seed=3, bot="random")
+    assert code == 0
+    assert "Game over" in text and "Final score" in text
+    assert "Monsieur / Mister" in text or "la Vache / the Cow" in text or "Madame / Mistress" in text
+    assert "Trick 1 goes to" in text or "Trick 1 is spoiled" in text
+    assert "--- Score:" in text
+
+
+def test_bad_input_is_asked_again_and_eof_leaves_cleanly():
+    code, text = run("banana\n0\n99\nZZ\n?\n")
+    assert code == 0
+    assert text.count("is not one of the choices") == 4
+    assert "Type the number of your choice" in text
+    assert text.rstrip().endswith("End of input: leaving the game.")
+
+
+def test_card_codes_are_accepted_and_quit_works():
+    # Play the strongest card by code at every card prompt, answer the rest by number.
+    out = io.StringIO()
+
+    class Lines(io.StringIO):
+        def readline(self, *args):
+            text = out.getvalue()
+            last = text.rsplit("play a card:", 1)
+            if len(last) == 2 and "\n>" not in last[1]:
+                code = last[1].split("\n")[1].split()[1]
+                return code.lower() + "\n"
+            return "1\n"
+
+    code = play(Ruleset(), 5, "simple", Lines(), out)
+    assert code == 0 and "Game over" in out.getvalue()
+    code, text = run("q\n")
+    assert code == 0 and "You leave the table." in text
+
+
+def test_aluette_play_command_runs(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "trainer.cli", "play", "--seed", "4", "--bot", "random"],
+        input="1\n" * 3000, capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over" in proc.stdout
