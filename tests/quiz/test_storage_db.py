@@ -13,6 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from trainer.storage import (
     APPLICATION_ID,
@@ -207,3 +209,22 @@ def test_an_empty_file_becomes_a_database_and_is_marked_ours(tmp_path: Path):
     assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     raw.close()
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.text(min_size=1, max_size=12), key=st.text(min_size=1, max_size=30), value=_json)
+def test_any_json_value_round_trips(tmp_path: Path, kind: str, key: str, value):
+    with Store.open(tmp_path / "prop.db") as store:
+        store.put(kind, key, value)
+        assert store.get(kind, key) == value
+        assert key in store.keys(kind)
+        entry_id = store.append(kind, value, time=1.5)
+        assert [e.record for e in store.records(kind) if e.id == entry_id] == [value]

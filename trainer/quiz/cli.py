@@ -212,6 +212,13 @@ def _ask(session, count: int, language: str, stdin: TextIO, out: TextIO, clock, 
             print(f"  {ui['next'].format(when=_until(outcome.due, now, language))}", file=out)
     except KeyboardInterrupt:
         print(file=out)
+    except BrokenPipeError:
+        # the reader went away (``aluette quiz | head``): answers are saved, leave quietly
+        if out is sys.stdout:
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return _finish(session, language, out, path)
 
 
@@ -224,7 +231,6 @@ def _finish(session, language: str, out: TextIO, path) -> int:
 
 def _show(question, number: int, count: int, language: str, out: TextIO) -> None:
     from trainer.quiz.questions import Kind
-    from trainer.quiz.texts import GESTURE_TEXT
 
     ui = _UI[language]
     print(file=out)
@@ -237,10 +243,6 @@ def _show(question, number: int, count: int, language: str, out: TextIO) -> None
     elif question.cards:
         for i, card in enumerate(question.cards, 1):
             print(f"    {i}. {card.code}  {_plain(card, language)}", file=out)
-    if question.kind is Kind.SIGN and not question.cards and question.meaning is not None:
-        print(f"    « {question.meaning.show(language)} »", file=out)
-    if question.gesture is not None:
-        print(f"    ({GESTURE_TEXT[question.gesture].show(language)})", file=out)
     if question.is_order:
         print(ui["order"], file=out)
         return
