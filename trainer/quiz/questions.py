@@ -217,7 +217,8 @@ class Question:
     def answer_text(self, language: str = "fr") -> str:
         """The right answer in words, for feedback."""
         if self.is_order:
-            return " > ".join(card_text(Card.parse(code)).show(language) for code in self.answer)
+            # one language only: four cards each with a translation would not fit on a line
+            return " > ".join(card_text(Card.parse(code)).only(language) for code in self.answer)
         for choice in self.choices:
             if choice.key == self.answer[0]:
                 return choice.text.show(language)
