@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from trainer.signals.gestures import Side
@@ -172,7 +173,8 @@ class Tracker:
         with self._lock:
             if self.closed:
                 raise VisionError("this Tracker was closed: build a new one")
-            rgb = np.ascontiguousarray(image[:, :, ::-1])
+            # cvtColor is ~10x faster than a numpy channel flip + copy at 640x480.
+            rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
             rgb.flags.writeable = False
             face = self._run_face(rgb, width, height)
             hands = self._run_hands(rgb, width, height)

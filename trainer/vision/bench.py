@@ -1,0 +1,132 @@
+"""``aluette bench vision``: frames per second of the full pipeline and of the bare MediaPipe graphs
+on the same frames (a clip resized to 640x480, face + hands), and the pipeline's own overhead.
+
+The two runs are interleaved in blocks of frames so that a busy machine (other processes on the two
+cores) slows both alike. Must not import the rules engine, bots, quiz or UI.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from trainer.vision.pipeline import Pipeline, PipelineOptions
+from trainer.vision.sources import open_source
+from trainer.vision.types import Frame, VisionError
+
+BLOCK = 25
+
+
+@dataclass(frozen=True, slots=True)
+class BenchResult:
+    clip: str
+    frames: int
+    size: tuple[int, int]
+    pipeline_fps: float
+    mediapipe_fps: float
+    pipeline_ms: float
+    mediapipe_ms: float
+    hands_every: int
+
+    @property
+    def overhead(self) -> float:
+        """The pipeline's own work as a fraction of the bare MediaPipe time."""
+        return self.pipeline_ms / self.mediapipe_ms - 1.0 if self.mediapipe_ms > 0 else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "frames": self.frames,
+            "size": list(self.size),
+            "pipeline_fps": round(self.pipeline_fps, 1),
+            "mediapipe_fps": round(self.mediapipe_fps, 1),
+        }
+
+    def format(self, wall: float) -> str:
+        return "\n".join(
+            [
+                f"bench vision: {self.clip}",
+                f"  {self.frames} frames at {self.size[0]}x{self.size[1]}, face mesh (refined) + hands (2)"
+                + (f", hands every {self.hands_every} frames" if self.hands_every > 1 else ""),
+                f"  full pipeline : {self.pipeline_fps:6.1f} fps  ({self.pipeline_ms:.2f} ms/frame)",
+                f"  bare MediaPipe: {self.mediapipe_fps:6.1f} fps  ({self.mediapipe_ms:.2f} ms/frame)",
+                f"  pipeline overhead on top of MediaPipe: {100 * self.overhead:+.1f} %",
+                f"  (wall time {wall:.1f} s)",
+            ]
+        )
+
+
+def load_frames(clip: Path, frames: int, size: tuple[int, int]) -> list[np.ndarray]:
+    images: list[np.ndarray] = []
+    with open_source(clip) as source:
+        for frame in source:
+            images.append(cv2.resize(frame.image, size, interpolation=cv2.INTER_AREA))
+            if len(images) >= frames:
+                break
+    if not images:
+        raise VisionError(f"{clip}: no frames to benchmark")
+    while len(images) < frames:  # loop a short clip
+        images.extend(images[: frames - len(images)])
+    return images
+
+
+def bench_vision(
+    clip: Path | str,
+    frames: int = 300,
+    size: tuple[int, int] = (640, 480),
+    hands_every: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> BenchResult:
+    import mediapipe as mp  # noqa: PLC0415
+
+    if frames < BLOCK:
+        raise VisionError(f"--frames {frames}: time at least {BLOCK} frames")
+    clip = Path(clip)
+    images = load_frames(clip, frames, size)
+    rgb = [cv2.cvtColor(image, cv2.COLOR_BGR2RGB) for image in images]
+    fps = 30.0
+    options = PipelineOptions(face=True, hands=True, hands_every=hands_every)
+    pipeline = Pipeline(options)
+    face = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True)
+    hands = mp.solutions.hands.Hands(static_image_mode=False, max_num_hands=2, model_complexity=1)
+    try:
+        # Warm up both (graph start-up, first detection) outside the timing.
+        for i in range(3):
+            pipeline.process(Frame(images[i], -1.0 + i / fps, i))
+            face.process(rgb[i])
+            hands.process(rgb[i])
+        pipeline.reset()
+        pipe_time = mp_time = 0.0
+        for start in range(0, frames, BLOCK):
+            stop = min(frames, start + BLOCK)
+            t0 = time.perf_counter()
+            for i in range(start, stop):
+                pipeline.process(Frame(images[i], i / fps, i))
+            t1 = time.perf_counter()
+            for i in range(start, stop):
+                face.process(rgb[i])
+                if i % hands_every == 0:
+                    hands.process(rgb[i])
+            t2 = time.perf_counter()
+            pipe_time += t1 - t0
+            mp_time += t2 - t1
+            if progress is not None and stop % (4 * BLOCK) == 0:
+                progress(f"  {stop}/{frames} frames")
+    finally:
+        pipeline.close()
+        face.close()
+        hands.close()
+    return BenchResult(
+        clip=str(clip),
+        frames=frames,
+        size=size,
+        pipeline_fps=frames / pipe_time,
+        mediapipe_fps=frames / mp_time,
+        pipeline_ms=1000 * pipe_time / frames,
+        mediapipe_ms=1000 * mp_time / frames,
+        hands_every=hands_every,
+    )
