@@ -41,7 +41,7 @@ from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement
 from trainer.signals.signs import Signal
-from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, encode_message
+from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, encode_message, is_truthful
 
 HUMAN = "human"
 
@@ -277,7 +277,9 @@ class Table:
         # Discreet signs waited for this moment: the opponents looked away.
         queued, self._queued = self._queued, []
         for seat, intent in queued:
-            self._make(seat, intent)
+            # A card played meanwhile is no longer held: the sign would now be a lie, so it is dropped.
+            if is_truthful(intent.signal, self.game.hand(seat)) or self.lying_allowed:
+                self._make(seat, intent)
         for seat, bot in enumerate(self.seats):
             if bot is None or any(s == seat for s, _ in self._queued):
                 continue
