@@ -42,6 +42,7 @@ def streamlit_command(port: int, *, headless: bool = True, script: Path = APP_SC
         "--server.headless", "true" if headless else "false",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        "--client.toolbarMode", "minimal",
     ]
 
 

@@ -27,7 +27,8 @@ class Piece:
     reason: str = ""
 
 
-def _has(module: str) -> bool:
+def has_module(module: str) -> bool:
+    """Whether ``module`` can be found, without importing it."""
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
@@ -36,21 +37,21 @@ def _has(module: str) -> bool:
 
 def recognizer() -> Piece:
     """Can the app recognise signs from images at all (vision extras and the pipeline present)?"""
-    if not _has("mediapipe") or not _has("cv2"):
+    if not has_module("mediapipe") or not has_module("cv2"):
         return Piece(
             "recognizer",
             False,
             "model missing: the vision extras (mediapipe 0.10.21 with its bundled models) are not "
             "installed; install with `pip install -e '.[app]'`",
         )
-    for module in ("trainer.vision.pipeline", "trainer.vision.annotate"):
-        if not _has(module):
+    for module in ("trainer.vision.pipeline",):
+        if not has_module(module):
             return Piece("recognizer", False, f"the recognizer is not available in this build ({module} is missing)")
     return Piece("recognizer", True)
 
 
 def live_camera_support() -> Piece:
-    if not _has("streamlit_webrtc") or not _has("av"):
+    if not has_module("streamlit_webrtc") or not has_module("av"):
         return Piece(
             "live camera",
             False,
@@ -61,7 +62,7 @@ def live_camera_support() -> Piece:
 
 def piece(name: str, *modules: str) -> Piece:
     """A collaborator piece (deck, table, quiz, storage) by the modules it needs."""
-    missing = [m for m in modules if not _has(m)]
+    missing = [m for m in modules if not has_module(m)]
     if missing:
         return Piece(name, False, f"{name} is not available in this build ({', '.join(missing)} missing)")
     return Piece(name, True)

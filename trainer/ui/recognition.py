@@ -26,18 +26,29 @@ def require() -> None:
         raise RecognitionUnavailable(piece.reason)
 
 
-def make_pipeline(profile: Any = None, *, still: bool = False) -> Any:
-    """A fresh vision pipeline (one per session or per file; MediaPipe graphs are not shared)."""
+def make_pipeline(profile: Any = None) -> Any:
+    """A fresh vision pipeline for a live stream (one per session; MediaPipe graphs are not shared)."""
     require()
     from trainer.vision.pipeline import Pipeline
 
-    return Pipeline(profile=profile) if profile is not None else Pipeline()
+    return Pipeline(profile=profile)
+
+
+def overlay_available() -> bool:
+    """Whether the vision layer's overlay (``trainer.vision.annotate.draw``) is in this build."""
+    return modes.has_module("trainer.vision.annotate") and modes.piece_with("overlay", "trainer.vision.annotate", "draw").available
 
 
 def draw(image, analysis, mirror: bool):
-    from trainer.vision import annotate
+    """The frame to show: the vision layer's overlay (landmarks, a meter per gesture with its
+    threshold), or the plain frame when the overlay is not in this build. Mirroring is display only."""
+    if overlay_available():
+        from trainer.vision import annotate
 
-    return annotate.draw(image, analysis, mirror=mirror)
+        return annotate.draw(image, analysis, mirror=mirror)
+    import numpy as np
+
+    return np.ascontiguousarray(image[:, ::-1]) if mirror else image
 
 
 def make_watcher(settings: Settings, profile: Any = None) -> SignWatcher:
@@ -53,52 +64,40 @@ class FileResult:
 
     frames: int
     events: tuple[GestureEvent, ...]
-    peak_scores: tuple[tuple[Gesture, float], ...]
     face_found: bool
     hands_found: int
-    last_timestamp: float
     face_features: tuple[dict, ...] = ()
     """The named features of every frame where a face was found (for calibration from a file)."""
 
 
 def analyse_file(path: Path, profile: Any = None) -> FileResult:
-    """Run the recognizer over a photo or clip (the vision layer's sources read it)."""
+    """Run the recognizer over a photo (gestures over the threshold) or a clip (its events)."""
     require()
+    from trainer.vision.pipeline import THRESHOLD, analyse_image, analyse_video
     from trainer.vision.sources import open_source
 
-    pipeline = make_pipeline(profile)
-    events: list[GestureEvent] = []
-    peaks: dict[Gesture, float] = {}
-    frames = 0
-    face = False
-    hands = 0
-    last = 0.0
+    with open_source(path) as source:
+        still = source.info.is_still
+    if still:
+        image = analyse_image(path, profile=profile)
+        # A photo has no duration: each gesture over the threshold is one event at time 0.
+        events = tuple(
+            GestureEvent(gesture=g, start=0.0, end=0.0, confidence=float(image.scores[g]), side=image.sides.get(g))
+            for g in image.gestures
+        )
+        features = (dict(image.result.scores.features),) if image.face else ()
+        return FileResult(1, events, image.face, image.hands, features)
     features: list[dict] = []
-    try:
-        with open_source(path) as source:
-            for frame in source:
-                result = pipeline.process(frame)
-                frames += 1
-                last = frame.timestamp
-                events.extend(result.events)
-                face = face or result.scores.face_found
-                if result.scores.face_found:
-                    features.append(dict(result.scores.features))
-                hands = max(hands, result.scores.hands_found)
-                for gesture, score in result.scores.scores.items():
-                    peaks[gesture] = max(score, peaks.get(gesture, 0.0))
-        events.extend(getattr(pipeline, "flush", lambda: ())())
-    finally:
-        getattr(pipeline, "close", lambda: None)()
-    return FileResult(
-        frames=frames,
-        events=tuple(events),
-        peak_scores=tuple(sorted(peaks.items(), key=lambda kv: -kv[1])),
-        face_found=face,
-        hands_found=hands,
-        last_timestamp=last,
-        face_features=tuple(features),
-    )
+    hands = 0
+
+    def keep(frame, result) -> None:
+        nonlocal hands
+        hands = max(hands, result.scores.hands_found)
+        if result.scores.face_found:
+            features.append(dict(result.scores.features))
+
+    video = analyse_video(path, profile=profile, on_frame=keep)
+    return FileResult(video.frames, video.events, video.frames_with_face > 0, hands, tuple(features))
 
 
 def profile_from_file(path: Path, created: str) -> Any:

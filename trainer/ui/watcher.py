@@ -1,14 +1,16 @@
 """The live camera's frame callback: one frame in, the annotated frame out, typed records to the page.
 
 ``streamlit-webrtc`` calls :meth:`SignWatcher.__call__` on its own worker thread for every video
-frame. That thread must never call ``st.*``: everything the page needs crosses over through
+frame; the watcher returns the frame at once with the latest overlay drawn and hands the newest frame
+to its own analysis thread, so the video keeps the camera's rate while recognition skips frames it
+cannot keep up with. Neither thread may call ``st.*``: everything the page needs crosses over through
 ``SignWatcher.reports``, a bounded ``queue.Queue`` of frozen records (:class:`FrameReport` for the
 live meters, :class:`SignSeen` for each recognised gesture, :class:`WatcherFailure` when the
 recognizer cannot run). The page drains it from a fragment that reruns a few times a second.
 
 The recognizer itself (landmarks, features, thresholds, hysteresis) is the vision layer's
 ``Pipeline``; this module holds no feature math. The pipeline is built lazily on the first frame,
-on the worker thread, so the page renders at once and MediaPipe is imported only when a camera
+on the analysis thread, so the page renders at once and MediaPipe is imported only when a camera
 actually sends frames. Time is the frame's own timestamp (``av.VideoFrame.time``), never the wall
 clock, so detection times are measured on the camera's clock.
 """
@@ -31,6 +33,8 @@ class FrameReport:
 
     timestamp: float
     scores: tuple[tuple[Gesture, float], ...]
+    thresholds: tuple[tuple[Gesture, float], ...]
+    """The score at which each gesture turns on (the recognizer's enter threshold)."""
     face_found: bool
     hands_found: int
     frames: int
@@ -41,10 +45,15 @@ class FrameReport:
 
 @dataclass(frozen=True, slots=True)
 class SignSeen:
-    """A gesture the recognizer reported, with the source time of the frame that reported it."""
+    """A gesture the recognizer reported, with the source time of the frame that reported it.
+
+    ``final`` is False when the gesture was just confirmed (reported within its hold time: what a
+    drill answers at once) and True when it ended (final repeat count and end time: what a partner
+    reads, e.g. how many aces)."""
 
     event: GestureEvent
     reported_at: float
+    final: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +77,12 @@ Report = Union[FrameReport, SignSeen, CalibrationProgress, WatcherFailure]
 
 
 class Analysis(Protocol):
-    """What the app reads from the vision pipeline's per-frame result."""
+    """What the app reads from the vision pipeline's per-frame result (vision's FrameResult)."""
 
     scores: Any  # trainer.vision.types.FrameScores
-    events: tuple[GestureEvent, ...]
+    started: tuple[GestureEvent, ...]
+    finished: tuple[GestureEvent, ...]
+    live: Any  # trainer.vision.recognizer.LiveState
 
 
 class Analyser(Protocol):
@@ -103,33 +114,83 @@ class SignWatcher:
         self.reports: "queue.Queue[Report]" = queue.Queue(maxsize=queue_size)
         self._pipeline: Analyser | None = None
         self._failed: str | None = None
-        self._lock = threading.Lock()  # webrtc may call from a pool; the pipeline is stateful
+        self._lock = threading.Lock()  # the pipeline is stateful: one frame at a time
         self._frames = 0
         self._recent: list[float] = []
         self.latest_timestamp: float | None = None
-        """Source time of the last processed frame (read by the page to time a drill)."""
+        """Source time of the last analysed frame (read by the page to time a drill)."""
         self._last_time: float | None = None
         self._profile: Any = None
         self._calibrator: Any = None
         self._calibration_created = ""
+        # Live mode: the newest frame waiting for analysis, and the newest analysis to draw.
+        self._pending: tuple[np.ndarray, float] | None = None
+        self._wake = threading.Condition()
+        self._latest: Any = None
+        self._worker: threading.Thread | None = None
+        self._closed = False
+        self.shown_frames = 0
+        """Frames returned to the browser (with the overlay of the latest analysis)."""
 
     # -- the webrtc callback -------------------------------------------------------------------
 
     def __call__(self, frame):  # av.VideoFrame -> av.VideoFrame
+        """Show every frame at once with the latest analysis drawn; analyse the newest frame on a
+        separate thread. The video then runs at the camera's rate even when recognition is slower
+        (it skips frames, never queues them), and the overlay lags by at most one analysis."""
         import av  # imported here: only the live camera path needs PyAV
 
         image = frame.to_ndarray(format="bgr24")
-        timestamp = frame.time if frame.time is not None else self._frames / 30.0
-        shown = self.process_image(image, float(timestamp))
+        timestamp = float(frame.time) if frame.time is not None else self.shown_frames / 30.0
+        self.submit(image, timestamp)
+        shown = self.display(image, self._latest)
         out = av.VideoFrame.from_ndarray(shown, format="bgr24")
         out.pts = frame.pts
         out.time_base = frame.time_base
         return out
 
+    def submit(self, image: np.ndarray, timestamp: float) -> None:
+        """Hand the newest frame to the analysis thread (replacing one it has not started yet)."""
+        with self._wake:
+            self._pending = (image, timestamp)
+            if self._worker is None or not self._worker.is_alive():
+                self._closed = False
+                self._worker = threading.Thread(target=self._analyse_loop, name="sign-watcher", daemon=True)
+                self._worker.start()
+            self._wake.notify()
+
+    def _analyse_loop(self) -> None:
+        while True:
+            with self._wake:
+                # Leave after a few idle seconds (camera stopped); the next frame restarts the thread.
+                if self._pending is None and not self._wake.wait_for(
+                    lambda: self._pending is not None or self._closed, timeout=5.0
+                ):
+                    self._worker = None
+                    return
+                if self._closed:
+                    return
+                image, timestamp = self._pending
+                self._pending = None
+            analysis = self.analyse(image, timestamp)
+            if analysis is not None:
+                self._latest = analysis
+
     # -- the testable core ---------------------------------------------------------------------
 
     def process_image(self, image: np.ndarray, timestamp: float) -> np.ndarray:
         """Analyse one BGR frame taken at ``timestamp`` (seconds, source clock); return what to show."""
+        return self.display(image, self.analyse(image, timestamp))
+
+    def display(self, image: np.ndarray, analysis: Analysis | None) -> np.ndarray:
+        """The frame to show: the overlay of ``analysis`` drawn on it, mirrored if asked."""
+        self.shown_frames += 1
+        if analysis is None or self._draw is None:
+            return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
+        return self._draw(image, analysis, self.mirror)
+
+    def analyse(self, image: np.ndarray, timestamp: float) -> Analysis | None:
+        """Run the recognizer on one frame and queue its reports; None if it cannot run."""
         with self._lock:
             if self._last_time is not None and timestamp <= self._last_time:
                 # MediaPipe's video mode needs strictly increasing timestamps; a restarted track
@@ -138,7 +199,7 @@ class SignWatcher:
             self._last_time = timestamp
             pipeline = self._ensure_pipeline()
             if pipeline is None:
-                return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
+                return None
             from trainer.vision.types import Frame
 
             analysis = pipeline.process(Frame(image=image, timestamp=timestamp, index=self._frames))
@@ -147,10 +208,14 @@ class SignWatcher:
             self._recent = [t for t in self._recent if t > timestamp - 1.0] + [timestamp]
             fps = (len(self._recent) - 1) / (self._recent[-1] - self._recent[0]) if len(self._recent) > 1 else 0.0
             scores = analysis.scores
+            live = analysis.live
+            meter = live.scores if live is not None else scores.scores
+            thresholds = live.thresholds if live is not None else {}
             self._put(
                 FrameReport(
                     timestamp=timestamp,
-                    scores=tuple(sorted(scores.scores.items(), key=lambda kv: kv[0].value)),
+                    scores=tuple(sorted(meter.items(), key=lambda kv: kv[0].value)),
+                    thresholds=tuple((g, float(t[0])) for g, t in sorted(thresholds.items(), key=lambda kv: kv[0].value)),
                     face_found=bool(scores.face_found),
                     hands_found=int(scores.hands_found),
                     frames=self._frames,
@@ -158,13 +223,13 @@ class SignWatcher:
                 ),
                 droppable=True,
             )
-            for event in analysis.events:
-                self._put(SignSeen(event=event, reported_at=timestamp), droppable=False)
+            for event in analysis.started:
+                self._put(SignSeen(event=event, reported_at=timestamp, final=False), droppable=False)
+            for event in analysis.finished:
+                self._put(SignSeen(event=event, reported_at=timestamp, final=True), droppable=False)
             if self._calibrator is not None:
                 self._calibrate(scores, timestamp)
-            if self._draw is None:
-                return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
-            return self._draw(image, analysis, self.mirror)
+            return analysis
 
     def start_calibration(self, calibrator: Any, created: str = "") -> None:
         """Feed the next frames' features (face found only) to ``calibrator`` (vision's Calibrator);
@@ -238,5 +303,13 @@ class SignWatcher:
         return self._failed
 
     def close(self) -> None:
+        """Stop the analysis thread and release the recognizer (MediaPipe graphs)."""
+        with self._wake:
+            self._closed = True
+            self._pending = None
+            self._wake.notify_all()
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(timeout=5.0)
         with self._lock:
             self._close_pipeline()

@@ -55,7 +55,7 @@ def _record(attempt: drill.Attempt) -> None:
     persistence.save_attempt(attempt)
 
 
-def _on_event(event: GestureEvent, reported_at: float, settings: Settings) -> None:
+def _on_event(event: GestureEvent, reported_at: float, settings: Settings, *, live: bool = True) -> None:
     """Log what was seen; if a sign is asked and not yet answered, judge the event against it."""
     seen = st.session_state["practice_seen"]
     sign = _convention(settings).sign_for(event.gesture)
@@ -66,7 +66,9 @@ def _on_event(event: GestureEvent, reported_at: float, settings: Settings) -> No
     if target is None or (feedback is not None and feedback.success):
         return
     attempt = drill.judge(
-        target, event, reported_at=reported_at, asked_at=st.session_state["practice_started"],
+        target, event, reported_at=reported_at,
+        # An uploaded file has its own clock: no time to detect, only the hold.
+        asked_at=st.session_state["practice_started"] if live else None,
         convention=_convention(settings), signing_hand=_signing_hand(settings),
     )
     if attempt.success or sign is not None:  # a recognised sign other than the target is a miss
@@ -117,15 +119,17 @@ def _meters(report: FrameReport | None) -> None:
         f"hands {report.hands_found}"
     )
     bars = []
+    thresholds = dict(report.thresholds)
     for gesture, score in report.scores:
+        threshold = thresholds.get(gesture, 0.5)
         width = int(round(100 * min(1.0, max(0.0, score))))
-        colour = "#2e7d32" if score >= 0.5 else "#90a4ae"
+        colour = "#2e7d32" if score >= threshold else "#90a4ae"
         bars.append(
             f'<div style="display:flex;align-items:center;gap:6px;font-size:12px">'
             f'<span style="width:90px">{gesture.value}</span>'
             f'<div style="position:relative;flex:1;height:10px;background:#eceff1">'
             f'<div style="width:{width}%;height:10px;background:{colour}"></div>'
-            f'<div style="position:absolute;left:50%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
+            f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
             f"</div></div>"
         )
     st.markdown("".join(bars), unsafe_allow_html=True)
@@ -147,7 +151,11 @@ def _live_panel() -> None:
     for report in watcher.drain():
         if isinstance(report, FrameReport):
             st.session_state["practice_live"] = report
-        elif isinstance(report, SignSeen):
+            if st.session_state["practice_target"] is not None and st.session_state["practice_started"] is None:
+                # The sign was asked before the camera ran: time it from the first frame analysed.
+                st.session_state["practice_started"] = report.timestamp
+        elif isinstance(report, SignSeen) and not report.final:
+            # Answer at once: the drill judges the event when it is confirmed, not when it ends.
             _on_event(report.event, report.reported_at, settings)
         elif isinstance(report, CalibrationProgress):
             _on_calibration(report)
@@ -229,12 +237,12 @@ def _upload_panel(settings: Settings) -> None:
                 return
     st.session_state["practice_upload_done"] = marker
     st.caption(
-        f"{result.frames} frame(s); face {'found' if result.face_found else 'not found'}; hands {result.hands_found}."
+        f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; hands {result.hands_found}."
     )
     if not result.events:
         st.warning("No sign recognised in this file.")
     for event in result.events:
-        _on_event(event, event.end, settings)
+        _on_event(event, event.end, settings, live=False)
 
 
 def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> None:
