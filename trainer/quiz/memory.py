@@ -89,8 +89,21 @@ class ItemStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class Review:
+    """What recording one answer did to an item's memory."""
+
+    item: str
+    correct: bool
+    rating: fsrs.Rating
+    due: datetime
+    seconds: float
+    ahead: bool
+    """Answered before it was due (a right answer then leaves the schedule alone)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The result of one answer, for feedback."""
+    """The result of one answer in a session, for feedback: the right answer and why, in words."""
 
     item: str
     correct: bool
@@ -227,7 +240,7 @@ class Progress:
         seconds: float,
         now: datetime,
         response: object = None,
-    ) -> Outcome:
+    ) -> Review:
         """Record an answer: rate it, move the item's FSRS card, save card and log together.
 
         A right answer to an item that is not due yet (practice ahead) is logged but leaves the
@@ -266,7 +279,7 @@ class Progress:
             self.store.put(DOC_KIND, f"{self.profile}/{question.item}", doc, now=now)
             self.store.append(LOG_KIND, record, time=now)
         self._docs[question.item] = doc
-        return Outcome(question.item, bool(correct), rating, "", "", card.due, float(seconds))
+        return Review(question.item, bool(correct), rating, card.due, float(seconds), ahead)
 
     def reset(self, items: Iterable[str] | None = None) -> int:
         """Forget ``items`` (default: all of this profile's); returns how many were forgotten."""
@@ -352,15 +365,15 @@ class Session:
 
     def _record(self, question: Question, correct: bool, response: object, seconds: float, now: datetime) -> Outcome:
         was_new = not self.progress.has_seen(question.item)
-        outcome = self.progress.review(question, correct, seconds=seconds, now=now, response=_plain(response))
+        review = self.progress.review(question, correct, seconds=seconds, now=now, response=_plain(response))
         self.asked += 1
         self.right += int(correct)
         self.new_seen += int(was_new)
         self._last = question.item
         self._asked_at[question.item] = self.asked
         return Outcome(
-            outcome.item, outcome.correct, outcome.rating, question.answer_text(self.language),
-            question.explanation.show(self.language), outcome.due, outcome.seconds,
+            review.item, review.correct, review.rating, question.answer_text(self.language),
+            question.explanation.show(self.language), review.due, review.seconds,
         )
 
 
