@@ -35,20 +35,48 @@ def make_pipeline(profile: Any = None) -> Any:
 
 
 def overlay_available() -> bool:
-    """Whether the vision layer's overlay (``trainer.vision.annotate.draw``) is in this build."""
-    return modes.has_module("trainer.vision.annotate") and modes.piece_with("overlay", "trainer.vision.annotate", "draw").available
+    """Whether the vision layer's overlay (``trainer.vision.annotate``) is in this build."""
+    return modes.has_module("trainer.vision.annotate")
+
+
+def _mirror_points(points, width: int):
+    if points is None:
+        return None
+    flipped = points.copy()
+    flipped[:, 0] = (width - 1) - flipped[:, 0]
+    return flipped
+
+
+def mirrored_landmarks(landmarks, width: int):
+    """The same landmarks on the horizontally flipped image (sides stay the subject's own)."""
+    from dataclasses import replace
+
+    return replace(
+        landmarks,
+        face=_mirror_points(landmarks.face, width),
+        hands=tuple(replace(h, points=_mirror_points(h.points, width)) for h in landmarks.hands),
+        pose=_mirror_points(landmarks.pose, width),
+    )
 
 
 def draw(image, analysis, mirror: bool):
-    """The frame to show: the vision layer's overlay (landmarks, a meter per gesture with its
-    threshold), or the plain frame when the overlay is not in this build. Mirroring is display only."""
-    if overlay_available():
-        from trainer.vision import annotate
-
-        return annotate.draw(image, analysis, mirror=mirror)
+    """The frame to show: the vision layer's landmarks and its meter per gesture (with the enter and
+    exit thresholds), or the plain frame when the overlay is not in this build. Mirroring is for
+    display only; the text of the meters stays readable."""
     import numpy as np
 
-    return np.ascontiguousarray(image[:, ::-1]) if mirror else image
+    if not overlay_available():
+        return np.ascontiguousarray(image[:, ::-1]) if mirror else image
+    from trainer.vision.annotate import draw_landmarks, draw_meters
+
+    out = np.ascontiguousarray(image[:, ::-1]) if mirror else image.copy()
+    landmarks = analysis.landmarks
+    if landmarks is not None:
+        draw_landmarks(out, mirrored_landmarks(landmarks, image.shape[1]) if mirror else landmarks)
+    live = analysis.live
+    if live is not None:
+        draw_meters(out, live.scores, live.thresholds, live.active, live.talking)
+    return out
 
 
 def make_watcher(settings: Settings, profile: Any = None) -> SignWatcher:
