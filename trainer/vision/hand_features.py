@@ -42,6 +42,10 @@ class HandFeatureConfig:
     """Finger tip-to-wrist over PIP-to-wrist distance."""
     straight_ramp: tuple[float, float] = (130.0, 160.0)
     """Mean joint angle of a finger, degrees (180 = straight)."""
+    ratio_weight: float = 0.35
+    """Weight of the distance-ratio cue against the joint-angle cue. The angles (3-D) win: a fist
+    turned toward the camera (thumb up at the lens, ../shared thumb clip) projects its curled index
+    tip far from the wrist (ratio cue 1) while its joints are bent (angle cue 0)."""
     thumb_reach_ramp: tuple[float, float] = (0.75, 1.0)
     """Thumb tip to little-finger MCP, in hand sizes: a thumb folded across the palm (ASL 'I', the
     pinky sign) stays within 0.7; a thumb held out (thumb up, 'call') is 0.95 and more away."""
@@ -140,7 +144,10 @@ def hand_features(hand: HandLandmarks, config: HandFeatureConfig = DEFAULT_CONFI
         angles = (_angle(wrist, p[mcp], p[pip]), _angle(p[mcp], p[pip], p[dip]), _angle(p[pip], p[dip], p[tip]))
         straight = sum(angles) / 3
         ratio = float(np.linalg.norm(p[tip] - wrist)) / max(float(np.linalg.norm(p[pip] - wrist)), 1e-6)
-        extension.append(0.5 * ramp(ratio, *config.ratio_ramp) + 0.5 * ramp(straight, *config.straight_ramp))
+        extension.append(
+            config.ratio_weight * ramp(ratio, *config.ratio_ramp)
+            + (1.0 - config.ratio_weight) * ramp(straight, *config.straight_ramp)
+        )
         curl.append((180.0 - straight) / 180.0)
 
     # Palm normal from the wrist->index MCP and wrist->pinky MCP vectors. MediaPipe's z grows away
