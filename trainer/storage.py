@@ -117,6 +117,7 @@ class Store:
         self._db = connection
         self._lock = threading.RLock()
         self._depth = 0
+        self._closed = False
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -175,11 +176,11 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        with self._lock:
-            return self._db.execute("PRAGMA user_version").fetchone()[0]
+        return self._read("PRAGMA user_version")[0][0]
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._db.close()
 
     def __enter__(self) -> "Store":
@@ -197,9 +198,14 @@ class Store:
         with self._write():
             yield self
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError(f"the store {self._path} is closed: open it again with Store.open")
+
     @contextmanager
     def _write(self) -> Iterator[None]:
         with self._lock:
+            self._check_open()
             outer = self._depth == 0
             if outer:
                 try:
@@ -226,6 +232,7 @@ class Store:
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._lock:
+            self._check_open()
             try:
                 return self._db.execute(sql, params).fetchall()
             except sqlite3.DatabaseError as error:

@@ -195,6 +195,15 @@ def test_a_damaged_database_is_refused_untouched(tmp_path: Path):
     _refused(path, "damaged")
 
 
+def test_a_closed_store_says_so(tmp_path: Path):
+    store = Store.open(tmp_path / "closed.db")
+    store.close()
+    with pytest.raises(StorageError, match="closed"):
+        store.get("settings", "x")
+    with pytest.raises(StorageError, match="closed"):
+        store.put("settings", "x", 1)
+
+
 def test_a_folder_is_refused(tmp_path: Path):
     with pytest.raises(StorageError, match="folder"):
         Store.open(tmp_path)
