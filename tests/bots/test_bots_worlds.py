@@ -1,0 +1,129 @@
+"""The search bot's sampled worlds respect what its seat knows, including the signs it received."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trainer.bots.knowledge import knowledge_of
+from trainer.bots.signing import SignPolicy
+from trainer.bots.table import Table
+from trainer.bots.worlds import ACE_INDICES, Holding, Knowledge, sample_hands
+from trainer.rules.actions import Phase
+from trainer.rules.cards import ACES, CARDS, Card
+from trainer.rules.game import Game
+from trainer.rules.ruleset import Ruleset
+from trainer.rules.views import HoldConstraint
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import Vigilance
+
+RULES = Ruleset.preset("vendee", chant_allowed=False)
+
+
+def _table_with_signs(seed: int, lying: bool = False) -> Table:
+    """A table of people (so nothing acts by itself) at a sharp-eyed table; seat 2 (partner of 0)
+    and seat 1 (opponent) sign all their honest signs."""
+    table = Table([None] * 4, ruleset=RULES, seed=seed, vigilance=Vigilance(1.0), lying_allowed=lying)
+    from trainer.signals.table import honest_signals
+
+    for seat in (1, 2):
+        for signal in honest_signals(table.game.hand(seat)):
+            table.submit_sign(seat, signal)
+    return table
+
+
+def _constraints_of(table: Table, seat: int) -> list[HoldConstraint]:
+    """The engine's own hold constraints for the signs ``seat`` received (truthful table)."""
+    out = []
+    for event in table.signs.events:
+        if event.seat == seat or seat not in event.seen_by:
+            continue
+        sign = event.signal.sign
+        if sign is Sign.AS:
+            out.append(HoldConstraint(event.seat, frozenset(ACES), event.signal.count, event.signal.count))
+        elif sign.cards:
+            for card in sign.cards:
+                out.append(HoldConstraint(event.seat, frozenset({card}), 1, 1))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sampled_worlds_respect_received_signs(seed: int) -> None:
+    table = _table_with_signs(seed)
+    view = table.view(0)
+    knowledge = knowledge_of(view)
+    constraints = _constraints_of(table, 0)
+    assert constraints, "the built table must give seat 0 some signs"
+    rng = random.Random(seed)
+    for _ in range(100):
+        hands = sample_hands(knowledge, rng)
+        cards = [tuple(CARDS[i] for i in h) for h in hands]
+        assert set(cards[0]) == set(view.hand)
+        assert [len(h) for h in cards] == list(view.hand_sizes)
+        assert len({c for h in cards for c in h}) == sum(view.hand_sizes)
+        assert not {c for h in cards[1:] for c in h} & set(view.hand)
+        for c in constraints:
+            assert c.satisfied_by(cards[c.seat]), (c, cards[c.seat])
+
+
+def test_partner_silence_under_a_known_policy_is_respected() -> None:
+    table = _table_with_signs(3)
+    game: Game = table.game
+    while game.phase is Phase.DECLARE:
+        game.apply(game.legal_actions()[0])
+    view = table.view(0)
+    policy = SignPolicy(max_level=9)
+    knowledge = knowledge_of(view, partner_policy=policy)
+    signed_cards = {c for e in table.signs.events if e.seat == 2 for c in e.signal.sign.cards}
+    signed_aces = [e.signal.count for e in table.signs.events if e.seat == 2 and e.signal.sign is Sign.AS]
+    rng = random.Random(0)
+    for _ in range(100):
+        partner = [CARDS[i] for i in sample_hands(knowledge, rng)[2]]
+        strong = {c for c in partner if c.level <= 8}
+        assert strong <= signed_cards
+        assert sum(c in ACES for c in partner) == (signed_aces[0] if signed_aces else 0)
+
+
+def test_with_lies_signs_are_likelihoods_not_certainties() -> None:
+    # One constraint: seat 1 holds Monsieur. Kept in about `trust` of the worlds; elsewhere Monsieur
+    # falls where chance puts it (seat 1 holds 9 of the 38 unseen cards).
+    mine = tuple(range(38, 47))
+    unseen = frozenset(range(48)) - set(mine)
+    soft = ((1, Holding(required=frozenset({Card.MONSIEUR.index}))),)
+    knowledge = Knowledge(0, mine, (9, 9, 9, 9), unseen, soft=soft, trust=0.6)
+    rng = random.Random(5)
+    n = 3000
+    held = sum(Card.MONSIEUR.index in sample_hands(knowledge, rng)[1] for _ in range(n)) / n
+    expected = 0.6 + 0.4 * 9 / 39
+    assert abs(held - expected) < 0.04
+    strict = Knowledge(0, mine, (9, 9, 9, 9), unseen, holdings=soft)
+    assert all(Card.MONSIEUR.index in sample_hands(strict, rng)[1] for _ in range(200))
+
+
+def test_contradictory_signs_fall_back_to_an_unconstrained_world() -> None:
+    # A lie caught by the play: two seats "hold" the same card. The sampler still deals a world.
+    mine = tuple(range(38, 47))
+    unseen = frozenset(range(48)) - set(mine)
+    both = ((1, Holding(required=frozenset({0}))), (2, Holding(required=frozenset({0}))))
+    hands = sample_hands(Knowledge(0, mine, (9, 9, 9, 9), unseen, holdings=both), random.Random(1))
+    assert sorted(len(h) for h in hands) == [9, 9, 9, 9]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 4), st.booleans())
+def test_exact_ace_counts_and_forbidden_cards_hold(seed: int, aces: int, misere: bool) -> None:
+    rng = random.Random(seed)
+    deck = list(range(48))
+    rng.shuffle(deck)
+    mine = tuple(c for c in deck[:9] if c not in ACE_INDICES)[:9]
+    unseen = frozenset(range(48)) - set(mine)
+    aces = min(aces, 4)
+    forbidden = frozenset(c for c in unseen if c < 8) if misere else frozenset()
+    holding = Holding(forbidden=forbidden, aces=aces)
+    sizes = (len(mine), 9, 9, 9)
+    hands = sample_hands(Knowledge(0, mine, sizes, unseen, holdings=((3, holding),)), rng)
+    assert sum(c in ACE_INDICES for c in hands[3]) == aces
+    assert not set(hands[3]) & forbidden
