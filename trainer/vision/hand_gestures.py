@@ -56,8 +56,9 @@ def score_hand(features: HandFeatures) -> dict[Gesture, float]:
 
 
 def open_palm_score(features: HandFeatures) -> float:
-    """Diagnostic (not a sign): all five fingers out."""
-    return shape_score(features, (True, True, True, True, True))
+    """Diagnostic (not a sign): the four fingers out (the thumb of a flat 'stop' hand lies close
+    to the index, so it is not required)."""
+    return min(ramp(e, *SHOWN_RAMP) for e in features.extension[1:])
 
 
 def fist_score(features: HandFeatures) -> float:
