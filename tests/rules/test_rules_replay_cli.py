@@ -140,3 +140,16 @@ def test_bad_json_and_missing_file(tmp_path):
     assert proc.returncode != 0 and "does not exist" in proc.stderr
     proc = run_replay(tmp_path, None, raw="[1, 2]")
     assert proc.returncode != 0 and "JSON object" in proc.stderr
+
+
+def test_all_spoiled_deal_has_no_winner(tmp_path):
+    """RULES.md "A deal" 8: nobody took a trick -> deal_winner and team null, 0 points."""
+    from test_rules_tricks import ALL_SPOILED_HANDS
+
+    hands = [h.split() for h in ALL_SPOILED_HANDS]
+    plays = [hands[seat][trick] for trick in range(9) for seat in range(4)]
+    proc = run_replay(tmp_path, {"preset": "vendee", "dealer": 3, "hands": hands, "plays": plays})
+    out = json.loads(proc.stdout)
+    assert out["tricks_won"] == [0, 0, 0, 0]
+    assert (out["deal_winner"], out["team"], out["points"], out["mordienne"]) == (None, None, 0, False)
+    assert all(t["winner"] is None and t["leader"] == 0 for t in out["tricks"])

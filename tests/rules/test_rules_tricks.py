@@ -185,3 +185,24 @@ def test_deal_in_batches_of_three_from_the_dealers_left():
     assert used == list(range(36))  # the talon is positions 36..47
     assert deal_positions(3, 2)[0] == (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 28, 29)
     assert len(deal_positions(6, 0)[1]) == 8
+
+
+ALL_SPOILED_HANDS = [
+    "AD AB RD RB CD CB VD VB 9E",
+    "AC AE RC RE CC CE VC VE 9B",
+    "4D 4B 5D 5B 6D 6B 7D 7B 8D",
+    "4C 4E 5C 5E 6C 6E 7C 7E 8C",
+]
+
+
+def test_deal_where_nobody_takes_a_trick_scores_nothing():
+    """RULES.md "A deal" 8: if nobody took a trick the deal scores nothing (every trick spoiled)."""
+    game = game_at_play(Ruleset(), 3, tuple(cards(h) for h in ALL_SPOILED_HANDS))
+    for trick in range(9):
+        for seat in range(4):
+            game.apply(cards(ALL_SPOILED_HANDS[seat])[trick])
+    result = game.results[0]
+    assert all(t.spoiled for t in result.tricks) and len(result.tricks) == 9
+    assert result.deal_winner is None and not result.mordienne
+    assert result.points == (0, 0) and game.scores == [0, 0]
+    assert "scores nothing" in result.explanation
