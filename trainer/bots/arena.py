@@ -117,6 +117,18 @@ class MatchResult:
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
     game_margin_a: list[int] = field(default_factory=list)
+    deal_margin_a: list[int] = field(default_factory=list)
+    """Points of A minus points of B, per deal: a finer measure than games won."""
+
+    @property
+    def points_margin(self) -> tuple[float, float, float]:
+        """Mean points margin per deal (A minus B) with its 95% normal interval."""
+        n = len(self.deal_margin_a)
+        if n < 2:
+            return (0.0, -2.0, 2.0)
+        mean = statistics.fmean(self.deal_margin_a)
+        half = 1.959964 * statistics.stdev(self.deal_margin_a) / math.sqrt(n)
+        return (mean, mean - half, mean + half)
 
     @property
     def win_rate_a(self) -> float:
@@ -148,6 +160,7 @@ class MatchResult:
             "deals": self.deals,
             "points_per_deal_a": round(self.points_a / deals, 4),
             "points_per_deal_b": round(self.points_b / deals, 4),
+            "points_margin_per_deal": [round(x, 4) for x in self.points_margin],
             "mordienne_rate_a": round(self.mordiennes_a / played, 4),
             "mordienne_rate_b": round(self.mordiennes_b / played, 4),
             "spoiled_tricks_per_deal": round(self.spoiled / played, 4),
@@ -208,6 +221,7 @@ def play_match(
             result.deals += 1
             result.points_a += deal.points[team_a]
             result.points_b += deal.points[1 - team_a]
+            result.deal_margin_a.append(deal.points[team_a] - deal.points[1 - team_a])
             if deal.end is DealEnd.PLAYED:
                 result.played_deals += 1
                 result.spoiled += sum(1 for t in deal.tricks if t.winner is None)
@@ -236,7 +250,9 @@ def format_report(result: MatchResult) -> str:
         f"seeds {result.seed}..{result.seed + result.games - 1}, vigilance {result.vigilance:g}",
         f"wins A {j['wins_a']}  B {j['wins_b']}  draws {j['draws']}",
         f"win rate A {100 * j['win_rate_a']:.1f}%  (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)",
-        f"points per deal  A {j['points_per_deal_a']:.3f}  B {j['points_per_deal_b']:.3f}  ({j['deals']} deals)",
+        f"points per deal  A {j['points_per_deal_a']:.3f}  B {j['points_per_deal_b']:.3f}  ({j['deals']} deals); "
+        f"margin A-B {j['points_margin_per_deal'][0]:+.3f} (95% CI {j['points_margin_per_deal'][1]:+.3f} to "
+        f"{j['points_margin_per_deal'][2]:+.3f})",
         f"mordienne rate   A {100 * j['mordienne_rate_a']:.2f}%  B {100 * j['mordienne_rate_b']:.2f}% of played deals",
         f"spoiled tricks per deal {j['spoiled_tricks_per_deal']:.3f}",
         f"signs per deal {j['signs_per_deal']:.2f}, caught by an opponent {100 * j['signs_caught_share']:.1f}%",

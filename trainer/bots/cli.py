@@ -34,6 +34,22 @@ def add_commands(subparsers) -> None:
     arena.add_argument("--progress", action="store_true", help="print a line per 10 games to stderr")
     arena.set_defaults(run=_run_arena)
 
+    value = subparsers.add_parser(
+        "signal-value",
+        help="measure the value of signing: a team with signs against itself without, per vigilance",
+    )
+    value.add_argument("--team", default="search", help="the bot team (default search)")
+    value.add_argument("--games", type=int, default=100, help="games per vigilance level (default 100)")
+    value.add_argument("--seed", type=int, default=0)
+    value.add_argument("--preset", default="vendee")
+    value.add_argument("--levels", default="0,0.25,0.5,1", help="vigilance levels, comma-separated")
+    value.add_argument("--discreet-factor", type=float, default=0.3,
+                       help="discreet signs are caught this many times as often (default 0.3)")
+    value.add_argument("--out", default=None, help="write the JSON table here")
+    value.add_argument("--plot", default=None, help="write the plot (PNG) here; needs matplotlib")
+    value.add_argument("--progress", action="store_true")
+    value.set_defaults(run=_run_signal_value)
+
 
 def _run_arena(args: argparse.Namespace) -> int:
     from trainer.bots.arena import TeamSpec, format_report, play_match
@@ -65,4 +81,29 @@ def _run_arena(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         print(format_report(result))
+    return 0
+
+
+def _run_signal_value(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from trainer.bots.arena import TeamSpec
+    from trainer.bots.signal_value import markdown, measure, write_outputs
+    from trainer.rules.ruleset import Ruleset
+
+    levels = [float(x) for x in args.levels.split(",") if x.strip()]
+    team = TeamSpec.parse(args.team)
+
+    def progress(level, result) -> None:
+        if args.progress and result.games % 10 == 0:
+            print(f"vigilance {level:g}: {result.games} games, signing team {result.wins_a} wins",
+                  file=sys.stderr, flush=True)
+
+    rows = measure(team, levels, games=args.games, seed=args.seed, ruleset=Ruleset.preset(args.preset),
+                   discreet_factor=args.discreet_factor, progress=progress)
+    print(markdown(rows))
+    if args.out:
+        meta = {"team": str(team), "games": args.games, "seed": args.seed, "preset": args.preset,
+                "discreet_factor": args.discreet_factor}
+        write_outputs(rows, meta, Path(args.out), Path(args.plot) if args.plot else None)
     return 0

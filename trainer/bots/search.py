@@ -12,8 +12,10 @@ Budget: ``worlds`` per decision, cut short by ``max_ms`` (default 60 ms) so a de
 under the 100 ms median / 500 ms p99 targets on one core.
 
 Outside the tricks (chant, discards, declarations, answers) it plays the heuristic's advice. Its
-signs follow a :class:`~trainer.bots.signing.SignPolicy`; given the table's vigilance it chooses one
-with :func:`~trainer.bots.signing.choose_policy` (the partner's gain against the catch chance).
+signs follow a :class:`~trainer.bots.signing.SignPolicy` (default: every card up to the aces,
+discreetly; ``discreet=`` and ``sign_level=`` change it); given the table's vigilance
+(``vigilance=``) it chooses one with :func:`~trainer.bots.signing.choose_policy` (the partner's gain
+against the catch chance).
 
 Imports trainer.rules, trainer.signals and the bots' own modules.
 """
@@ -52,6 +54,8 @@ class SearchBot:
         policy: SignPolicy | None = None,
         vigilance: float | None = None,
         trust: float | None = None,
+        discreet: bool | None = None,
+        sign_level: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if rollout not in POLICIES:
@@ -63,6 +67,12 @@ class SearchBot:
         self.rollout = POLICIES[rollout]
         if policy is None:
             policy = choose_policy(Vigilance(float(vigilance))) if vigilance is not None else SignPolicy(discreet=True)
+        if discreet is not None or sign_level is not None:
+            policy = SignPolicy(
+                max_level=policy.max_level if sign_level is None else int(sign_level),
+                discreet=policy.discreet if discreet is None else bool(discreet),
+                misere=policy.misere, mordienne=policy.mordienne, announce_figures=policy.announce_figures,
+            )
         self.policy = policy
         self.signs_enabled = signs
         self.trust_option = trust

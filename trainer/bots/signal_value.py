@@ -1,0 +1,100 @@
+"""The value of signing: the same team with signs against itself without, across opponents' vigilance.
+
+For each vigilance level, :func:`measure` plays a match of ``TEAM:signs=true`` against
+``TEAM:signs=false`` (the silent team still reads every sign it catches). The value is the signing
+team's win rate (2p - 1 is the win-rate difference between the two sides) and its points margin per
+deal, each with a 95% interval. :func:`write_outputs` saves a JSON table, a Markdown table and a plot.
+
+Imports trainer.bots (and matplotlib, only inside :func:`plot`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Sequence
+
+from trainer.bots.arena import MatchResult, TeamSpec, play_match
+from trainer.rules.ruleset import Ruleset
+from trainer.signals.table import Vigilance
+
+
+def measure(
+    team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
+    discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
+) -> list[dict]:
+    rows = []
+    for level in levels:
+        vigilance = Vigilance(level, discreet_factor)
+        result = play_match(
+            team.with_options(signs=True), team.with_options(signs=False), games=games, seed=seed,
+            ruleset=ruleset, vigilance=vigilance,
+            progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
+        )
+        j = result.to_json()
+        lo, hi = j["ci95"]
+        rows.append({
+            "vigilance": level, "games": j["games"], "deals": j["deals"],
+            "win_rate_signing": j["win_rate_a"], "ci95": [lo, hi],
+            "win_rate_difference": round(2 * j["win_rate_a"] - 1, 4),
+            "difference_ci95": [round(2 * lo - 1, 4), round(2 * hi - 1, 4)],
+            "points_margin_per_deal": j["points_margin_per_deal"],
+            "signs_caught_share": j["signs_caught_share"],
+            "decision_ms": j["decision_ms"],
+        })
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        "| opponents' vigilance | games | deals | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        m, mlo, mhi = r["points_margin_per_deal"]
+        d_lo, d_hi = r["difference_ci95"]
+        lines.append(
+            f"| {r['vigilance']:g} | {r['games']} | {r['deals']} | {100 * r['win_rate_signing']:.1f}% | "
+            f"{100 * r['win_rate_difference']:+.1f} pts ({100 * d_lo:+.1f} to {100 * d_hi:+.1f}) | "
+            f"{m:+.3f} ({mlo:+.3f} to {mhi:+.3f}) | {100 * r['signs_caught_share']:.0f}% |"
+        )
+    return "\n".join(lines)
+
+
+def plot(rows: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [r["vigilance"] for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    diff = [100 * r["win_rate_difference"] for r in rows]
+    lo = [100 * r["difference_ci95"][0] for r in rows]
+    hi = [100 * r["difference_ci95"][1] for r in rows]
+    left.errorbar(xs, diff, yerr=[[d - l for d, l in zip(diff, lo)], [h - d for d, h in zip(diff, hi)]],
+                  marker="o", capsize=4)
+    left.axhline(0, color="grey", linewidth=0.8)
+    left.set_xlabel("opponents' vigilance (chance to catch an open sign)")
+    left.set_ylabel("win rate with signs − without (points of %)")
+    left.set_title("games")
+    m = [r["points_margin_per_deal"][0] for r in rows]
+    mlo = [r["points_margin_per_deal"][1] for r in rows]
+    mhi = [r["points_margin_per_deal"][2] for r in rows]
+    right.errorbar(xs, m, yerr=[[a - b for a, b in zip(m, mlo)], [c - a for a, c in zip(m, mhi)]],
+                   marker="o", capsize=4, color="tab:green")
+    right.axhline(0, color="grey", linewidth=0.8)
+    right.set_xlabel("opponents' vigilance")
+    right.set_ylabel("points margin per deal (signing − silent)")
+    right.set_title("deals")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_outputs(rows: list[dict], meta: dict, json_path: Path, plot_path: Path | None) -> None:
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
+    if plot_path is not None:
+        plot(rows, plot_path, f"Value of signing: {meta['team']} with vs without signs ({meta['games']} games per point)")
