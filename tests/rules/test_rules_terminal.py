@@ -62,3 +62,16 @@ def test_aluette_play_command_runs(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over" in proc.stdout
+
+
+def test_random_keyboard_input_never_crashes():
+    """Any mix of numbers, letters, codes and junk: the game re-asks and still ends."""
+    import random
+
+    tokens = ["1", "2", "3", "9", "y", "n", "p", "m", "g", "3d", "2c", "zz", "", "?", "0", "-1", " 1 ", "15"]
+    for preset in ("vendee", "pagat", "english"):
+        rng = random.Random(preset)
+        lines = "\n".join(rng.choice(tokens) for _ in range(4000)) + "\n"
+        code, text = run(lines, seed=len(preset), preset=preset, bot="random")
+        assert code == 0
+        assert "Game over" in text or text.rstrip().endswith("leaving the game.")

@@ -290,6 +290,20 @@ class Game:
         self._check_seat(seat)
         return tuple(CARDS[i] for i in self._discards[seat])
 
+    def received(self, seat: int) -> tuple[Card, ...]:
+        """The talon cards ``seat`` received in this deal's chant (empty without chant)."""
+        self._check_seat(seat)
+        return tuple(CARDS[i] for i in self._received[seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        hands = self._fast.hands if self._fast is not None else self._hands
+        return tuple(len(h) for h in hands)
+
+    @property
+    def discard_counts(self) -> tuple[int, ...]:
+        return tuple(len(d) for d in self._discards)
+
     @property
     def talon(self) -> tuple[Card, ...]:
         """The undealt talon of this deal (empty after a chant: it went to the receivers)."""

@@ -103,12 +103,7 @@ class PlayerView:
 
 def view_of(game: "Game", seat: int) -> PlayerView:
     """The view of ``seat`` in ``game`` (``game.view(seat)`` calls this)."""
-    from trainer.rules.game import Game  # noqa: F401  (type only; avoids an import cycle)
-
-    game._check_seat(seat)
-    n = game.players
-    fast = game.fast_deal
-    hands = fast.hands if fast is not None else game._hands
+    hand = game.hand(seat)  # checks the seat
     to_move = game.to_move
     return PlayerView(
         seat=seat,
@@ -118,13 +113,13 @@ def view_of(game: "Game", seat: int) -> PlayerView:
         legal_actions=game.legal_actions() if to_move == seat else (),
         dealer=game.dealer,
         deal_number=game.deal_number,
-        hand=game.hand(seat),
+        hand=hand,
         discards=game.discards(seat),
-        received=tuple(CARDS[i] for i in game._received[seat]),
+        received=game.received(seat),
         chant=game.chant,
         chant_receivers=game.chant_receivers,
-        hand_sizes=tuple(len(hands[s]) for s in range(n)),
-        discard_counts=tuple(len(game._discards[s]) for s in range(n)),
+        hand_sizes=game.hand_sizes,
+        discard_counts=game.discard_counts,
         tricks=game.tricks,
         trick_leader=game.leader,
         current_trick=game.current_trick,
