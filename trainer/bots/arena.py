@@ -171,7 +171,7 @@ class MatchResult:
 
 def play_game(
     spec_a: TeamSpec, spec_b: TeamSpec, seed: int, a_even: bool, *, ruleset: Ruleset,
-    vigilance: Vigilance, lying_allowed: bool = False,
+    vigilance: Vigilance, lying_allowed: bool = False, clock: Callable[[], float] | None = None,
 ) -> Table:
     """One full game; team A at the even seats when ``a_even``."""
     n = ruleset.player_count
@@ -180,7 +180,8 @@ def play_game(
     for s in range(n):
         on_a = (ruleset.team_of(s) == 0) == a_even if teams == 2 else ruleset.team_of(s) == (0 if a_even else 1)
         seats.append((spec_a if on_a else spec_b).build())
-    table = Table(seats, ruleset=ruleset, seed=seed, vigilance=vigilance, lying_allowed=lying_allowed)
+    extra = {} if clock is None else {"clock": clock}
+    table = Table(seats, ruleset=ruleset, seed=seed, vigilance=vigilance, lying_allowed=lying_allowed, **extra)
     table.play_out()
     return table
 
@@ -195,8 +196,10 @@ def play_match(
     vigilance: Vigilance | None = None,
     lying_allowed: bool = False,
     progress: Callable[[MatchResult], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games (4-player tables: team A is team 0 or 1 alternately)."""
+    """Play ``games`` games (4-player tables: team A is team 0 or 1 alternately). ``clock`` times
+    the bots' decisions (default: the wall clock; ``time.process_time`` for CPU time)."""
     ruleset = ruleset if ruleset is not None else Ruleset()
     if ruleset.team_count != 2:
         raise BotError(f"the arena pits two teams: the {ruleset.players.value}-player table has {ruleset.team_count}")
@@ -205,7 +208,7 @@ def play_match(
     for i in range(games):
         a_even = i % 2 == 0
         table = play_game(spec_a, spec_b, seed + i, a_even, ruleset=ruleset, vigilance=vigilance,
-                          lying_allowed=lying_allowed)
+                          lying_allowed=lying_allowed, clock=clock)
         team_a = 0 if a_even else 1
         game = table.game
         outcome = game.outcome

@@ -74,6 +74,7 @@ _REGISTRY: dict[str, str | Callable[..., Bot]] = {
     "random": "trainer.bots.random_bot:RandomBot",
     "heuristic": "trainer.bots.heuristic:HeuristicBot",
     "search": "trainer.bots.search:SearchBot",
+    "simple": "trainer.bots.simple:SimpleBot",  # the engine's stand-in for the terminal game
 }
 
 
@@ -87,7 +88,7 @@ def bot_names() -> tuple[str, ...]:
 
 
 def make_bot(name: str, **options) -> Bot:
-    """A new bot by name (``random``, ``heuristic``, ``search``) with its options."""
+    """A new bot by name (``random``, ``heuristic``, ``search``, ``simple``) with its options."""
     key = name.strip().lower()
     target = _REGISTRY.get(key)
     if target is None:

@@ -32,6 +32,11 @@ def add_commands(subparsers) -> None:
     arena.add_argument("--no-signs-a", action="store_true", help="team A makes no signs")
     arena.add_argument("--no-signs-b", action="store_true", help="team B makes no signs")
     arena.add_argument("--progress", action="store_true", help="print a line per 10 games to stderr")
+    arena.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall",
+        help="time decisions by the wall clock (default) or by this process's CPU time (one core, "
+        "unaffected by other work on a busy machine)",
+    )
     arena.set_defaults(run=_run_arena)
 
     value = subparsers.add_parser(
@@ -73,9 +78,12 @@ def _run_arena(args: argparse.Namespace) -> int:
             print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}",
                   file=sys.stderr, flush=True)
 
+    import time
+
     result = play_match(
         spec_a, spec_b, games=args.games, seed=args.seed, ruleset=ruleset, vigilance=vigilance,
         lying_allowed=args.lies, progress=progress,
+        clock=time.process_time if args.clock == "cpu" else time.perf_counter,
     )
     if args.json:
         print(json.dumps(result.to_json()))

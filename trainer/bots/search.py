@@ -8,8 +8,9 @@ distinct legal card (cards of equal strength are one choice) to the end of the d
 :class:`~trainer.rules.fastdeal.FastDeal` with a rollout policy, and picks the card with the best
 mean team score (mordienne counts 2). Ties go to the heuristic's card.
 
-Budget: ``worlds`` per decision, cut short by ``max_ms`` (default 60 ms) so a decision stays
-under the 100 ms median / 500 ms p99 targets on one core.
+Budget: ``worlds`` per decision, cut short by ``max_ms`` (default 60 ms of this process's CPU
+time, so a machine busy with other work slows the bot down rather than weakening it) so a decision
+stays under the 100 ms median / 500 ms p99 targets on one core.
 
 Outside the tricks (chant, discards, declarations, answers) it plays the heuristic's advice. Its
 signs follow a :class:`~trainer.bots.signing.SignPolicy` (default: every card up to the aces,
@@ -56,7 +57,7 @@ class SearchBot:
         trust: float | None = None,
         discreet: bool | None = None,
         sign_level: int | None = None,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
             raise BotError(f"unknown rollout policy {rollout!r}: choose one of {', '.join(POLICIES)}")
