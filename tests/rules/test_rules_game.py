@@ -172,6 +172,7 @@ def test_announced_mordienne_extends_to_ten_pagat_and_off_english():
 
 
 def test_all_pass_then_play():
+    """RULES.md "Mordienne"/"Giving up": declarations come before the first trick; all pass -> play."""
     game = at_declarations(Ruleset())
     for _ in range(4):
         game.apply(PASS)
@@ -262,6 +263,7 @@ def test_six_player_table():
     ],
 )
 def test_illegal_actions_raise_and_leave_the_state_untouched(make_action, phase_fragment):
+    """RULES.md "A deal" 4-5: only the player to move plays, a card of their hand."""
     game = game_at_play(Ruleset(), 0, fill_hands(["", "", "", ""]))
     game.apply(game.legal_actions()[0])
     before = game.state_key()
@@ -273,6 +275,7 @@ def test_illegal_actions_raise_and_leave_the_state_untouched(make_action, phase_
 
 
 def test_card_already_played_is_named():
+    """RULES.md "A deal" 4: a card is played once; the error says it was already played."""
     game = game_at_play(Ruleset(), 3, fill_hands(["4E", "9C", "AD", "3B"]))
     game.apply(Card.parse("4E"))
     before = game.copy()
@@ -282,6 +285,7 @@ def test_card_already_played_is_named():
 
 
 def test_bad_chance_actions_are_rejected():
+    """RULES.md "A deal" 2: 9 cards each, 12 in the talon, every card once."""
     game = Game(Ruleset(), 0, auto_chance=False)
     with pytest.raises(IllegalActionError, match="dealer 7"):
         game.apply(ChooseDealer(7))
@@ -299,6 +303,7 @@ def test_bad_chance_actions_are_rejected():
 
 
 def test_game_over_refuses_actions():
+    """RULES.md "A game": after the end nothing is legal."""
     game = random_game(Ruleset(), 3)
     assert game.legal_actions() == () and game.to_move is None
     with pytest.raises(IllegalActionError, match="over"):
@@ -306,6 +311,7 @@ def test_game_over_refuses_actions():
 
 
 def test_signals_reach_only_the_seats_that_saw_them():
+    """RULES.md "Signs": a sign reaches the partner and only the opponents who catch it."""
     game = at_declarations(Ruleset())
     record = game.record_signal(0, "BORGNE", [2])
     assert record.phase is Phase.DECLARE and record.deal == 1
@@ -316,6 +322,7 @@ def test_signals_reach_only_the_seats_that_saw_them():
 
 
 def test_view_hides_other_hands():
+    """RULES.md "A deal" 3: without chant the talon stays unseen; others' hands are hidden."""
     game = game_at_play(Ruleset(), 0, fill_hands(["", "", "", ""]))
     view = game.view(3)
     assert view.hand == game.hand(3)
@@ -325,6 +332,7 @@ def test_view_hides_other_hands():
 
 
 def test_explicit_deal_through_from_deal():
+    """RULES.md "A deal" 2: a given deal; the talon is the rest of the deck."""
     hands = fill_hands(["3D 3C", "2D 2C", "9C 9D", "2B 2E"])
     game = Game.from_deal(Ruleset(), 1, hands)
     assert game.dealer == 1 and game.hand(0)[:2] == cards("3D 3C")
