@@ -1,0 +1,290 @@
+"""The temporal recognizer: latency, hysteresis, repeats, refractory period, talking suppression, on
+constructed score streams and on recorded landmark streams of real clips (samples/streams_*.npz)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.recognizer import (
+    MOUTH_ACTIVITY,
+    GestureTiming,
+    Recognizer,
+    RecognizerConfig,
+    recognize,
+    with_timing,
+)
+from trainer.vision.types import FrameScores
+
+REPO = Path(__file__).resolve().parents[2]
+STATIC = [g for g in Gesture if g is not Gesture.WRITING]
+
+
+def frame(t: float, scores: dict[Gesture, float] | None = None, activity: float = 0.0,
+          side: Side | None = None) -> FrameScores:
+    scores = scores or {}
+    sides = {g: side for g in scores} if side else {}
+    return FrameScores(t, {MOUTH_ACTIVITY: activity}, scores, sides, face_found=True, hands_found=0)
+
+
+def quiet(fps: float, seconds: float, start: float = 0.0) -> list[FrameScores]:
+    """A still, silent face: warms the talking detector up."""
+    return [frame(start + i / fps) for i in range(int(seconds * fps))]
+
+
+# -- latency ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fps", [30.0, 25.0, 15.0])
+@pytest.mark.parametrize("gesture", STATIC, ids=lambda g: g.value)
+def test_static_gesture_reported_within_250_ms_of_onset(gesture, fps):
+    """Issue 3: a static gesture is reported within 250 ms of its onset, hold time included. The onset
+    is the first frame whose score reaches the decision threshold (0.5); the score then holds."""
+    recognizer = Recognizer()
+    for f in quiet(fps, 2.0):
+        recognizer.update(f)
+    onset = None
+    reported = None
+    for i in range(int(2.0 * fps), int(4.0 * fps)):
+        t = i / fps
+        # A realistic onset: the score ramps up over 60 ms instead of jumping.
+        since = t - 2.0
+        score = min(0.95, 0.3 + 0.65 * since / 0.06)
+        if onset is None and score >= 0.5:
+            onset = t
+        update = recognizer.update(frame(t, {gesture: score}))
+        if any(e.gesture is gesture for e in update.started):
+            reported = t
+            break
+    assert onset is not None and reported is not None
+    assert reported - onset <= 0.25 + 1e-9, f"{gesture.value} reported {1000 * (reported - onset):.0f} ms after onset"
+
+
+def test_latency_on_a_real_thumb_clip():
+    """Recorded landmarks of the MediaPipe gesture clip (a woman raises a thumb): the thumb is
+    reported within 250 ms of the first frame whose thumb score reaches 0.5."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.streams import load_stream, replay
+
+    stream = load_stream(REPO / "samples" / "streams_mps_gesture_test_video_thumb.npz")
+    pipe = Pipeline(PipelineOptions())
+    onset = reported = None
+    for scores, started, _finished in replay(stream, pipe):
+        if onset is None and scores.scores[Gesture.THUMB] >= 0.5:
+            onset = scores.timestamp
+        if any(e.gesture is Gesture.THUMB for e in started):
+            reported = scores.timestamp
+            assert started[0].side is Side.RIGHT
+            break
+    assert onset is not None and reported is not None
+    assert reported - onset <= 0.25
+
+
+# -- hysteresis, hold, repeats, refractory --------------------------------------------------------
+
+def _events(stream, config=None):
+    return recognize(stream, config)
+
+
+def _timeline(gesture, pattern, fps=30.0, lead=2.0):
+    """``pattern``: list of (seconds, score) segments after a quiet lead-in."""
+    stream = quiet(fps, lead)
+    t = lead
+    for seconds, score in pattern:
+        for _ in range(int(round(seconds * fps))):
+            stream.append(frame(t, {gesture: score}))
+            t += 1 / fps
+    stream += quiet(fps, 2.0, start=t)
+    return stream
+
+
+def test_a_blip_shorter_than_the_hold_is_ignored():
+    stream = _timeline(Gesture.BROWS_UP, [(0.067, 0.9)])  # two frames
+    assert _events(stream) == []
+
+
+def test_hysteresis_keeps_one_event_while_the_score_wobbles():
+    wobble = [(0.1, 0.9)] + [(0.1, 0.45), (0.1, 0.6)] * 10
+    events = _events(_timeline(Gesture.BROWS_UP, wobble))
+    assert len(events) == 1
+    assert events[0].count == 1
+    assert events[0].duration == pytest.approx(2.1, abs=0.1)
+    assert events[0].confidence == pytest.approx(0.9)
+
+
+def test_repeats_inside_one_event_are_counted():
+    """Three mouth openings separated by short closures: one event, count 3 (three aces)."""
+    openings = [(0.35, 0.9), (0.25, 0.1), (0.35, 0.9), (0.25, 0.1), (0.35, 0.9)]
+    events = _events(_timeline(Gesture.MOUTH_OPEN, openings))
+    assert [(e.gesture, e.count) for e in events] == [(Gesture.MOUTH_OPEN, 3)]
+    assert events[0].start == pytest.approx(2.0, abs=0.04)
+
+
+def test_flicker_is_not_a_repeat():
+    openings = [(0.4, 0.9), (0.033, 0.1), (0.4, 0.9)]  # one dropped frame
+    events = _events(_timeline(Gesture.TONGUE_OUT, openings))
+    assert [(e.gesture, e.count) for e in events] == [(Gesture.TONGUE_OUT, 1)]
+
+
+def test_long_pause_makes_two_events():
+    events = _events(_timeline(Gesture.MOUTH_OPEN, [(0.4, 0.9), (1.5, 0.0), (0.4, 0.9)]))
+    assert [e.count for e in events] == [1, 1]
+    assert events[1].start - events[0].end >= 1.4
+
+
+def test_refractory_period_blocks_an_immediate_restart():
+    config = with_timing(RecognizerConfig(), Gesture.BROWS_UP, release_ms=100.0, refractory_ms=1000.0)
+    events = _events(_timeline(Gesture.BROWS_UP, [(0.4, 0.9), (0.3, 0.0), (0.4, 0.9)]), config)
+    assert len(events) == 1
+    relaxed = with_timing(config, Gesture.BROWS_UP, refractory_ms=0.0)
+    assert len(_events(_timeline(Gesture.BROWS_UP, [(0.4, 0.9), (0.3, 0.0), (0.4, 0.9)]), relaxed)) == 2
+
+
+def test_side_and_live_state():
+    recognizer = Recognizer()
+    for f in quiet(30.0, 1.0):
+        recognizer.update(f)
+    for i in range(10):
+        update = recognizer.update(frame(1.0 + i / 30, {Gesture.WINK: 0.8}, side=Side.LEFT))
+    live = update.live
+    assert live.scores[Gesture.WINK] == 0.8
+    assert Gesture.WINK in live.active and live.active[Gesture.WINK].side is Side.LEFT
+    assert live.thresholds[Gesture.WINK] == (0.55, 0.4)
+    event = recognizer.flush()[0]
+    assert event.gesture is Gesture.WINK and event.side is Side.LEFT
+
+
+def test_time_must_not_go_back():
+    recognizer = Recognizer()
+    recognizer.update(frame(1.0))
+    with pytest.raises(ValueError, match="back in time"):
+        recognizer.update(frame(0.5))
+
+
+def test_timing_validation():
+    with pytest.raises(ValueError):
+        GestureTiming(enter=0.3, exit=0.5)
+    with pytest.raises(ValueError):
+        GestureTiming(hold_ms=-1)
+
+
+# -- talking ---------------------------------------------------------------------------------------
+
+def _talking(fps: float, seconds: float, start: float, extra: dict[Gesture, float] | None = None,
+             rng: np.random.Generator | None = None):
+    """Speech: the lips open and close at 2.5-5 Hz with irregular amplitude; mouth-gesture scores
+    pop up for single syllables."""
+    rng = rng or np.random.default_rng(7)
+    frames = []
+    phase = 0.0
+    for i in range(int(seconds * fps)):
+        t = start + i / fps
+        phase += 2 * np.pi * rng.uniform(2.5, 5.0) / fps
+        activity = max(0.0, 0.12 + 0.1 * np.sin(phase) * rng.uniform(0.6, 1.4))
+        scores = {Gesture.MOUTH_OPEN: 0.7 if activity > 0.13 else 0.2,
+                  Gesture.LIP_BITE: 0.65 if activity < 0.05 else 0.1}
+        scores.update(extra or {})
+        frames.append(frame(t, scores, activity))
+    return frames
+
+
+def test_talking_suppresses_mouth_gestures():
+    stream = quiet(30.0, 1.0) + _talking(30.0, 20.0, 1.0) + quiet(30.0, 1.0, 21.0)
+    recognizer = Recognizer()
+    events = []
+    talking = []
+    for f in stream:
+        update = recognizer.update(f)
+        events += update.finished
+        talking.append(recognizer.talking)
+    events += recognizer.flush()
+    assert [e for e in events if e.gesture.uses_mouth] == []
+    assert np.mean(np.array(talking[60:600]) >= 0.5) > 0.8
+    # The same stream without the talking detector reads the syllables as a run of mouth openings
+    # (dozens of aces).
+    deaf = RecognizerConfig(talk_reversals=(1e6, 2e6), talking_hold_ms=0.0)
+    fired = [e for e in recognize(stream, deaf) if e.gesture.uses_mouth]
+    assert fired and max(e.count for e in fired) >= 10
+
+
+def test_a_deliberate_mouth_sign_while_talking_still_counts_but_later():
+    stream = quiet(30.0, 1.0) + _talking(30.0, 4.0, 1.0)
+    t = 5.0
+    for i in range(45):  # mouth held wide open for 1.5 s, lips still
+        stream.append(frame(t + i / 30, {Gesture.MOUTH_OPEN: 0.95}, activity=0.6))
+    stream += quiet(30.0, 1.0, 6.5)
+    recognizer = Recognizer()
+    reported = None
+    for f in stream:
+        update = recognizer.update(f)
+        if reported is None and any(e.gesture is Gesture.MOUTH_OPEN for e in update.started):
+            reported = f.timestamp
+    assert reported is not None
+    assert 0.6 <= reported - 5.0 <= 1.0  # about talking_hold_ms, not the usual 120 ms
+
+
+def test_non_mouth_gestures_are_not_delayed_by_talking():
+    stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0)
+    stream += _talking(30.0, 1.0, 4.0, extra={Gesture.BROWS_UP: 0.9})
+    recognizer = Recognizer()
+    reported = None
+    for f in stream:
+        update = recognizer.update(f)
+        if reported is None and any(e.gesture is Gesture.BROWS_UP for e in update.started):
+            reported = f.timestamp
+    assert reported is not None and reported - 4.0 <= 0.25
+
+
+# -- recorded streams of real clips ------------------------------------------------------------------
+
+def _streams(pattern: str):
+    from trainer.vision.streams import load_stream
+
+    files = sorted((REPO / "samples").glob(pattern))
+    assert files, f"no recorded streams {pattern}: run scripts/record_streams.py"
+    return [load_stream(f) for f in files]
+
+
+def _replay(stream, config=None):
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.streams import replay
+
+    pipe = Pipeline(PipelineOptions(recognizer=config or RecognizerConfig()))
+    events, talking = [], []
+    for _scores, _started, finished in replay(stream, pipe):
+        events += finished
+        talking.append(pipe.recognizer.talking)
+    events += pipe.finish()
+    return events, np.array(talking)
+
+
+def test_talking_detector_on_real_talking_clips():
+    """Every talking clip is recognised as talking for a good part of the time."""
+    for stream in _streams("streams_*talking*.npz"):
+        _events, talking = _replay(stream)
+        assert np.mean(talking >= 0.5) >= 0.25, stream.source
+
+
+def test_deliberate_mouth_opening_is_not_talking_and_is_seen():
+    """sequence/lp_d18.mp4: a man opens his mouth wide twice (f64-92 round, f116-152 wide), silent."""
+    (stream,) = _streams("streams_lp_d18.npz")
+    events, talking = _replay(stream)
+    assert np.mean(talking >= 0.5) < 0.05
+    opens = [e for e in events if e.gesture is Gesture.MOUTH_OPEN]
+    assert len(opens) >= 1
+    assert any(2.0 <= e.start <= 3.2 for e in opens) or any(3.8 <= e.start <= 5.1 for e in opens)
+
+
+def test_suppression_removes_most_mouth_triggers_on_real_talking():
+    """On the recorded talking clips, the talking suppression removes at least 60 % of the mouth
+    gesture triggers that the same recognizer without it fires (measured: 25 -> 4 over 2.1 min).
+    The overall false triggers per minute are reported by eval-vision (docs/vision-runtime.md)."""
+    deaf = RecognizerConfig(talk_reversals=(1e6, 2e6), talking_hold_ms=0.0)
+    with_suppression = without = 0
+    for stream in _streams("streams_*talking*.npz"):
+        with_suppression += sum(e.gesture.uses_mouth for e in _replay(stream)[0])
+        without += sum(e.gesture.uses_mouth for e in _replay(stream, deaf)[0])
+    assert without >= 5
+    assert with_suppression <= 0.4 * without
