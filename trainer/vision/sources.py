@@ -278,9 +278,11 @@ def _parse_y4m_header(line: bytes, path: Path) -> Y4MHeader:
             raise VisionError(f"{path}: bad y4m header token {token!r}") from None
     if width <= 0 or height <= 0:
         raise VisionError(f"{path}: y4m header has no frame size (W.. H..): the file is damaged")
-    header = Y4MHeader(width, height, fps, colorspace)
-    header.frame_bytes  # noqa: B018 - validates the colorspace early
-    return header
+    if not (colorspace.startswith("420") or colorspace in ("mono", "444")):
+        raise VisionError(
+            f"{path}: y4m colorspace C{colorspace} is not supported: convert the clip to 4:2:0 (I420)"
+        )
+    return Y4MHeader(width, height, fps, colorspace)
 
 
 class Y4MSource(FrameSource):
@@ -290,11 +292,14 @@ class Y4MSource(FrameSource):
         self.path = Path(path)
         _check_file(self.path, "a .y4m clip")
         self._file = open(self.path, "rb")  # noqa: SIM115 - closed in close()
-        header_line = self._file.readline(4096)
-        if not header_line.endswith(b"\n"):
+        try:
+            header_line = self._file.readline(4096)
+            if not header_line.endswith(b"\n"):
+                raise VisionError(f"{self.path}: not a YUV4MPEG2 file (no header line): give a valid .y4m clip")
+            self.header = _parse_y4m_header(header_line, self.path)
+        except VisionError:
             self._file.close()
-            raise VisionError(f"{self.path}: not a YUV4MPEG2 file (no header line): give a valid .y4m clip")
-        self.header = _parse_y4m_header(header_line, self.path)
+            raise
         self._data_start = self._file.tell()
         if self.header.width < MIN_SIDE or self.header.height < MIN_SIDE:
             self._file.close()
