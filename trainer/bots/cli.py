@@ -115,3 +115,59 @@ def _run_signal_value(args: argparse.Namespace) -> int:
                 "discreet_factor": args.discreet_factor}
         write_outputs(rows, meta, Path(args.out), Path(args.plot) if args.plot else None)
     return 0
+
+
+def add_bench_commands(bench_subparsers) -> None:
+    bench = bench_subparsers.add_parser(
+        "bots", help="decision time of a bot (default search) in self-play, CPU and wall clock",
+    )
+    bench.add_argument("--bot", default="search", help="bot (with options), e.g. 'search:worlds=64'")
+    bench.add_argument("--games", type=int, default=3)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.set_defaults(run=_run_bench)
+
+
+def _run_bench(args: argparse.Namespace) -> int:
+    import statistics
+
+    from trainer.bots.arena import TeamSpec, percentile
+    from trainer.bots.table import Table
+
+    spec = TeamSpec.parse(args.bot)
+    cpu: list[float] = []
+    wall: list[float] = []
+    for g in range(args.games):
+        bots = [spec.build() for _ in range(4)]
+        timed = [_Timed(b, cpu, wall) for b in bots]
+        Table(timed, seed=args.seed + g).play_out()
+    print(f"{spec}: {len(cpu)} decisions over {args.games} self-play games")
+    for name, values in (("cpu", cpu), ("wall", wall)):
+        print(f"{name:4s} median {1000 * statistics.median(values):.2f} ms  "
+              f"p99 {1000 * percentile(values, 0.99):.2f} ms  max {1000 * max(values):.2f} ms")
+    print(f"{1000 * statistics.median(cpu):.2f} ms median decision (cpu)")
+    return 0
+
+
+class _Timed:
+    """A bot wrapper that records each decision's CPU and wall time."""
+
+    def __init__(self, bot, cpu: list, wall: list) -> None:
+        import time
+
+        self.bot, self.cpu, self.wall, self._time = bot, cpu, wall, time
+        self.name = bot.name
+        self.policy = getattr(bot, "policy", None)
+        self.signs_enabled = getattr(bot, "signs_enabled", True)
+
+    def seated(self, seat, partner_policy, lying_allowed=False):
+        self.bot.seated(seat, partner_policy, lying_allowed)
+
+    def signals(self, view, rng):
+        return self.bot.signals(view, rng)
+
+    def choose(self, view, rng):
+        c0, w0 = self._time.process_time(), self._time.perf_counter()
+        action = self.bot.choose(view, rng)
+        self.cpu.append(self._time.process_time() - c0)
+        self.wall.append(self._time.perf_counter() - w0)
+        return action
