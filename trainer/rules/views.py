@@ -153,60 +153,92 @@ def sample_world(
     """A random world consistent with ``view``: the other seats get hands of their current sizes
     from the cards the seat has not seen, respecting ``constraints`` (on the current hidden hands).
 
-    Raises :class:`WorldError` if the constraints cannot be met (checked up to ``attempts`` tries;
-    constraints that name the viewer's own seat must already hold for its hand).
+    Without constraints the world is uniform among the consistent ones. With constraints, lower
+    bounds are met first with random cards of their sets and upper bounds by skipping cards, then
+    the result is checked; this is close to uniform, not exactly. Raises :class:`WorldError` if no
+    world is found in ``attempts`` tries (the constraints contradict each other or the view);
+    constraints on the viewer's own seat must hold for its hand.
     """
     n = view.players
-    constraints = tuple(constraints)
-    own: list[HoldConstraint] = []
-    others: list[HoldConstraint] = []
+    me = view.seat
+    rules: list[tuple[int, frozenset[int], int, int | None, HoldConstraint]] = []
     for c in constraints:
         if not isinstance(c, HoldConstraint) or not 0 <= c.seat < n:
             raise WorldError(f"bad hold constraint {c!r}: use HoldConstraint(seat 0..{n - 1}, cards, ...)")
-        (own if c.seat == view.seat else others).append(c)
-    for c in own:
-        if not c.satisfied_by(view.hand):
-            raise WorldError(f"{c} contradicts the viewer's own hand")
-    pool = sorted(view.unseen(), key=lambda card: card.index)
-    sizes = list(view.hand_sizes)
-    seats = [s for s in range(n) if s != view.seat]
-    for c in others:
-        if c.at_least > sizes[c.seat]:
-            raise WorldError(f"{c} needs more cards than seat {c.seat} holds ({sizes[c.seat]})")
+        if c.seat == me:
+            if not c.satisfied_by(view.hand):
+                raise WorldError(f"{c} contradicts the viewer's own hand")
+            continue
+        if c.at_least > view.hand_sizes[c.seat]:
+            raise WorldError(f"{c} needs more cards than seat {c.seat} holds ({view.hand_sizes[c.seat]})")
+        rules.append((c.seat, frozenset(card.index for card in c.cards), c.at_least, c.at_most, c))
+    seen = {c.index for c in view.hand}
+    seen.update(c.index for c in view.discards)
+    seen.update(c.index for t in view.tricks for c in t.cards)
+    seen.update(c.index for c in view.current_trick)
+    pool = [i for i in range(48) if i not in seen]
+    sizes = view.hand_sizes
+    seats = [s for s in range(n) if s != me]
+    rnd = rng.random
     for _ in range(attempts):
         rest = pool[:]
-        rng.shuffle(rest)
-        hands: dict[int, list[Card]] = {s: [] for s in seats}
+        rest.sort(key=lambda _: rnd())
+        hands: dict[int, list[int]] = {s: [] for s in seats}
+        if not rules:
+            for s in seats:
+                hands[s] = rest[: sizes[s]]
+                del rest[: sizes[s]]
+            return _world(view, hands, rest)
         ok = True
-        # Satisfy each lower bound first with cards of its set, then fill the hands at random.
-        for c in others:
-            have = sum(1 for x in hands[c.seat] if x in c.cards)
-            need = c.at_least - have
+        # Lower bounds first, with random cards of each set.
+        for seat, cards, low, _, _ in rules:
+            need = low - sum(1 for x in hands[seat] if x in cards)
             if need <= 0:
                 continue
-            choice = [x for x in rest if x in c.cards]
-            if len(choice) < need or len(hands[c.seat]) + need > sizes[c.seat]:
+            choice = [x for x in rest if x in cards][:need]
+            if len(choice) < need or len(hands[seat]) + need > sizes[seat]:
                 ok = False
                 break
-            for x in choice[:need]:
-                hands[c.seat].append(x)
-                rest.remove(x)
+            hands[seat].extend(choice)
+            rest = [x for x in rest if x not in choice]
         if not ok:
             continue
         for s in seats:
+            caps = [(cards, high) for seat, cards, _, high, _ in rules if seat == s and high is not None]
             missing = sizes[s] - len(hands[s])
-            hands[s].extend(rest[:missing])
-            del rest[:missing]
-        if all(c.satisfied_by(hands[c.seat]) for c in others):
-            full = tuple(
-                view.hand if s == view.seat else tuple(sorted(hands[s], key=lambda card: card.index))
-                for s in range(n)
-            )
-            return World(full, tuple(sorted(rest, key=lambda card: card.index)))
+            if not caps:
+                hands[s].extend(rest[:missing])
+                del rest[:missing]
+                continue
+            # Skip cards that would break an upper bound of this seat; they stay for the others.
+            counts = [sum(1 for x in hands[s] if x in cards) for cards, _ in caps]
+            kept: list[int] = []
+            for x in rest:
+                if missing and all(x not in cards or k < high for (cards, high), k in zip(caps, counts)):
+                    hands[s].append(x)
+                    missing -= 1
+                    counts = [k + (x in cards) for (cards, _), k in zip(caps, counts)]
+                else:
+                    kept.append(x)
+            rest = kept
+        if all(
+            len(hands[seat]) == sizes[seat]
+            and low <= sum(1 for x in hands[seat] if x in cards) <= (high if high is not None else 48)
+            for seat, cards, low, high, _ in rules
+        ):
+            return _world(view, hands, rest)
     raise WorldError(
-        f"no hidden world fits the view of seat {view.seat} and {len(others)} hold constraint(s) "
+        f"no hidden world fits the view of seat {me} and {len(rules)} hold constraint(s) "
         f"after {attempts} tries: the constraints probably contradict each other"
     )
+
+
+def _world(view: PlayerView, hands: dict[int, list[int]], hidden: list[int]) -> World:
+    full = tuple(
+        view.hand if s == view.seat else tuple(CARDS[i] for i in sorted(hands[s]))
+        for s in range(view.players)
+    )
+    return World(full, tuple(CARDS[i] for i in sorted(hidden)))
 
 
 def playout_deal(view: PlayerView, world: World) -> FastDeal:
