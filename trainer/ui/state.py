@@ -31,11 +31,15 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "calibration": lambda: None,  # a calibration in progress (vision's Calibrator)
     # Play
     "game": lambda: None,  # trainer.ui.game_session.GameSession
-    "sent_signs": list,  # the user's signs sent to the partner in this deal
+    "sent_signs": list,  # (source, SignEvent) the user sent to the partner
+    "play_error": lambda: None,  # why the table refused the last input
     "replay": lambda: None,  # a saved game being replayed trick by trick
     # Quiz
-    "quiz": lambda: None,  # the quiz session object of trainer.quiz
-    "quiz_feedback": lambda: None,
+    "quiz": lambda: None,  # ((convention, language), trainer.quiz.Session) of this sitting
+    "quiz_question": lambda: None,  # the Question on screen
+    "quiz_asked_at": lambda: 0.0,  # time.monotonic() when it was shown (answer speed)
+    "quiz_feedback": lambda: None,  # the quiz Outcome of the last answer
+    "quiz_order": list,  # an ordering answer being built
 }
 
 

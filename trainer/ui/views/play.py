@@ -367,7 +367,7 @@ def show() -> None:
         st.caption(f"This game uses preset {session.preset} and convention {session.convention}; "
                    "new settings apply to the next game.")
     view = session.table.view(HUMAN_SEAT)
-    error = st.session_state.get("play_error")
+    error = st.session_state["play_error"]
     if error:
         st.error(error)
     _scores(view)

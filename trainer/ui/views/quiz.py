@@ -1,4 +1,194 @@
-"""placeholder until written"""
+"""The Quiz page: the quiz of ``trainer.quiz`` (questions, FSRS scheduling, progress in the Store),
+drawn with the deck's cards and signs, answered with clicks (or, for card → sign questions, by
+making the sign in front of the camera when it is on).
+
+Holds no question logic: questions, checking and scheduling are the quiz's. The wall clock is read
+here (the quiz takes ``now`` and answer times as arguments).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime, timezone
+
 import streamlit as st
+
+from trainer.signals.conventions import Convention
+from trainer.ui import camera, modes, persistence, recognition, render, state
+from trainer.ui.settings import Settings
+from trainer.ui.watcher import SignSeen
+
+
+def quiz_piece() -> modes.Piece:
+    return modes.piece_with("the quiz", "trainer.quiz", "Session", "Progress", "Kind")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _session(settings: Settings):
+    """This browser session's quiz sitting (rebuilt when the convention or language changes)."""
+    from trainer.quiz import Progress, Session
+
+    quiz = st.session_state["quiz"]
+    wanted = (settings.convention, settings.language.value)
+    if quiz is None or quiz[0] != wanted:
+        store = persistence.store()
+        session = Session(Progress(store), rng=random.Random(), convention=Convention.named(settings.convention),
+                          language=settings.language.value)
+        quiz = (wanted, session)
+        st.session_state["quiz"] = quiz
+        st.session_state["quiz_question"] = None
+        st.session_state["quiz_feedback"] = None
+    return quiz[1]
+
+
+def _next_question(session) -> None:
+    question = session.next_question(_now())
+    st.session_state["quiz_question"] = question
+    st.session_state["quiz_asked_at"] = time.monotonic()
+    st.session_state["quiz_feedback"] = None
+    st.session_state["quiz_order"] = []
+
+
+def _answer(session, response, *, gesture=None) -> None:
+    question = st.session_state["quiz_question"]
+    if question is None or st.session_state["quiz_feedback"] is not None:
+        return
+    seconds = time.monotonic() - st.session_state["quiz_asked_at"]
+    if gesture is not None:
+        outcome = session.answer_gesture(question, gesture, seconds=seconds, now=_now())
+    else:
+        outcome = session.answer(question, response, seconds=seconds, now=_now())
+    st.session_state["quiz_feedback"] = outcome
+
+
+def _choice_label(choice, language: str) -> str:
+    return choice.text.show(language)
+
+
+def _show_question(session, question, settings: Settings) -> None:
+    language = settings.language.value
+    st.caption(question.kind.title.show(language))
+    st.subheader(question.prompt.show(language))
+    if question.cards:
+        cols = st.columns(max(4, len(question.cards)))
+        for col, card in zip(cols, question.cards):
+            with col:
+                svg = render.card_svg(card, language=settings.language, width=110, hints=False)
+                if svg is not None:
+                    render.show_svg(svg, width=110, title=card.code)
+                if question.is_order:
+                    st.caption(card.code)
+    if question.gesture is not None:
+        svg = render.sign_svg(question.gesture, settings.convention, width=150)
+        if svg is not None:
+            render.show_svg(svg, width=150, title=question.gesture.value)
+    answered = st.session_state["quiz_feedback"] is not None
+    if question.is_order:
+        order = st.multiselect(
+            "Click the cards strongest first", [c.code for c in question.cards], key="quiz_order",
+            disabled=answered,
+        )
+        st.button("Answer", key="quiz_submit_order", disabled=answered or len(order) != len(question.cards),
+                  on_click=_answer, args=(session, tuple(order)), type="primary")
+    else:
+        cols = st.columns(min(4, len(question.choices)) or 1)
+        for i, choice in enumerate(question.choices):
+            with cols[i % len(cols)]:
+                if choice.card is not None:
+                    svg = render.card_svg(choice.card, language=settings.language, width=90, hints=False)
+                    if svg is not None:
+                        render.show_svg(svg, width=90, title=choice.card.code)
+                elif choice.gesture is not None or choice.sign is not None:
+                    svg = render.sign_svg(choice.gesture or choice.sign, settings.convention, width=70)
+                    if svg is not None:
+                        render.show_svg(svg, width=70, title=_choice_label(choice, language))
+                st.button(_choice_label(choice, language), key=f"quiz_choice_{i}", disabled=answered,
+                          on_click=_answer, args=(session, choice.key), width="stretch")
+    if question.expected_gestures and not answered:
+        _camera_answer(session, settings)
+
+
+@st.fragment(run_every=0.5)
+def _camera_signs(session) -> None:
+    watcher = st.session_state["watcher"]
+    if watcher is None or st.session_state["quiz_feedback"] is not None:
+        return
+    for report in watcher.drain():
+        if isinstance(report, SignSeen) and not report.final:
+            _answer(session, None, gesture=report.event.gesture)
+            st.rerun(scope="app")
+
+
+def _camera_answer(session, settings: Settings) -> None:
+    mode = modes.input_mode(settings.camera)
+    if mode.mode is not modes.InputMode.LIVE_CAMERA:
+        st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
+        return
+    with st.expander("…or answer by making the sign (camera)", expanded=True):
+        watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
+        watcher.mirror = settings.mirror
+        camera.live_camera("quiz-camera", watcher)
+        _camera_signs(session)
+
+
+def _show_feedback(session, settings: Settings) -> None:
+    outcome = st.session_state["quiz_feedback"]
+    if outcome is None:
+        return
+    due = outcome.due.astimezone().strftime("%Y-%m-%d %H:%M")
+    text = f"{outcome.answer}. {outcome.explanation} — next review {due} ({outcome.seconds:.1f} s to answer)."
+    if outcome.correct:
+        st.success("Right! " + text, icon=":material/check_circle:")
+    else:
+        st.error("Not quite: " + text, icon=":material/cancel:")
+    st.button("Next question", key="quiz_next", type="primary", on_click=_next_question, args=(session,))
+
+
+def _show_progress(session, settings: Settings) -> None:
+    now = _now()
+    summary = session.progress.summary(now)
+    st.subheader("Your progress")
+    cols = st.columns(5)
+    cols[0].metric("Seen", summary.total - summary.new)
+    cols[1].metric("Due now", summary.due_now)
+    cols[2].metric("Due today", summary.due_today)
+    recall = "—" if summary.mean_retrievability is None else f"{100 * summary.mean_retrievability:.0f}%"
+    cols[3].metric("Forecast recall", recall)
+    cols[4].metric("This sitting", f"{session.right}/{session.asked}")
+    if summary.next_due is not None:
+        st.caption(f"Next item due {summary.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}.")
+    statuses = [s for s in session.progress.statuses(now) if not s.is_new]
+    if statuses:
+        rows = [
+            {
+                "item": s.item, "kind": s.kind.title.show(settings.language.value), "state": s.state,
+                "due": s.due.astimezone().strftime("%Y-%m-%d %H:%M") if s.due else "",
+                "recall now %": round(100 * s.retrievability), "reviews": s.reviews, "lapses": s.lapses,
+            }
+            for s in sorted(statuses, key=lambda s: s.due or now)
+        ]
+        st.dataframe(rows, hide_index=True, width="stretch")
+
+
 def show() -> None:
-    st.title("Quiz")
+    settings = state.settings()
+    st.title("Quiz: cards and signs")
+    for piece in (quiz_piece(), persistence.store_piece()):
+        if not piece.available:
+            render.unavailable(piece)
+            return
+    session = _session(settings)
+    question = st.session_state["quiz_question"]
+    if question is None:
+        st.markdown("Questions about the cards and their signs, scheduled so you review each one just "
+                    "before you would forget it (FSRS, as in Anki). Your progress is saved.")
+        st.button("Start" if session.asked == 0 else "Next question", key="quiz_start", type="primary",
+                  on_click=_next_question, args=(session,))
+    else:
+        _show_question(session, question, settings)
+        _show_feedback(session, settings)
+    _show_progress(session, settings)
