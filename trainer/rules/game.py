@@ -369,7 +369,9 @@ class Game:
         fast = self._fast
         return (
             self.ruleset, self.seed, tuple(self.history), tuple(self.signals), self.phase,
-            self.dealer, self.deal_number, self.deals_played, tuple(self.scores), self.extended,
+            self.dealer, self.first_dealer, self.deal_number, self.deals_played, tuple(self.scores),
+            self.extended, tuple(map(tuple, self._received)), self._receivers, tuple(self._answers),
+            self._committed_team,
             tuple(self.results), self.outcome, tuple(map(tuple, self._hands)), tuple(self._talon),
             tuple(map(tuple, self._discards)), tuple(self._votes), self.chant,
             tuple(self._declarations), self._pending, self.contract, self._turn,
