@@ -14,6 +14,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from trainer.rules.cards import STRENGTH
 from trainer.rules.fastdeal import FastDeal
 
 
@@ -27,6 +28,9 @@ class EngineBench:
     mordiennes: int
     no_winner: int
     load: float | None
+    bare_rate: float | None = None
+    """Deals/s of a bare loop (shuffle, compare strengths, count tricks; no API, no choices) timed
+    the same way just before: the issue's yardstick (~40,000/s), to read the figure under load."""
 
     @property
     def deals_per_second(self) -> float:
@@ -49,11 +53,36 @@ class EngineBench:
             f"CPU time {self.seconds:.3f} s in {len(self.round_rates)} rounds: "
             + ", ".join(f"{r:.0f}" for r in self.round_rates)
             + f" deals/s; median {self.median_deals_per_second:.0f}, best below",
+        ] + (
+            [f"bare loop (shuffle, compare, count; no API) on this machine now: {self.bare_rate:.0f} deals/s; "
+             f"engine/bare {self.deals_per_second / self.bare_rate:.2f}"]
+            if self.bare_rate else []
+        ) + [
             f"{self.deals_per_second:.0f} deals/s",
         ]
 
 
-def bench_engine(deals: int, *, seed: int = 1, players: int = 4, rounds: int = 5) -> EngineBench:
+def bare_loop(deals: int, rng: random.Random, _strength: tuple = STRENGTH) -> float:
+    """Deals/s (CPU time) of the issue's yardstick: shuffle, compare strengths, count tricks."""
+    rnd = rng.random
+    deck = list(range(48))
+    start = time.process_time()
+    for _ in range(deals):
+        deck.sort(key=lambda _: rnd())
+        won = [0, 0, 0, 0]
+        leader = 0
+        for k in range(0, 36, 4):
+            strengths = [_strength[c] for c in deck[k:k + 4]]
+            best = max(strengths)
+            if strengths.count(best) == 1:
+                leader = (leader + strengths.index(best)) % 4
+                won[leader] += 1
+    return deals / max(time.process_time() - start, 1e-9)
+
+
+def bench_engine(
+    deals: int, *, seed: int = 1, players: int = 4, rounds: int = 5, reference: bool = True
+) -> EngineBench:
     """Play ``deals`` random deals in ``rounds`` rounds, timing each round in CPU time
     (``time.process_time``) so waiting for a shared core is not counted."""
     try:
@@ -95,4 +124,8 @@ def bench_engine(deals: int, *, seed: int = 1, players: int = 4, rounds: int = 5
         total += elapsed
         rates.append(batch / elapsed)
         played += batch
-    return EngineBench(deals, total, tuple(rates), players, tie_breaks, mordiennes, nobody, load)
+    bare = None
+    if reference:
+        ref_rng = random.Random(seed)
+        bare = max(bare_loop(max(1, deals // (2 * rounds)), ref_rng) for _ in range(3))
+    return EngineBench(deals, total, tuple(rates), players, tie_breaks, mordiennes, nobody, load, bare)
