@@ -337,3 +337,21 @@ def test_explicit_deal_through_from_deal():
     game = Game.from_deal(Ruleset(), 1, hands)
     assert game.dealer == 1 and game.hand(0)[:2] == cards("3D 3C")
     assert len(game.talon) == 12
+
+
+def test_malformed_actions_are_illegal_not_crashes():
+    """Actions with values of the wrong type raise IllegalActionError, state untouched."""
+    from trainer.rules.actions import Answer, Declare
+
+    game = Game.new(Ruleset(), 6)
+    before = game.state_key()
+    for bad in (Vote("yes"), Vote(1), Discard("3D"), Declare("pass"), Answer(True), None, 42):
+        with pytest.raises(IllegalActionError):
+            game.apply(bad)
+        assert game.state_key() == before
+    game.apply(NO)
+    with pytest.raises(IllegalActionError, match="Declaration"):
+        game.apply(Declare("pass"))
+    game.apply(GIVE_UP)  # vendee: opponents +1, next deal's chant vote
+    with pytest.raises(IllegalActionError, match="True or False"):
+        game.apply(Vote("no"))

@@ -503,7 +503,8 @@ class Game:
     def _wrong(self, action: Action, why: str) -> IllegalActionError:
         try:
             text = format_action(action)
-        except IllegalActionError:
+        except (IllegalActionError, AttributeError, TypeError):
+            # A malformed action (e.g. Discard("3D")): show it as Python wrote it.
             text = repr(action)
         legal = ", ".join(format_action(a) for a in self.legal_actions()[:16])
         return IllegalActionError(f"illegal action '{text}': {why}; legal now: {legal or 'none'}")
@@ -521,11 +522,21 @@ class Game:
                 where = self._where_is(action)
                 raise self._wrong(action, f"{action.value} is not in the hand of seat {seat} ({where})")
         elif phase is Phase.DISCARD:
+            if not isinstance(action.card, Card):
+                raise self._wrong(action, f"Discard needs a Card, got {action.card!r}")
             if action.card.index not in self._hands[self._turn]:
                 raise self._wrong(action, f"{action.card.value} is not in the hand of seat {self._turn}")
         elif phase is Phase.DECLARE:
+            if not isinstance(action.declaration, Declaration):
+                raise self._wrong(action, f"Declare needs a Declaration, got {action.declaration!r}")
             if action.declaration is Declaration.MORDIENNE and not self._may_announce():
                 raise self._wrong(action, "this ruleset does not allow announcing mordienne now")
+        elif phase is Phase.CHANT_VOTE:
+            if not isinstance(action.agree, bool):
+                raise self._wrong(action, f"Vote needs True or False, got {action.agree!r}")
+        elif phase is Phase.ANSWER:
+            if not isinstance(action.accept, bool):
+                raise self._wrong(action, f"Answer needs True or False, got {action.accept!r}")
         elif phase is Phase.CHOOSE_DEALER:
             self._check_choose_dealer(action)
         elif phase is Phase.DEAL:
