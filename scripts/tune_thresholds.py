@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))
 from trainer.signals.gestures import Gesture  # noqa: E402
 from trainer.vision.calibration import profile_from_samples  # noqa: E402
 from trainer.vision.face_gestures import (  # noqa: E402
+    CALIBRATED,
     FACE_GESTURES,
     THRESHOLDS_SCHEMA,
     Condition,
@@ -52,7 +53,8 @@ OUT = REPO / "models" / "thresholds.json"
 MIN_FACE_PX = 20.0
 # An extra condition must buy at least this much F1 to be kept (simpler rules generalise better).
 EXTRA_CONDITION_COST = 0.03
-MAX_CANDIDATES = 48
+MAX_CANDIDATES = 32
+MIN_CALIBRATED_POSITIVES = 5
 
 C = tuple  # (feature, mode, direction)
 # Rules tried per gesture for the face-mesh features (both backends have these features).
@@ -110,6 +112,33 @@ TASKS_RULES: dict[Gesture, list[list[C]]] = {
 }
 
 
+# Extra rules on the mouth's appearance (dark cavity, teeth, pink tongue), for the "+image" variants.
+IMAGE_RULES: dict[Gesture, list[list[C]]] = {
+    Gesture.MOUTH_OPEN: [[("mouth_dark", "delta", 1)], [("mouth_dark", "delta", 1), ("mouth_open", "delta", 1)]],
+    Gesture.TONGUE_OUT: [
+        [("mouth_pink", "delta", 1), ("mouth_dark", "delta", -1)],
+        [("mouth_pink", "delta", 1), ("mouth_open", "delta", 1), ("mouth_dark", "delta", -1)],
+        [("mouth_open", "delta", 1), ("mouth_dark", "delta", -1)],
+    ],
+    Gesture.GRIMACE: [
+        [("mouth_teeth", "delta", 1), ("mouth_width", "ratio", 1)],
+        [("mouth_teeth", "delta", 1), ("mouth_dark", "delta", -1)],
+        [("mouth_teeth", "delta", 1), ("lip_corner_mean", "delta", -1)],
+    ],
+    Gesture.LIP_BITE: [
+        [("mouth_teeth", "delta", 1), ("mouth_area", "delta", -1)],
+        [("mouth_teeth", "delta", 1), ("mouth_pink", "delta", -1), ("mouth_dark", "delta", -1)],
+    ],
+}
+# Rule variants fitted: name -> (feature rows of which tracker, catalogues tried).
+VARIANTS = {
+    "mesh": ("mesh", (MESH_RULES,)),
+    "mesh+image": ("mesh", (MESH_RULES, IMAGE_RULES)),
+    "tasks": ("tasks", (MESH_RULES, TASKS_RULES)),
+    "tasks+image": ("tasks", (MESH_RULES, TASKS_RULES, IMAGE_RULES)),
+}
+
+
 def source_of(file: str) -> str:
     """Who or which recording a still comes from (for leave-one-source-out)."""
     stem = Path(file).stem
@@ -122,7 +151,7 @@ def source_of(file: str) -> str:
 def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
     import cv2  # noqa: PLC0415
 
-    from trainer.vision.face_features import face_features  # noqa: PLC0415
+    from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415
     from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: PLC0415
     from trainer.vision.tasks_backend import TasksFaceTracker, blendshape_features  # noqa: PLC0415
     from trainer.vision.types import Frame  # noqa: PLC0415
@@ -141,11 +170,13 @@ def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
         row = {"file": item.file, "label": item.label, "source": source_of(item.file), "backends": {}}
         found = mesh.process(frame).face
         if found is not None:
-            row["backends"]["mesh"] = {k: round(v, 5) for k, v in face_features(found).items()}
+            feats = dict(face_features(found), **mouth_appearance(image, found))
+            row["backends"]["mesh"] = {k: round(v, 5) for k, v in feats.items()}
         if tasks is not None:
             marks = tasks.process(frame)
             if marks.face is not None:
-                feats = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
+                feats = dict(face_features(marks.face), **blendshape_features(marks.blendshapes),
+                             **mouth_appearance(image, marks.face))
                 row["backends"]["tasks"] = {k: round(v, 5) for k, v in feats.items()}
         rows.append(row)
     mesh.close()
@@ -160,18 +191,33 @@ def _population(rows: list[dict], backend: str, created: str):
     return profile_from_samples("population", neutral, created=created, kind="population")
 
 
-def _evidence(rows, backend, population, spec) -> np.ndarray:
+def _neutrals(rows: list[dict], backend: str) -> dict[str, dict]:
+    """Each source's own neutral still (the person's baseline), for the calibrated rule sets."""
+    out = {}
+    for r in rows:
+        if r["label"] == "neutral" and backend in r["backends"]:
+            out.setdefault(r["source"], r["backends"][backend])
+    return out
+
+
+def _evidence(rows, backend, population, spec, neutrals=None) -> np.ndarray:
     feature, mode, direction = spec
     cond = Condition(feature, mode, direction, 0.0)
-    neutral = population.mean(feature)
-    return np.array([cond.evidence(r["backends"][backend].get(feature, np.nan), neutral) for r in rows])
+
+    def neutral(row) -> float:
+        if neutrals is not None:
+            return neutrals[row["source"]].get(feature, population.mean(feature))
+        return population.mean(feature)
+
+    return np.array([cond.evidence(r["backends"][backend].get(feature, np.nan), neutral(r)) for r in rows])
 
 
-def _candidates(values: np.ndarray) -> np.ndarray:
+def _candidates(values: np.ndarray, cap: int | None = None) -> np.ndarray:
+    """Thresholds worth trying: midpoints between consecutive values (at most ``cap``, by quantile)."""
     uniq = np.unique(values[np.isfinite(values)])
     mids = (uniq[1:] + uniq[:-1]) / 2 if uniq.size > 1 else uniq
-    if mids.size > MAX_CANDIDATES:
-        mids = np.quantile(mids, np.linspace(0, 1, MAX_CANDIDATES))
+    if cap is not None and mids.size > cap:
+        mids = np.quantile(mids, np.linspace(0, 1, cap))
     return mids
 
 
@@ -183,18 +229,19 @@ def _f1(pred: np.ndarray, truth: np.ndarray) -> tuple[float, int, int, int]:
     return f1, tp, fp, fn
 
 
-def fit_rule(rows, backend, population, gesture, specs) -> tuple[float, list[Condition]]:
+def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[float, list[Condition]]:
     """Best thresholds for one rule (list of condition specs) on the rows; returns (F1, conditions)."""
     truth_all = [r["truth"].get(gesture.value) for r in rows]
     keep = [i for i, t in enumerate(truth_all) if t is not None]
     truth = np.array([truth_all[i] for i in keep], dtype=bool)
     if not truth.any():
         return 0.0, []
-    ev = [_evidence(rows, backend, population, s)[keep] for s in specs]
+    ev = [_evidence(rows, backend, population, s, neutrals)[keep] for s in specs]
     dirs = [s[2] for s in specs]
-    grids = [_candidates(e[truth]) if truth.sum() > 1 else _candidates(e) for e in ev]
-    # Thresholds between positives only would never exclude every negative: add midpoints over all.
-    grids = [np.unique(np.concatenate([g, _candidates(e)])) for g, e in zip(grids, ev)]
+    # Every midpoint for one- and two-condition rules; three-condition rules search a coarser grid
+    # (the last condition is vectorised, the others are looped over).
+    cap = MAX_CANDIDATES if len(specs) > 2 else None
+    grids = [np.unique(np.concatenate([_candidates(e[truth], cap), _candidates(e, cap)])) for e in ev]
     passes = [
         (d * (e[None, :] - g[:, None]) >= 0) & np.isfinite(e)[None, :] for e, g, d in zip(ev, grids, dirs)
     ]
@@ -230,33 +277,55 @@ def fit_rule(rows, backend, population, gesture, specs) -> tuple[float, list[Con
     return f1, [Condition(s[0], s[1], s[2], t) for s, t in zip(specs, thresholds)]
 
 
-def fit(rows, backend, created) -> tuple[Thresholds, dict]:
+def fit(rows, variant, created) -> tuple[Thresholds, dict]:
+    """Rules of one variant; a ":calibrated" variant measures every still against its own person's
+    neutral still (only sources that have one), as a calibrated user's profile would."""
+    base_variant, calibrated = variant.split(":")[0], variant.endswith(CALIBRATED)
+    backend, catalogues = VARIANTS[base_variant]
     population = _population(rows, backend, created)
-    usable = [r for r in rows if backend in r["backends"] and r["backends"][backend].get("face_px", 0) >= MIN_FACE_PX]
+    neutrals = _neutrals(rows, backend) if calibrated else None
+    usable = [r for r in rows if backend in r["backends"] and r["backends"][backend].get("face_px", 0) >= MIN_FACE_PX
+              and (neutrals is None or r["source"] in neutrals)]
+    known = usable[0]["backends"][backend]
     rules, chosen = [], {}
-    catalogue = dict(MESH_RULES)
-    if backend == "tasks":
-        catalogue = {g: MESH_RULES.get(g, []) + TASKS_RULES.get(g, []) for g in FACE_GESTURES}
+    fallback = fit(rows, base_variant, created)[0] if calibrated else None
     for gesture in FACE_GESTURES:
-        best = (-1.0, [], 0.0)
-        for specs in catalogue.get(gesture, []):
-            if any(s[0] not in usable[0]["backends"][backend] for s in specs):
+        if fallback is not None:
+            positives = [r for r in usable if r["truth"].get(gesture.value) is True]
+            if len(positives) < MIN_CALIBRATED_POSITIVES or len({r["source"] for r in positives}) < 3:
+                # Too few people with both this gesture and a neutral photo to fit a personal rule on:
+                # the population rule (thresholds are already relative to neutral) is used as it is.
+                rule = fallback.rule(gesture)
+                if rule is not None:
+                    rules.append(rule)
                 continue
-            f1, conditions = fit_rule(usable, backend, population, gesture, specs)
+        best = (-1.0, [], 0.0)
+        for specs in [specs for catalogue in catalogues for specs in catalogue.get(gesture, [])]:
+            if any(s[0] not in known for s in specs):
+                continue
+            f1, conditions = fit_rule(usable, backend, population, gesture, specs, neutrals)
             if f1 - EXTRA_CONDITION_COST * (len(specs) - 1) > best[0]:
                 best = (f1 - EXTRA_CONDITION_COST * (len(specs) - 1), conditions, f1)
         if best[1]:
             rules.append(GestureRule(gesture, tuple(best[1])))
             chosen[gesture.value] = round(best[2], 3)
-    return Thresholds(backend, tuple(rules), population, MIN_FACE_PX), chosen
+    return Thresholds(variant, tuple(rules), population, MIN_FACE_PX), chosen
 
 
-def predict(rows, backend, thresholds) -> dict[str, list[tuple[bool | None, bool]]]:
-    """Per gesture: (truth, fired) for every row with a face."""
+def predict(rows, backend, thresholds, neutrals=None) -> dict[str, list[tuple[bool | None, bool]]]:
+    """Per gesture: (truth, fired) for every row with a face (and a neutral still if calibrated)."""
     out = defaultdict(list)
+    profiles = {}
     for r in rows:
         feats = r["backends"].get(backend)
-        scores, _ = score_face(feats or {}, None, thresholds)
+        profile = None
+        if neutrals is not None:
+            if r["source"] not in neutrals:
+                continue
+            if r["source"] not in profiles:
+                profiles[r["source"]] = profile_from_samples(r["source"], [neutrals[r["source"]]])
+            profile = profiles[r["source"]]
+        scores, _ = score_face(feats or {}, profile, thresholds)
         for g in FACE_GESTURES:
             out[g.value].append((r["truth"].get(g.value), scores[g] >= 0.5))
     return out
@@ -266,14 +335,16 @@ def prf(pairs) -> dict:
     tp = sum(1 for t, p in pairs if t is True and p)
     fp = sum(1 for t, p in pairs if t is False and p)
     fn = sum(1 for t, p in pairs if t is True and not p)
-    precision = tp / (tp + fp) if tp + fp else (1.0 if tp + fn else 0.0)
+    precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"tp": tp, "fp": fp, "fn": fn, "precision": round(precision, 3), "recall": round(recall, 3),
             "f1": round(f1, 3)}
 
 
-def loso(rows, backend, created) -> dict:
+def loso(rows, variant, created) -> dict:
+    backend = VARIANTS[variant.split(":")[0]][0]
+    neutrals = _neutrals(rows, backend) if variant.endswith(CALIBRATED) else None
     by_source = defaultdict(list)
     for r in rows:
         by_source[r["source"]].append(r)
@@ -282,8 +353,8 @@ def loso(rows, backend, created) -> dict:
         train = [r for r in rows if r["source"] != source]
         if not any(r["label"] == "neutral" and backend in r["backends"] for r in train):
             continue
-        thresholds, _ = fit(train, backend, created)
-        for g, p in predict(held, backend, thresholds).items():
+        thresholds, _ = fit(train, variant, created)
+        for g, p in predict(held, backend, thresholds, neutrals).items():
             pairs[g].extend(p)
     return {g: prf(p) for g, p in pairs.items()}
 
@@ -344,15 +415,19 @@ def main(argv: list[str] | None = None) -> int:
         },
         "backends": {},
     }
-    for backend in ("mesh", "tasks"):
+    for variant in [v + suffix for v in VARIANTS for suffix in ("", CALIBRATED)]:
+        backend = VARIANTS[variant.split(":")[0]][0]
         with_face = [r for r in rows if backend in r["backends"]]
         if not with_face:
             continue
-        thresholds, fit_f1 = fit(rows, backend, created)
-        train = {g: prf(p) for g, p in predict(with_face, backend, thresholds).items()}
-        held = {} if args.no_loso else loso(with_face, backend, created)
-        out["backends"][backend] = thresholds_json(thresholds, fit_f1, train, held, len(with_face))
-        print(f"\n[{backend}] {len(with_face)} stills with a face")
+        neutrals = _neutrals(rows, backend) if variant.endswith(CALIBRATED) else None
+        if neutrals is not None:
+            with_face = [r for r in with_face if r["source"] in neutrals]
+        thresholds, fit_f1 = fit(rows, variant, created)
+        train = {g: prf(p) for g, p in predict(with_face, backend, thresholds, neutrals).items()}
+        held = {} if args.no_loso else loso(with_face, variant, created)
+        out["backends"][variant] = thresholds_json(thresholds, fit_f1, train, held, len(with_face))
+        print(f"\n[{variant}] {len(with_face)} stills with a face")
         print(f"{'gesture':12s} {'P':>5s} {'R':>5s} {'F1':>5s} | LOSO {'P':>5s} {'R':>5s} {'F1':>5s}  rule")
         for rule in thresholds.rules:
             g = rule.gesture.value

@@ -231,10 +231,14 @@ def score_stills(
     return tuple(stats), confusion, tuple(mistakes)
 
 
+VARIANTS = ("mesh+image", "mesh", "tasks+image", "tasks")
+"""Face rule sets: the solutions mesh or the Tasks FaceLandmarker, with or without mouth-appearance cues."""
+
+
 def evaluate_folder(
     path: Path | str,
     *,
-    backend: str = "mesh",
+    backend: str = "mesh+image",
     profile: Profile | None = None,
     clips: bool = True,
     clip_labels: tuple[str, ...] = CLIP_LABELS,
@@ -244,22 +248,21 @@ def evaluate_folder(
 ) -> EvalReport:
     """Evaluate the recognizer on a labelled folder (see the module doc); VisionError if unusable.
 
-    ``backend`` is "mesh" (the default solutions face mesh, with hands and shrug) or "tasks" (the
-    Tasks FaceLandmarker with blendshapes for the face, solutions for hands and shrug).
+    ``backend`` picks the face rule set (``VARIANTS``): "mesh" is the default solutions face mesh,
+    "tasks" the Tasks FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data
+    folder); "+image" adds the mouth-appearance cues (dark cavity, teeth, tongue). Hands and the
+    shrug always come from the runtime pipeline.
     """
-    if backend not in ("mesh", "tasks"):
-        raise VisionError(f"unknown backend {backend!r}: use 'mesh' or 'tasks'")
-    from trainer.vision.pipeline import Pipeline, PipelineOptions, analyse_video  # noqa: PLC0415
+    if backend not in VARIANTS:
+        raise VisionError(f"unknown backend {backend!r}: use one of {', '.join(VARIANTS)}")
+    from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
+    from trainer.vision.recognizer import Recognizer  # noqa: PLC0415
     from trainer.vision.sources import open_source  # noqa: PLC0415
 
     root = Path(path)
     labelled = read_labels(root)
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
-    face_tasks = None
-    if backend == "tasks":
-        from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415
-
-        face_tasks = TasksFaceTracker(face_model)
+    face = _FaceScorer(backend, profile, face_model, video=False)
     results: list[StillResult] = []
     rows = []
     errors: list[tuple[str, str]] = []
@@ -273,43 +276,57 @@ def evaluate_folder(
                     frame = next(iter(source))
                 pipe.reset()
                 result = pipe.process(frame)
-                scores = dict(result.scores.scores)
-                sides = dict(result.scores.sides)
-                face = result.scores.face_found
-                if face_tasks is not None:
-                    face, face_scores, face_sides = _tasks_face(face_tasks, frame, profile)
-                    scores.update(face_scores)
-                    sides.update(face_sides)
-            except VisionError as error:
-                errors.append((item.file, str(error)))
+                scores_frame = face.rescore(frame, result)
+            except (VisionError, StopIteration) as error:
+                errors.append((item.file, str(error) or "no frame"))
                 continue
-            hands = result.scores.hands_found
+            scores = dict(scores_frame.scores)
+            hands = scores_frame.hands_found
             fired = tuple(g for g in Gesture if scores.get(g, 0.0) >= THRESHOLD)
-            results.append(StillResult(item.file, item.label, face, hands, fired, scores, sides))
-            rows.append((item, scores, face, hands))
-    if face_tasks is not None:
-        face_tasks.close()
+            results.append(
+                StillResult(item.file, item.label, scores_frame.face_found, hands, fired, scores,
+                            dict(scores_frame.sides))
+            )
+            rows.append((item, scores, scores_frame.face_found, hands))
+    face.close()
     stats, confusion, mistakes = score_stills(rows)
     clip_results: list[ClipResult] = []
     if clips:
+        video_options = PipelineOptions(static_image_mode=False, shrug=False)
         for item in labelled:
             if not item.is_video or item.label not in clip_labels:
                 continue
             if progress is not None:
                 progress(f"clip {item.file}")
+            recognizer = Recognizer(video_options.recognizer)
+            scorer = _FaceScorer(backend, profile, face_model, video=True)
+            events, frames, with_face, fps = [], 0, 0, None
             try:
-                analysis = analyse_video(root / item.file, profile=profile, max_frames=max_clip_frames)
+                with open_source(root / item.file) as source, Pipeline(video_options, profile=profile) as pipe:
+                    fps = source.info.fps
+                    for frame in source:
+                        scored = scorer.rescore(frame, pipe.process(frame))
+                        frames += 1
+                        with_face += scored.face_found
+                        events.extend(recognizer.update(scored).finished)
+                        if max_clip_frames is not None and frames >= max_clip_frames:
+                            break
+                events.extend(recognizer.flush())
             except VisionError as error:
                 errors.append((item.file, str(error)))
                 continue
-            fps = analysis.fps or 25.0
-            seconds = analysis.frames / fps
-            events = tuple(
-                (e.gesture.value, e.start, e.end) for e in analysis.events if e.gesture not in item.positives
+            finally:
+                scorer.close()
+            if frames == 0:
+                errors.append((item.file, "no frames could be read"))
+                continue
+            seconds = frames / (fps or 25.0)
+            false = tuple(
+                (e.gesture.value, e.start, e.end)
+                for e in sorted(events, key=lambda e: e.start)
+                if e.gesture not in item.positives
             )
-            clip_results.append(
-                ClipResult(item.file, item.label, analysis.frames, seconds, analysis.frames_with_face, events)
-            )
+            clip_results.append(ClipResult(item.file, item.label, frames, seconds, with_face, false))
     return EvalReport(
         folder=str(root),
         backend=backend,
@@ -323,18 +340,57 @@ def evaluate_folder(
     )
 
 
-def _tasks_face(tracker, frame, profile):
-    """Face scores of one frame through the Tasks backend (replacing the mesh's face scores)."""
-    from trainer.vision.face_features import face_features  # noqa: PLC0415
-    from trainer.vision.face_gestures import FACE_GESTURES, score_face  # noqa: PLC0415
-    from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
+class _FaceScorer:
+    """Replaces the pipeline's face scores with those of the chosen face rule set."""
 
-    marks = tracker.process(frame)
-    if marks.face is None:
-        return False, {g: 0.0 for g in FACE_GESTURES}, {}
-    features = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
-    scores, sides = score_face(features, profile)
-    return True, scores, sides
+    def __init__(self, variant: str, profile: Profile | None, face_model, video: bool) -> None:
+        from trainer.vision.face_gestures import load_thresholds  # noqa: PLC0415
+
+        self.image = variant.endswith("+image")
+        self.thresholds = load_thresholds(backend=variant)
+        self.profile = profile
+        self.tasks = None
+        if variant.startswith("tasks"):
+            from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415
+
+            self.tasks = TasksFaceTracker(face_model, video=video)
+
+    def rescore(self, frame, result):
+        from dataclasses import replace  # noqa: PLC0415
+
+        from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415
+        from trainer.vision.face_gestures import FACE_GESTURES, score_face  # noqa: PLC0415
+        from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
+
+        scores = dict(result.scores.scores)
+        sides = dict(result.scores.sides)
+        features = dict(result.scores.features)
+        points, shapes = result.landmarks.face, None
+        if self.tasks is not None:
+            marks = self.tasks.process(frame)
+            points, shapes = marks.face, marks.blendshapes
+        found = points is not None
+        face: dict[str, float] = {}
+        if found:
+            try:
+                face = face_features(points)
+            except VisionError:
+                found = False
+        if found:
+            face.update(blendshape_features(shapes))
+            if self.image:
+                face.update(mouth_appearance(frame.image, points))
+            features.update(face)
+        face_scores, face_sides = score_face(face, self.profile, self.thresholds)
+        for gesture in FACE_GESTURES:
+            scores[gesture] = face_scores.get(gesture, 0.0)
+            sides.pop(gesture, None)
+        sides.update(face_sides if found else {})
+        return replace(result.scores, features=features, scores=scores, sides=sides, face_found=found)
+
+    def close(self) -> None:
+        if self.tasks is not None:
+            self.tasks.close()
 
 
 def save_report(report: EvalReport, path: Path | str) -> None:

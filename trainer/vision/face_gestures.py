@@ -196,7 +196,7 @@ def score_face(
     hold blendshape ``bs_*`` features, else ``mesh``). An empty ``features`` (no face) or a face too
     small to read scores 0 everywhere.
     """
-    rules = thresholds or load_thresholds(backend=backend_of(features))
+    rules = thresholds or _default_rules(features, profile)
     base = profile or rules.population
     scores = {gesture: 0.0 for gesture in FACE_GESTURES}
     sides: dict[Gesture, Side] = {}
@@ -219,10 +219,29 @@ def score_face(
         neutral = _neutral(name, base, rules.population)
         return features.get(name, neutral) - neutral
 
-    sides[Gesture.WINK] = Side.LEFT if rel("eye_open_left") < rel("eye_open_right") else Side.RIGHT
+    def eye(name: str) -> float:
+        # Openness as a fraction of the neutral eye: eyes differ in size, so compare ratios.
+        neutral = _neutral(name, base, rules.population) or 1.0
+        return features.get(name, neutral) / neutral
+
+    sides[Gesture.WINK] = Side.LEFT if eye("eye_open_left") < eye("eye_open_right") else Side.RIGHT
     sides[Gesture.LIP_CORNER] = Side.LEFT if rel("lip_corner_left") > rel("lip_corner_right") else Side.RIGHT
     sides[Gesture.HEAD_TILT] = Side.LEFT if rel("head_roll") > 0 else Side.RIGHT
     return scores, sides
+
+
+CALIBRATED = ":calibrated"
+"""Suffix of the rule sets fitted against each person's own neutral face (used with a Profile)."""
+
+
+def _default_rules(features: Mapping[str, float], profile: Profile | None) -> Thresholds:
+    variant = backend_of(features)
+    if profile is not None and profile.kind != "population":
+        try:
+            return load_thresholds(backend=variant + CALIBRATED)
+        except VisionError:
+            pass  # an older thresholds file without calibrated rules: population rules still work
+    return load_thresholds(backend=variant)
 
 
 def backend_of(features: Mapping[str, float]) -> str:

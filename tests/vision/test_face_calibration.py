@@ -1,0 +1,97 @@
+"""Calibration: robust neutral profiles from real neutral features, JSON round-trips, clear errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from face_samples import mesh, rows_with
+from trainer.vision.calibration import Calibrator, FeatureStat, Profile, profile_from_samples
+from trainer.vision.types import VisionError
+
+NEUTRAL = "neutral/yale_s01_normal.jpg"
+BLINK = "eyes_closed/yale_s01_sleepy.jpg"
+
+
+def _neutral_stream(n: int = 60, fps: float = 20.0):
+    """A calibration stream of one real neutral face, with small jitter and a few blink frames."""
+    base, blink = mesh(NEUTRAL), mesh(BLINK)
+    for i in range(n):
+        jitter = 1.0 + 0.01 * math.sin(i)
+        frame = blink if i % 20 == 7 else {k: v * jitter for k, v in base.items()}
+        yield frame, i / fps
+
+
+def test_calibrator_is_robust_to_blinks():
+    calibrator = Calibrator("ann", duration=2.0, min_frames=20)
+    for features, t in _neutral_stream():
+        calibrator.add(features, t)
+    assert calibrator.done and calibrator.frames == 60
+    profile = calibrator.profile(created="2026-11-29T12:00:00")
+    base = mesh(NEUTRAL)
+    # 3 blink frames out of 60 do not move the median eye openness away from the open eye's.
+    assert profile.mean("eye_open_mean") == pytest.approx(base["eye_open_mean"], rel=0.02)
+    assert profile.mean("eye_open_mean") > 2 * mesh(BLINK)["eye_open_mean"]
+    assert profile.spread("eye_open_mean") < 0.05 * base["eye_open_mean"]
+    assert profile.frames == 60 and profile.name == "ann"
+
+
+def test_calibrator_progress_and_errors():
+    calibrator = Calibrator("bob", duration=3.0, min_frames=15)
+    assert calibrator.progress == 0.0 and not calibrator.done
+    calibrator.add(mesh(NEUTRAL), 1.0)
+    calibrator.add(mesh(NEUTRAL), 2.5)
+    assert calibrator.progress == pytest.approx(0.5)
+    with pytest.raises(VisionError, match="backwards"):
+        calibrator.add(mesh(NEUTRAL), 2.0)
+    with pytest.raises(VisionError, match="needs at least 15"):
+        calibrator.profile()
+
+
+def test_profile_round_trip(tmp_path):
+    neutral = [r["backends"]["mesh"] for r in rows_with() if r["label"] == "neutral"]
+    profile = profile_from_samples("population", neutral, created="2026-11-29", kind="population")
+    again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
+    assert again.name == "population" and again.kind == "population" and again.frames == len(neutral)
+    for key, stat in profile.stats.items():
+        assert again.stats[key].mean == pytest.approx(stat.mean, abs=1e-5)
+        assert again.stats[key].spread == pytest.approx(stat.spread, abs=1e-5)
+    path = tmp_path / "profiles" / "ann.json"
+    profile.save(path)
+    assert Profile.load(path).stats.keys() == profile.stats.keys()
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([1, 2], "JSON object"),
+        ({"schema": 99, "features": {"a": {"mean": 1, "spread": 0}}}, "schema 99"),
+        ({"schema": 1, "features": {}}, "no 'features'"),
+        ({"schema": 1, "features": {"eye": {"mean": "x", "spread": 0}}}, "'eye' needs numeric"),
+        ({"schema": 1, "features": {"eye": {"mean": 0.3}}}, "'eye' needs numeric"),
+        ({"schema": 1, "features": {"eye": {"mean": float("nan"), "spread": 0}}}, "finite"),
+        ({"schema": 1, "features": {"eye": {"mean": 0.3, "spread": -1}}}, "spread >= 0"),
+        ({"schema": 1, "features": {"eye": {"mean": 0.3, "spread": 0}}, "frames": -3}, "non-negative"),
+    ],
+)
+def test_bad_profiles_are_refused(data, message):
+    with pytest.raises(VisionError, match=message):
+        Profile.from_json(data)
+
+
+def test_load_missing_or_garbled_file(tmp_path):
+    with pytest.raises(VisionError, match="calibrate first"):
+        Profile.load(tmp_path / "nobody.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(VisionError, match="not readable JSON"):
+        Profile.load(bad)
+
+
+def test_empty_samples_and_defaults():
+    with pytest.raises(VisionError, match="no neutral face frames"):
+        profile_from_samples("x", [])
+    profile = Profile("p", {"a": FeatureStat(1.0, 0.1)})
+    assert profile.mean("a") == 1.0 and profile.mean("missing", 7.0) == 7.0 and profile.spread("missing") == 0.0

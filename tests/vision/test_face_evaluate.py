@@ -1,0 +1,102 @@
+"""Labels from folder names and MANIFEST notes, the scoring of a labelled folder, and the report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.evaluate import EvalReport, GestureStats, evaluate_folder, score_stills
+from trainer.vision.labels import label_file, read_labels
+from trainer.vision.types import VisionError
+
+
+def test_notes_add_second_gestures_and_dont_cares():
+    surprised = label_file(
+        "brows_up/yale_s01_surprised.jpg", "brows_up",
+        "Yale 'surprised': brows raised + mouth open (also counts as mouth_open); grayscale",
+    )
+    assert surprised.positives == {Gesture.BROWS_UP, Gesture.MOUTH_OPEN}
+    assert surprised.truth(Gesture.WINK) is False
+    wink = label_file("wink/x.jpg", "wink", "subject RIGHT eye closed (image left), slight smirk")
+    assert wink.side is Side.RIGHT and wink.truth(Gesture.LIP_CORNER) is None
+    tongue = label_file("tongue_out/t.jpg", "tongue_out", "tongue out, eyes wide")
+    assert tongue.truth(Gesture.TONGUE_OUT) is True and tongue.truth(Gesture.MOUTH_OPEN) is None
+    look = label_file("look_up/l.jpg", "look_up", "eyes up, mouth open")
+    assert look.truth(Gesture.MOUTH_OPEN) is None and look.truth(Gesture.LOOK_UP) is True
+    neutral = label_file("neutral/n.jpg", "neutral", "")
+    assert not neutral.positives and all(neutral.truth(g) is False for g in Gesture)
+
+
+def test_real_manifest_labels(gestures_dir):
+    items = {item.file: item for item in read_labels(gestures_dir)}
+    assert items["grimace/lp_d3_f0018_grimace_wink.jpg"].positives == {Gesture.GRIMACE, Gesture.WINK}
+    assert items["head_tilt/tongue_res1_f0216_tilt_tongue.jpg"].truth(Gesture.TONGUE_OUT) is True
+    assert items["wink/lp_d3_f0036_wink_right.jpg"].side is Side.RIGHT
+    assert items["talking/grid_bbaf2n_talking.mpg"].is_video
+    assert sum(item.label == "wink" for item in items.values()) == 16
+
+
+def test_folder_errors(tmp_path):
+    with pytest.raises(VisionError, match="does not exist"):
+        read_labels(tmp_path / "nowhere")
+    (tmp_path / "loose.jpg").write_bytes(b"")
+    with pytest.raises(VisionError, match="no labelled image"):
+        read_labels(tmp_path)
+
+
+def test_score_stills_counts_and_confusion():
+    a = label_file("wink/a.jpg", "wink", "subject LEFT eye closed")
+    b = label_file("neutral/b.jpg", "neutral")
+    c = label_file("brows_up/c.jpg", "brows_up", "brows up (also counts as mouth_open)")
+    rows = [
+        (a, {Gesture.WINK: 0.9}, True, 0),
+        (b, {Gesture.WINK: 0.6}, True, 0),
+        (c, {Gesture.BROWS_UP: 0.7, Gesture.MOUTH_OPEN: 0.2}, True, 0),
+    ]
+    stats, confusion, mistakes = score_stills(rows)
+    by = {s.gesture: s for s in stats}
+    assert (by[Gesture.WINK].tp, by[Gesture.WINK].fp, by[Gesture.WINK].fn) == (1, 1, 0)
+    assert by[Gesture.MOUTH_OPEN].recall == 0.0 and by[Gesture.BROWS_UP].f1 == 1.0
+    assert confusion["neutral"] == {"_stills": 1, "wink": 1}
+    assert ("brows_up/c.jpg", "mouth_open", "missed") in mistakes and ("neutral/b.jpg", "wink", "false") in mistakes
+
+
+def test_report_table_and_json():
+    stats = (GestureStats(Gesture.WINK, 9, 1, 1), GestureStats(Gesture.POUT, 1, 3, 5))
+    report = EvalReport("dir", "mesh", False, (), stats, {"wink": {"_stills": 10, "wink": 9}})
+    table = report.format_table()
+    assert "wink" in table and "0.90" in table and "< 0.9" in table
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["gestures"][0] == {"gesture": "wink", "support": 10, "tp": 9, "fp": 1, "fn": 1,
+                                   "precision": 0.9, "recall": 0.9, "f1": 0.9}
+    with pytest.raises(VisionError, match="unknown backend"):
+        evaluate_folder("dir", backend="webcam")
+
+
+@pytest.mark.vision
+def test_evaluate_a_small_real_folder(tmp_path, gestures_dir):
+    """Symlinks to a few real files (nothing copied into the repository), one short talking clip."""
+    picks = [
+        "wink/lp_d3_f0006_wink_left.jpg",
+        "eyes_closed/lp_d14_f0144_eyes_closed.jpg",
+        "neutral/lp_d18_f0000_neutral.jpg",
+        "mouth_open/lp_d18_f0132_mouth_open.jpg",
+        "talking/grid_bbaf2n_talking.mpg",
+    ]
+    for file in picks:
+        target = tmp_path / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(gestures_dir / file)
+    (tmp_path / "neutral" / "broken.jpg").write_text("not an image", encoding="utf-8")
+    report = evaluate_folder(tmp_path, max_clip_frames=40)
+    by = {s.gesture: s for s in report.gestures}
+    assert set(by) == {Gesture.WINK, Gesture.EYES_CLOSED, Gesture.MOUTH_OPEN}
+    assert by[Gesture.WINK].tp == 1 and by[Gesture.EYES_CLOSED].tp == 1 and by[Gesture.MOUTH_OPEN].tp == 1
+    assert [f for f, _ in report.errors] == ["neutral/broken.jpg"]
+    wink = next(s for s in report.stills if s.file.startswith("wink/"))
+    assert wink.sides[Gesture.WINK] is Side.LEFT
+    (clip,) = report.clips
+    assert clip.frames == 40 and clip.seconds == pytest.approx(1.6) and clip.frames_with_face == 40
+    assert "false triggers per minute" in report.format_table()

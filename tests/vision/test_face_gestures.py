@@ -1,0 +1,179 @@
+"""Face gesture scores: the rule mechanics, the shipped thresholds replayed on the real stills' cached
+features (no MediaPipe), the known confusions, and calibration against a person's own neutral face."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from face_samples import mesh, rows_with
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.calibration import profile_from_samples
+from trainer.vision.evaluate import score_stills
+from trainer.vision.face_gestures import (
+    DEFAULT_THRESHOLDS,
+    FACE_GESTURES,
+    Condition,
+    Thresholds,
+    backend_of,
+    load_thresholds,
+    mouth_activity,
+    score_face,
+)
+from trainer.vision.labels import read_labels
+from trainer.vision.types import VisionError
+
+
+# -- mechanics -------------------------------------------------------------------------------------
+
+def test_condition_score_is_zero_at_neutral_half_at_threshold_one_at_double():
+    up = Condition("brow_raise", "delta", 1, 0.05)
+    assert up.score(0.30, 0.30) == 0.0
+    assert up.score(0.35, 0.30) == pytest.approx(0.5)
+    assert up.score(0.40, 0.30) == pytest.approx(1.0)
+    assert up.score(0.50, 0.30) == 1.0
+    shut = Condition("eye_open_max", "ratio", -1, 0.4)  # fires at 40 % of the neutral openness
+    assert shut.score(0.30, 0.30) == 0.0
+    assert shut.score(0.12, 0.30) == pytest.approx(0.5)
+    assert shut.score(0.0, 0.30) == pytest.approx(0.5 + 0.5 * 0.4 / 0.6)  # shut: 1.0 ratio below, scale 0.6
+    tilt = Condition("head_roll", "abs", 1, 10.0)
+    assert tilt.score(-10.0, 0.0) == pytest.approx(0.5) == tilt.score(10.0, 0.0)
+
+
+def test_bad_conditions_and_threshold_files(tmp_path):
+    with pytest.raises(VisionError, match="mode"):
+        Condition("x", "times", 1, 1.0)
+    with pytest.raises(VisionError, match="direction"):
+        Condition("x", "delta", 0, 1.0)
+    with pytest.raises(VisionError, match="bad condition"):
+        Condition.from_json({"feature": "x"})
+    with pytest.raises(VisionError, match="schema"):
+        Thresholds.from_json({"schema": 0})
+    with pytest.raises(VisionError, match="no rules for backend"):
+        Thresholds.from_json({"schema": 1, "backends": {}}, "mesh")
+    with pytest.raises(VisionError, match="tune_thresholds"):
+        load_thresholds(tmp_path / "missing.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    with pytest.raises(VisionError, match="unreadable"):
+        load_thresholds(broken)
+
+
+def test_thresholds_file_is_versioned_and_names_its_data():
+    data = json.loads(DEFAULT_THRESHOLDS.read_text(encoding="utf-8"))
+    assert data["schema"] == 1 and data["version"] and data["created"]
+    assert data["source"]["script"] == "scripts/tune_thresholds.py"
+    for variant in ("mesh", "mesh+image"):
+        names = set(data["backends"][variant]["gestures"])
+        assert names == {g.value for g in FACE_GESTURES}, variant
+
+
+def test_no_face_or_tiny_face_scores_nothing():
+    scores, sides = score_face({})
+    assert set(scores) == set(FACE_GESTURES) and not any(scores.values()) and not sides
+    tiny = dict(mesh("wink/lp_d3_f0006_wink_left.jpg"), face_px=5.0)
+    assert not any(score_face(tiny)[0].values())
+
+
+def test_backend_is_chosen_from_the_features():
+    base = mesh("neutral/yale_s01_normal.jpg")
+    assert backend_of({"eye_open_left": 0.3}) == "mesh"
+    assert backend_of(base) == "mesh+image"  # the cache holds the mouth appearance cues too
+    assert backend_of({"bs_jawOpen": 0.1}) == "tasks"
+    assert backend_of({"bs_jawOpen": 0.1, "mouth_dark": 0.0}) == "tasks+image"
+
+
+# -- the shipped thresholds on the real stills (cached features) -----------------------------------
+
+def _replay(variant: str):
+    labels = {item.file: item for item in read_labels_cached()}
+    thresholds = load_thresholds(backend=variant)
+    items = []
+    for row in rows_with("mesh"):
+        features = row["backends"]["mesh"]
+        scores, sides = score_face(features, None, thresholds)
+        items.append((labels[row["file"]], scores, True, 0, sides))
+    return items
+
+
+_LABELS = []
+
+
+def read_labels_cached():
+    if not _LABELS:
+        from conftest import shared_dir
+
+        _LABELS.extend(read_labels(shared_dir() / "gestures"))
+    return _LABELS
+
+
+@pytest.mark.parametrize("variant", ["mesh", "mesh+image"])
+def test_replay_matches_the_figures_recorded_in_the_thresholds_file(variant):
+    recorded = json.loads(DEFAULT_THRESHOLDS.read_text(encoding="utf-8"))["backends"][variant]["evaluation"]["fit"]
+    items = _replay(variant)
+    stats, _confusion, _mistakes = score_stills([i[:4] for i in items], FACE_GESTURES)
+    for s in stats:
+        assert (s.tp, s.fp, s.fn) == (recorded[s.gesture.value]["tp"], recorded[s.gesture.value]["fp"],
+                                      recorded[s.gesture.value]["fn"]), s.gesture
+
+
+def test_eyes_closed_and_head_tilt_meet_the_target_with_population_defaults():
+    items = _replay("mesh+image")
+    stats, _, _ = score_stills([i[:4] for i in items], [Gesture.EYES_CLOSED, Gesture.HEAD_TILT, Gesture.WINK])
+    by = {s.gesture: s for s in stats}
+    assert by[Gesture.EYES_CLOSED].precision >= 0.9 and by[Gesture.EYES_CLOSED].recall >= 0.9
+    assert by[Gesture.HEAD_TILT].recall >= 0.9 and by[Gesture.HEAD_TILT].precision >= 0.85
+    assert by[Gesture.WINK].recall >= 0.9 and by[Gesture.WINK].precision >= 0.8
+
+
+def test_wink_reports_the_closed_eye_and_yields_to_eyes_closed():
+    items = _replay("mesh+image")
+    sided = 0
+    for item, scores, _face, _hands, sides in items:
+        if item.side is not None and scores[Gesture.WINK] >= 0.5:
+            assert sides[Gesture.WINK] is item.side, item.file
+            sided += 1
+        if item.label == "eyes_closed" and Gesture.WINK not in item.positives:
+            # Both eyes shut is never also a wink (MediaPipe often reads them unevenly).
+            assert not (scores[Gesture.WINK] >= 0.5 and scores[Gesture.EYES_CLOSED] >= 0.5), item.file
+    assert sided >= 12
+    assert any(item.side is Side.RIGHT for item, s, *_ in items if s[Gesture.WINK] >= 0.5)
+
+
+def test_smiles_do_not_read_as_one_raised_lip_corner():
+    items = _replay("mesh+image")
+    smiles = [s for item, s, *_ in items if item.label == "smile"]
+    assert sum(s[Gesture.LIP_CORNER] >= 0.5 for s in smiles) <= 1
+
+
+def test_yale_surprised_is_brows_up_and_mouth_open_at_once_for_a_calibrated_face():
+    """With the person's own neutral photo as profile both gestures of a surprised face fire."""
+    both = 0
+    for subject in range(1, 11):
+        neutral = mesh(f"neutral/yale_s{subject:02d}_normal.jpg")
+        profile = profile_from_samples(f"yale_s{subject:02d}", [neutral])
+        scores, _ = score_face(mesh(f"brows_up/yale_s{subject:02d}_surprised.jpg"), profile)
+        calm, _ = score_face(neutral, profile)
+        assert calm[Gesture.BROWS_UP] == 0.0 and calm[Gesture.MOUTH_OPEN] < 0.5
+        both += scores[Gesture.BROWS_UP] >= 0.5 and scores[Gesture.MOUTH_OPEN] >= 0.5
+    assert both >= 5
+
+
+def test_calibration_helps_brows_up():
+    """Population defaults vs the person's own neutral face, on the 10 Yale subjects."""
+    own = population = 0
+    for subject in range(1, 11):
+        neutral = mesh(f"neutral/yale_s{subject:02d}_normal.jpg")
+        surprised = mesh(f"brows_up/yale_s{subject:02d}_surprised.jpg")
+        profile = profile_from_samples("me", [neutral])
+        own += score_face(surprised, profile)[0][Gesture.BROWS_UP] >= 0.5
+        population += score_face(surprised)[0][Gesture.BROWS_UP] >= 0.5
+    assert own >= population
+
+
+def test_mouth_activity_follows_the_lips():
+    closed = mesh("neutral/lp_d18_f0000_neutral.jpg")
+    wide = mesh("mouth_open/lp_d18_f0132_mouth_open.jpg")
+    assert mouth_activity(closed) < 0.05 < mouth_activity(wide)
+    assert mouth_activity({}) == 0.0

@@ -1,0 +1,73 @@
+"""The optional Tasks FaceLandmarker backend, on the shared model file (skipped when it is absent)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trainer.signals.gestures import Gesture, Side
+from trainer.vision.face_features import face_features
+from trainer.vision.face_gestures import FACE_GESTURES, score_face
+from trainer.vision.tasks_backend import MODEL_NAME, blendshape_features, data_folder, find_face_model
+from trainer.vision.types import Frame, VisionError
+
+
+@pytest.fixture(scope="module")
+def model(shared):
+    path = shared / "models" / MODEL_NAME
+    if not path.is_file():
+        pytest.skip(f"{path} is missing: the Tasks backend is optional and needs that model file")
+    pytest.importorskip("mediapipe")
+    return path
+
+
+def test_model_discovery(data_home, monkeypatch, tmp_path):
+    monkeypatch.delenv("ALUETTE_FACE_MODEL", raising=False)
+    assert data_folder() == data_home
+    assert find_face_model() is None
+    with pytest.raises(VisionError, match="not found"):
+        find_face_model(tmp_path / "nope.task")
+    data_home.mkdir(parents=True)
+    (data_home / MODEL_NAME).write_bytes(b"x")
+    assert find_face_model() == data_home / MODEL_NAME
+
+
+def test_blendshape_summaries():
+    assert blendshape_features(None) == {}
+    out = blendshape_features({"_neutral": 0.1, "eyeBlinkLeft": 0.9, "eyeBlinkRight": 0.1, "jawOpen": 0.2})
+    assert "bs__neutral" not in out and out["bs_jawOpen"] == 0.2
+    assert out["bs_blink_diff"] == pytest.approx(0.8) and out["bs_blink_min"] == pytest.approx(0.1)
+
+
+@pytest.mark.vision
+def test_tasks_backend_reads_a_left_wink(model, gestures_dir):
+    from trainer.vision.tasks_backend import TasksFaceTracker
+    from trainer.vision.sources import read_image
+
+    image = read_image(gestures_dir / "wink" / "lp_d3_f0006_wink_left.jpg")
+    with TasksFaceTracker(model) as tracker:
+        marks = tracker.process(Frame(image, 0.0))
+    assert marks.face is not None and marks.face.shape == (478, 3)
+    assert marks.width == image.shape[1] and 0 <= marks.face[:, 0].min() < marks.face[:, 0].max() <= marks.width
+    # MediaPipe names blendshapes for the subject's side, like our features.
+    assert marks.blendshapes["eyeBlinkLeft"] > marks.blendshapes["eyeBlinkRight"] + 0.2
+    features = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
+    scores, sides = score_face(features)  # "tasks" rules, chosen from the bs_* features
+    assert set(scores) == set(FACE_GESTURES)
+    assert scores[Gesture.WINK] >= 0.5 and sides[Gesture.WINK] is Side.LEFT
+    assert scores[Gesture.EYES_CLOSED] < 0.5
+
+
+@pytest.mark.vision
+def test_tasks_video_mode_needs_increasing_timestamps(model):
+    from trainer.vision.tasks_backend import TasksFaceTracker
+
+    blank = np.zeros((120, 160, 3), np.uint8)
+    with TasksFaceTracker(model, video=True) as tracker:
+        assert tracker.process(Frame(blank, 0.0)).face is None  # no face: empty Landmarks, no error
+        with pytest.raises(VisionError, match="increasing"):
+            tracker.process(Frame(blank, 0.0, index=1))
+    with pytest.raises(VisionError, match="closed"):
+        tracker.process(Frame(blank, 1.0))
+    with pytest.raises(VisionError, match="H x W x 3"):
+        TasksFaceTracker(model).process(Frame(np.zeros((4, 4)), 0.0))
