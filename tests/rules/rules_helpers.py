@@ -72,6 +72,7 @@ def golden_game(name: str) -> Game:
     preset, players, seed, deals = GOLDEN_GAMES[name]
     game = Game.new(Ruleset.preset(preset, players=Players(players)), seed)
     rng = random.Random(seed)
+    refused = False
     while not game.is_over and (deals is None or len(game.results) < deals):
         legal = game.legal_actions()
         if game.phase is Phase.CHANT_VOTE:
@@ -80,6 +81,9 @@ def golden_game(name: str) -> Game:
             # Mostly pass, sometimes announce or give up, so every branch shows up.
             action = legal[0] if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
             assert isinstance(action, Declare)
+        elif game.phase is Phase.ANSWER and not refused:
+            action = legal[-1]  # the first answer refuses, so that branch shows up too
+            refused = True
         else:
             action = legal[rng.randrange(len(legal))]
         if game.phase is Phase.PLAY and not game.tricks and not game.current_trick:

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_helpers import random_game
-from trainer.rules.actions import Phase, format_action, parse_action
+from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote, format_action, parse_action
+from trainer.rules.errors import IllegalActionError
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.fastdeal import FastDeal
 from trainer.rules.game import DealEnd, Game
@@ -161,3 +162,37 @@ def test_fast_deal_copy_and_resume_agree(seed, players, spoiler_leads):
     for other in (copy, resumed):
         assert other.winners == deal.winners and other.deal_winner() == deal.deal_winner()
         assert other.mordienne() == deal.mordienne()
+
+
+_UNIVERSE = (
+    list(CARDS)
+    + [Discard(c) for c in CARDS]
+    + [Vote(True), Vote(False), Answer(True), Answer(False)]
+    + [Declare(d) for d in Declaration]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rulesets, seeds, st.integers(min_value=0, max_value=150), st.data())
+def test_any_action_is_either_legal_or_rejected_without_change(ruleset, seed, steps, data):
+    """Every action outside legal_actions() raises IllegalActionError and leaves the state as it
+    was; every legal one applies."""
+    game = random_game(ruleset, seed, steps)
+    for _ in range(10):
+        action = data.draw(st.sampled_from(_UNIVERSE))
+        legal = game.legal_actions()
+        if action in legal:
+            assert game.is_legal(action)
+            game.apply(action)
+        else:
+            before = game.state_key()
+            assert not game.is_legal(action)
+            try:
+                game.apply(action)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"{action} was applied but is not in {legal}")
+            assert game.state_key() == before
+        if game.is_over:
+            break

@@ -220,7 +220,7 @@ def _describe(game: Game, action, before: Game) -> list[str]:
         if result.end is DealEnd.PLAYED:
             lines.append(f"Deal {result.deal} over: tricks won {' '.join(map(str, result.tricks_won))}.")
         lines.append(f"Result: {result.explanation}.")
-        lines.append(f"Scores: {' '.join(f'team {t}: {p}' for t, p in enumerate(game.scores))}.")
+        lines.append(f"Scores: {', '.join(f'team {t}: {p}' for t, p in enumerate(game.scores))}.")
     if game.is_over and not before.is_over:
         outcome = game.outcome
         winner = "a draw" if outcome.winner is None else f"team {outcome.winner} wins"
