@@ -2,7 +2,8 @@
 (seat 2, North) against two bots (seats 1 West and 3 East).
 
 Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
-answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``?`` for help, ``q`` to quit.
+answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [count]`` to sign to the
+partner (``s borgne``, ``s as 2``), ``?`` for help, ``q`` to quit.
 Bad input is answered and asked again; end of input ends the game cleanly.
 
 Imports the rules and the bots (through their registry and table); input and output streams are
@@ -60,6 +61,50 @@ def seat_name(seat: int) -> str:
 
 class _Quit(Exception):
     pass
+
+
+def _sign_text(signal) -> str:
+    """``"le Borgne / the One-eyed"``, ``"un as / an ace x2"``."""
+    sign = signal.sign
+    french = getattr(sign, "french", None) or str(getattr(sign, "value", sign))
+    english = getattr(sign, "english", None)
+    text = f"{french} / {english}" if english else french
+    return text + (f" x{signal.count}" if getattr(signal, "count", 1) > 1 else "")
+
+
+def _sign_names() -> list[str]:
+    try:
+        from trainer.signals.signs import Sign
+    except ImportError:
+        return []
+    return [sign.value for sign in Sign]
+
+
+def _make_sign(table, text: str, out: TextIO) -> None:
+    """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
+    words = text.split()[1:]
+    submit = getattr(table, "submit_sign", None)
+    names = _sign_names()
+    if submit is None or not names:
+        print("Signs are not available at this table.", file=out)
+        return
+    if not words:
+        print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
+        return
+    from trainer.signals.signs import Sign, Signal
+
+    key = words[0].lower().replace("-", "_")
+    try:
+        sign = Sign(key)
+        count = int(words[1]) if len(words) > 1 else 1
+        signal = Signal(sign, count)
+        event = submit(USER, signal)
+    except ValueError as error:
+        print(f"Cannot make that sign: {error}. Names: {', '.join(names)}", file=out)
+        return
+    caught = [seat_name(s) for s in getattr(event, "caught_by", ())]
+    print(f"You sign {_sign_text(signal)} to your partner."
+          + (f" Caught by {', '.join(caught)}!" if caught else " Nobody caught it."), file=out)
 
 
 class _LocalTable:
@@ -136,10 +181,7 @@ class _Narrator:
             event = t.event
             if event.seat == USER:
                 continue
-            signal = event.signal
-            what = getattr(signal.sign, "value", str(signal.sign)).replace("_", " ")
-            count = f" x{signal.count}" if getattr(signal, "count", 1) > 1 else ""
-            self.say(f"  [sign] {seat_name(event.seat)} signals: {what}{count}")
+            self.say(f"  [sign] {seat_name(event.seat)} signals: {_sign_text(event.signal)}")
         self.seen_signs = len(signs)
 
     def _tell(self, action, before: Game, after: Game) -> None:
@@ -150,7 +192,8 @@ class _Narrator:
             say(f"{seat_name(action.dealer)} deal{'' if action.dealer == USER else 's'} first{how}.")
         elif isinstance(action, Deal):
             say("")
-            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer)} deals, three cards at a time ===")
+            verb = "deal" if before.dealer == USER else "deals"
+            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer)} {verb}, three cards at a time ===")
             say("Your hand: " + " ".join(c.value for c in sorted(action.hands[USER], key=lambda c: c.index)))
         elif isinstance(action, ChantDeal):
             for s, cards in zip(before.chant_receivers, action.received):
@@ -290,7 +333,7 @@ def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: 
     narrator = _Narrator(table, out)
     print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {name}.", file=out)
     print("You are South (seat 0); your partner North (seat 2) faces you; West (1) and East (3) "
-          "are the opponents. Type ? for help, q to quit.", file=out)
+          "are the opponents. Type ? for help, s NAME to sign to your partner, q to quit.", file=out)
     game = table.game
     try:
         while True:
@@ -314,7 +357,13 @@ def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: 
                     raise _Quit
                 if text in ("?", "h", "help"):
                     print("Type the number of your choice, or a card code like 3D / rb (value "
-                          "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit.", file=out)
+                          "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit. "
+                          "Sign to your partner with s NAME [count], e.g. 's borgne' or 's as 2' "
+                          f"({', '.join(_sign_names())}).", file=out)
+                    continue
+                if text.lower() == "s" or text.lower().startswith("s "):
+                    _make_sign(table, text, out)
+                    narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
                     continue
                 action = _read_choice(text, options) if text else None
                 if action is None:

@@ -75,3 +75,12 @@ def test_random_keyboard_input_never_crashes():
         code, text = run(lines, seed=len(preset), preset=preset, bot="random")
         assert code == 0
         assert "Game over" in text or text.rstrip().endswith("leaving the game.")
+
+
+def test_signing_to_the_partner_from_the_terminal():
+    """RULES.md "Signs": the user signs with 's NAME'; a sign the hand does not back is refused
+    (signs are truthful by default) and the game goes on."""
+    code, text = run("s vache\ns borgne\ns nonsense\n1\nq\n", seed=3, bot="heuristic")
+    assert code == 0
+    assert "You sign la Vache / the Cow to your partner." in text  # seed 3: South holds 2C
+    assert "Cannot make that sign" in text and text.count("Cannot make that sign") == 2
