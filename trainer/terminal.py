@@ -42,12 +42,14 @@ def add_commands(subparsers) -> None:
     play.add_argument("--preset", default="vendee", choices=sorted(PRESETS), help="rule variant (default vendee)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--bot", default=None, help="bot for the three other seats (default heuristic, else simple)")
+    play.add_argument("--save", metavar="FILE", default=None,
+                      help="save the game as JSON when it ends or you leave (reload with trainer.rules.saves.load_game)")
     play.set_defaults(run=_run_play)
 
 
 def _run_play(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout)
+    return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout, save=args.save)
 
 
 def card_label(card: Card) -> str:
@@ -325,8 +327,21 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
     return None
 
 
-def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO) -> int:
-    """Run a game; returns the exit code (0, also when the user quits or input ends)."""
+def play(
+    ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None
+) -> int:
+    """Run a game; returns the exit code (0, also when the user quits or input ends). With ``save``
+    the game (seed, actions, signs) is written there as JSON when it ends or the user leaves."""
+    table, code = _play(ruleset, seed, bot_name, stdin, out)
+    if save:
+        from trainer.rules.saves import save_game
+
+        path = save_game(table.game, save)
+        print(f"Game saved to {path}.", file=out)
+    return code
+
+
+def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO):
     if ruleset.player_count != 4:
         raise RulesError("the terminal game is for the 4-player table")
     table, name = _make_table(ruleset, seed, bot_name)
@@ -340,10 +355,10 @@ def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: 
             table.step()
             narrator.catch_up()
             if game.is_over:
-                return 0
+                return table, 0
             seat = table.human_to_act
             if seat is None:  # a bot table with nobody to act would loop: guard it
-                return 0
+                return table, 0
             view = game.view(seat)
             options = _prompt(view, out)
             while True:
@@ -351,7 +366,7 @@ def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: 
                 line = stdin.readline()
                 if not line:
                     print("\nEnd of input: leaving the game.", file=out)
-                    return 0
+                    return table, 0
                 text = line.strip()
                 if text.lower() in ("q", "quit", "exit"):
                     raise _Quit
@@ -378,4 +393,4 @@ def play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: 
             narrator.catch_up()
     except _Quit:
         print("You leave the table.", file=out)
-        return 0
+        return table, 0

@@ -84,3 +84,15 @@ def test_signing_to_the_partner_from_the_terminal():
     assert code == 0
     assert "You sign la Vache / the Cow to your partner." in text  # seed 3: South holds 2C
     assert "Cannot make that sign" in text and text.count("Cannot make that sign") == 2
+
+
+def test_play_saves_the_game_that_loads_back(tmp_path):
+    from trainer.rules.saves import load_game
+
+    target = tmp_path / "game.json"
+    out = io.StringIO()
+    code = play(Ruleset(), 8, "simple", io.StringIO("1\n" * 40 + "q\n"), out, save=str(target))
+    assert code == 0 and f"Game saved to {target}" in out.getvalue()
+    game = load_game(target)
+    assert game.seed == 8 and len(game.history) > 40
+    assert game.copy() == game
