@@ -138,12 +138,14 @@ class Ruleset:
 
     @property
     def player_count(self) -> int:
-        return self.players.value
+        # ``_value_`` rather than ``.value``: read in the engine's hot paths, and the enum property
+        # goes through Python code.
+        return self.players._value_
 
     @property
     def hand_size(self) -> int:
         """Cards dealt to each player: 9 (4 players), 12 (3 players), 8 (6 players)."""
-        return _HAND_SIZE[self.players]
+        return _HAND_SIZE[self.players._value_]
 
     @property
     def tricks_per_deal(self) -> int:
@@ -166,7 +168,7 @@ class Ruleset:
 
     @property
     def team_count(self) -> int:
-        return {Players.THREE: 3, Players.FOUR: 2, Players.SIX: 3}[self.players]
+        return _TEAM_COUNT[self.players._value_]
 
     def team_of(self, seat: int) -> int:
         """Team number of a seat: seat % 2 (4 players), seat % 3 (6 players), the seat (3 players)."""
@@ -240,7 +242,8 @@ _FIELD_TYPES = {
     "announced_mordienne": AnnouncedMordienne,
     "name": str,
 }
-_HAND_SIZE = {Players.THREE: 12, Players.FOUR: 9, Players.SIX: 8}
+_HAND_SIZE = {3: 12, 4: 9, 6: 8}
+_TEAM_COUNT = {3: 3, 4: 2, 6: 3}
 
 VENDEE = Ruleset()
 PAGAT = Ruleset(
