@@ -51,7 +51,11 @@ def add_commands(subparsers) -> None:
     )
     evaluate.add_argument("folder", metavar="DIR", help="e.g. ../shared/gestures")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
-    evaluate.add_argument("--backend", choices=("mesh", "tasks"), default="mesh")
+    evaluate.add_argument(
+        "--backend", choices=("mesh+image", "mesh", "tasks+image", "tasks"), default="mesh+image",
+        help="face rule set: solutions mesh or Tasks FaceLandmarker, with or without the mouth-appearance "
+        "cues (default mesh+image)",
+    )
     evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     evaluate.add_argument("--profile", metavar="FILE", help="a calibrated profile instead of population defaults")
     evaluate.add_argument("--no-clips", action="store_true", help="stills only (skip the talking/neutral clips)")
