@@ -288,3 +288,21 @@ def test_suppression_removes_most_mouth_triggers_on_real_talking():
         without += sum(e.gesture.uses_mouth for e in _replay(stream, deaf)[0])
     assert without >= 5
     assert with_suppression <= 0.4 * without
+
+
+def test_the_other_side_is_a_new_event():
+    """A left wink then a right wink (no gap): two events with their sides; a one-frame side flip
+    (tracker noise) does not split."""
+    stream = quiet(30.0, 1.0)
+    t = 1.0
+    for i in range(60):
+        side = Side.LEFT if i < 30 else Side.RIGHT
+        if i == 10:
+            side = Side.RIGHT  # one noisy frame
+        stream.append(frame(t, {Gesture.WINK: 0.9}, side=side))
+        t += 1 / 30
+    stream += quiet(30.0, 1.0, t)
+    events = recognize(stream)
+    assert [(e.gesture, e.side) for e in events] == [(Gesture.WINK, Side.LEFT), (Gesture.WINK, Side.RIGHT)]
+    assert events[0].end == pytest.approx(2.0, abs=0.04)
+    assert events[1].start == pytest.approx(2.0, abs=0.04)

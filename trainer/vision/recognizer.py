@@ -118,6 +118,8 @@ class _Track:
     side: Side | None = None
     refractory_until: float = float("-inf")
     onset_talking: bool = False
+    switch_since: float | None = None
+    """When a sided gesture started showing on the other side (None: same side)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,17 +209,35 @@ class Recognizer:
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
               side: Side | None, talking: bool, started: list, finished: list) -> None:
         ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
+        # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
+        # the other hand) is a new sign, once the other side has held for the hold time.
+        other_side = (
+            gesture.sided and side is not None and track.side is not None and side is not track.side
+            and score >= timing.enter
+        )
+        if track.phase in (Phase.ACTIVE, Phase.RELEASING):
+            if not other_side:
+                track.switch_since = None
+            elif track.switch_since is None:
+                track.switch_since = t
+            elif ms(track.switch_since) + 1e-6 >= timing.hold_ms:
+                if track.phase is Phase.ACTIVE:
+                    track.since = track.switch_since
+                finished.append(self._finish(gesture, track, timing))
+                track.refractory_until = float("-inf")
+                self._begin(track, track.switch_since, score, side, talking, gesture)
+                track.switch_since = None
+        elif track.phase is Phase.PENDING and other_side:
+            self._begin(track, t, score, side, talking, gesture)
         if track.phase is Phase.IDLE:
             if score >= timing.enter and t >= track.refractory_until:
-                track.phase, track.since, track.peak, track.side = Phase.PENDING, t, score, side
-                track.onset_talking = talking and gesture.uses_mouth
-                track.count = 1
+                self._begin(track, t, score, side, talking, gesture)
         if track.phase is Phase.PENDING:
             if score < timing.exit:
                 track.phase = Phase.IDLE
                 return
             if score > track.peak:
-                track.peak, track.side = score, side
+                track.peak = score
             # Talking seen at any moment of the hold keeps the longer hold.
             track.onset_talking = track.onset_talking or (talking and gesture.uses_mouth)
             hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
@@ -226,21 +246,26 @@ class Recognizer:
                 started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
             return
         if track.phase is Phase.ACTIVE:
-            if score > track.peak:
-                track.peak, track.side = score, side
+            track.peak = max(track.peak, score)
             if score < timing.exit:
                 track.phase, track.since = Phase.RELEASING, t
             return
         if track.phase is Phase.RELEASING:
-            if score >= timing.enter:
+            if score >= timing.enter and not other_side:
                 if ms(track.since) >= timing.min_closure_ms:
                     track.count += 1
                 track.phase = Phase.ACTIVE
-                if score > track.peak:
-                    track.peak, track.side = score, side
+                track.peak = max(track.peak, score)
                 return
             if ms(track.since) >= timing.release_ms:
                 finished.append(self._finish(gesture, track, timing))
+
+    @staticmethod
+    def _begin(track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
+        """Start a pending event; its side is the side seen at the onset."""
+        track.phase, track.since, track.peak, track.side, track.count = Phase.PENDING, t, score, side, 1
+        track.onset_talking = talking and gesture.uses_mouth
+        track.switch_since = None
 
     def _finish(self, gesture: Gesture, track: _Track, timing: GestureTiming) -> GestureEvent:
         end = track.since
