@@ -8,7 +8,14 @@ import math
 import pytest
 
 from face_samples import mesh, rows_with
-from trainer.vision.calibration import Calibrator, FeatureStat, Profile, profile_from_samples
+from trainer.vision.calibration import (
+    Calibrator,
+    FeatureStat,
+    Profile,
+    load_user_profile,
+    profile_from_samples,
+    profile_path,
+)
 from trainer.vision.types import VisionError
 
 NEUTRAL = "neutral/yale_s01_normal.jpg"
@@ -95,3 +102,13 @@ def test_empty_samples_and_defaults():
         profile_from_samples("x", [])
     profile = Profile("p", {"a": FeatureStat(1.0, 0.1)})
     assert profile.mean("a") == 1.0 and profile.mean("missing", 7.0) == 7.0 and profile.spread("missing") == 0.0
+
+
+def test_profiles_are_saved_per_user(data_home):
+    assert load_user_profile("Ann Marie") is None
+    path = profile_path("Ann Marie")
+    assert path == data_home / "profiles" / "Ann_Marie.json"
+    profile_from_samples("Ann Marie", [mesh(NEUTRAL)], created="2026-11-29").save(path)
+    assert load_user_profile("Ann Marie").name == "Ann Marie"
+    with pytest.raises(VisionError, match="choose a name"):
+        profile_path(" ../ ")

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -25,6 +27,33 @@ from trainer.vision.types import VisionError
 PROFILE_SCHEMA = 1
 # MAD of a normal distribution times this is its standard deviation.
 _MAD_TO_SD = 1.4826
+
+
+def data_folder() -> Path:
+    """The user's data folder: ``$ALUETTE_HOME`` or the platform's data folder for "aluette"."""
+    home = os.environ.get("ALUETTE_HOME")
+    if home:
+        return Path(home)
+    try:
+        import platformdirs  # noqa: PLC0415 - a core dependency, only needed here
+
+        return Path(platformdirs.user_data_dir("aluette"))
+    except ImportError:  # pragma: no cover - platformdirs is a core dependency
+        return Path.home() / ".local" / "share" / "aluette"
+
+
+def profile_path(user: str) -> Path:
+    """Where a user's face profile is saved: ``<data folder>/profiles/<user>.json``."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", user.strip()).strip("._")
+    if not slug:
+        raise VisionError(f"user name {user!r} has no letters or digits: choose a name for the profile")
+    return data_folder() / "profiles" / f"{slug}.json"
+
+
+def load_user_profile(user: str) -> "Profile | None":
+    """The saved profile of ``user``, or None if they never calibrated (population defaults then)."""
+    path = profile_path(user)
+    return Profile.load(path) if path.is_file() else None
 
 
 @dataclass(frozen=True, slots=True)

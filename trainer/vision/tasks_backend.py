@@ -23,22 +23,10 @@ from typing import Mapping
 
 import numpy as np
 
+from trainer.vision.calibration import data_folder
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 MODEL_NAME = "face_landmarker.task"
-
-
-def data_folder() -> Path:
-    """The user's data folder: ``$ALUETTE_HOME`` or the platform's data folder for "aluette"."""
-    home = os.environ.get("ALUETTE_HOME")
-    if home:
-        return Path(home)
-    try:
-        import platformdirs  # noqa: PLC0415 - a core dependency, only needed here
-
-        return Path(platformdirs.user_data_dir("aluette"))
-    except ImportError:  # pragma: no cover - platformdirs is a core dependency
-        return Path.home() / ".local" / "share" / "aluette"
 
 
 def find_face_model(path: Path | str | None = None) -> Path | None:
