@@ -143,3 +143,22 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(60, 100)
     assert lo == pytest.approx(0.502, abs=0.002) and hi == pytest.approx(0.691, abs=0.002)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_bluffing_bots_lie_only_at_a_table_with_lies() -> None:
+    from trainer.bots.heuristic import HeuristicBot
+
+    for lying in (False, True):
+        bots = [HeuristicBot(lie_rate=1.0) for _ in range(4)]
+        table = Table(bots, seed=4, lying_allowed=lying)
+        table.step(max_actions=60)
+        lies = [t.event for t in table.history if not t.event.truthful]
+        assert bool(lies) == lying
+        assert all(e.signal.sign in (Sign.MONSIEUR, Sign.MADAME, Sign.BORGNE, Sign.VACHE) for e in lies)
+
+
+def test_choose_policy_signs_less_as_the_table_gets_sharper() -> None:
+    from trainer.bots.signing import choose_policy
+
+    levels = [choose_policy(Vigilance(v)).max_level for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    assert levels == sorted(levels, reverse=True) and levels[0] == 9

@@ -9,7 +9,8 @@
 - Answers: accept a give-up (a free point) unless the team is strong enough to commit to mordienne;
   accept an announced mordienne only with a strong team hand.
 - Signs: every card up to its policy's level (default: up to the aces), misère when weak, the
-  mordienne intention when it goes for it; before the declarations (the first sign point).
+  mordienne intention when it goes for it; before the declarations (the first sign point). At a
+  table with lies, ``lie_rate`` is the chance per deal of adding one bluff (a luette it lacks).
 
 ``last_rule`` names the rule behind the latest decision (shown by the app, checked by the tests).
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from trainer.bots.base import SignIntent, require_turn
+from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.knowledge import knowledge_of, own_signs, partner_of, signed, signs_this_deal, situation_of
 from trainer.bots.signing import SignPolicy, card_signals, figure_announcements
 from trainer.bots.tactics import choose_card
@@ -73,10 +74,17 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True) -> None:
+    def __init__(
+        self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True,
+        lie_rate: float = 0.0,
+    ) -> None:
+        if not 0.0 <= float(lie_rate) <= 1.0:
+            raise BotError(f"lie_rate must be a chance between 0 and 1, got {lie_rate!r}")
         self.policy = policy if policy is not None else SignPolicy()
         self.signs_enabled = signs
         self.try_mordienne = mordienne
+        self.lie_rate = float(lie_rate)
+        self.lying_allowed = False
         self.partner_policy: SignPolicy | None = None
         self.seat: int | None = None
         self.last_rule = ""
@@ -84,6 +92,7 @@ class HeuristicBot:
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
         self.seat = seat
         self.partner_policy = partner_policy
+        self.lying_allowed = lying_allowed
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -166,7 +175,9 @@ class HeuristicBot:
         return any(s == view.seat and d is Declaration.MORDIENNE for s, d in view.declarations)
 
     def _play(self, view: PlayerView) -> Card:
-        knowledge = knowledge_of(view, partner_policy=self.partner_policy)
+        knowledge = knowledge_of(
+            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0
+        )
         situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view))
         index, rule = choose_card(situation)
         self.last_rule = rule
@@ -186,4 +197,10 @@ class HeuristicBot:
             intents.append(SignIntent(signal, self.policy.discreet, tuple(words)))
         if self.policy.mordienne and self.try_mordienne and mordienne_hand(hand):
             intents.append(SignIntent(Signal(Sign.MORDIENNE), self.policy.discreet))
+        if self.lying_allowed and self.lie_rate > 0 and rng.random() < self.lie_rate:
+            # A bluff: claim a luette we do not hold (the opponents who catch it are misled; so is
+            # the partner, which is why a table with lies makes every sign a likelihood).
+            missing = [c for c in (Card.MONSIEUR, Card.MADAME, Card.BORGNE, Card.VACHE) if c not in hand]
+            if missing:
+                intents.append(SignIntent(Signal(Sign.for_card(rng.choice(missing))), self.policy.discreet))
         return intents

@@ -57,6 +57,7 @@ class SearchBot:
         trust: float | None = None,
         discreet: bool | None = None,
         sign_level: int | None = None,
+        lie_rate: float = 0.0,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
@@ -79,7 +80,7 @@ class SearchBot:
         self.trust_option = trust
         self.trust = 1.0 if trust is None else float(trust)
         self.clock = clock
-        self._advisor = HeuristicBot(policy=policy, signs=signs)
+        self._advisor = HeuristicBot(policy=policy, signs=signs, lie_rate=lie_rate)
         self.partner_policy: SignPolicy | None = None
         self.last_rule = ""
         self.last_search: SearchResult | None = None
