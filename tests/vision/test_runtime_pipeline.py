@@ -151,3 +151,29 @@ def test_annotate_draws_without_touching_the_input(gestures_dir: Path, still_pip
     out = annotate(image, analysis.result.landmarks, analysis.result.live)
     assert np.array_equal(image, before)
     assert out.shape == image.shape and np.abs(out.astype(int) - image).sum() > 0
+
+
+def test_tasks_backend_gives_the_same_gesture_names(shared: Path, gestures_dir: Path, tmp_path: Path):
+    """The optional Tasks FaceLandmarker (blendshapes) backend, with the model of ../shared/models."""
+    model = shared / "models" / "face_landmarker.task"
+    options = PipelineOptions(static_image_mode=True, face_backend="tasks", face_model=str(model))
+    with Pipeline(options) as pipe:
+        result = analyse_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg", pipeline=pipe)
+    assert result.face and set(result.scores) == set(Gesture)
+    assert any(k.startswith("bs_") for k in result.result.scores.features)
+    assert Gesture.WINK in result.gestures and result.sides[Gesture.WINK] is Side.LEFT
+    # Video mode on a short real clip: the source's timestamps drive the Tasks graph.
+    from trainer.vision.sources import open_source
+
+    frames = []
+    with open_source(gestures_dir / "sequence" / "lp_d18.mp4") as source:
+        for frame in source:
+            frames.append(frame.image)
+            if len(frames) == 20:
+                break
+    clip = tmp_path / "d18.y4m"
+    write_y4m(frames, clip, fps=30.0)
+    video = analyse_video(clip, options=PipelineOptions(face_backend="tasks", face_model=str(model)))
+    assert video.frames == 20 and video.frames_with_face == 20
+    with pytest.raises(VisionError, match="face_backend"):
+        PipelineOptions(face_backend="dlib")

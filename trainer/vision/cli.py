@@ -42,6 +42,9 @@ def add_commands(subparsers) -> None:
     recognize.add_argument("--profile", metavar="FILE", help="a calibrated profile (JSON) instead of population defaults")
     recognize.add_argument("--shrug", action="store_true", help="also run MediaPipe Pose on clips (stills always do)")
     recognize.add_argument("--mirrored", action="store_true", help="the input was flipped like a selfie view")
+    recognize.add_argument("--backend", choices=("mesh", "tasks"), default="mesh",
+                           help="face backend: solutions face mesh (default) or Tasks FaceLandmarker + blendshapes")
+    recognize.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     recognize.set_defaults(run=run_recognize)
 
     evaluate = subparsers.add_parser(
@@ -152,7 +155,11 @@ def _recognize_one(path: str, args, profile, many: bool, holder: list):
         still = source.info.is_still
     if still:
         if holder[0] is None:
-            holder[0] = Pipeline(PipelineOptions(static_image_mode=True, shrug=True, mirrored=args.mirrored), profile=profile)
+            holder[0] = Pipeline(
+                PipelineOptions(static_image_mode=True, shrug=True, mirrored=args.mirrored,
+                                face_backend=args.backend, face_model=args.face_model),
+                profile=profile,
+            )
         pipe = holder[0]
         pipe.reset()
         analysis = analyse_image(path, profile=profile, pipeline=pipe)
@@ -201,7 +208,8 @@ def _recognize_clip(path: str, args, profile, many: bool):
         analysis = analyse_video(
             path,
             profile=profile,
-            options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored),
+            options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored, face_backend=args.backend,
+                                    face_model=args.face_model),
             on_frame=writer.add if writer is not None else None,
         )
     finally:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -53,13 +53,25 @@ class PipelineOptions:
     detector runs on every frame without a tracked hand, so this buys ~25 % more frames per second
     (docs/vision-runtime.md) for at most one frame (33 ms) of extra delay on hand signs."""
     hands_complexity: int = 1
+    face_backend: str = "mesh"
+    """"mesh": the solutions face mesh; "tasks": the Tasks FaceLandmarker with blendshapes (needs a
+    face_landmarker.task file: ``face_model``, $ALUETTE_FACE_MODEL or the data folder)."""
+    face_model: str | None = None
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     writing: WritingConfig = field(default_factory=WritingConfig)
     body: BodyConfig = field(default_factory=BodyConfig)
 
+    def __post_init__(self) -> None:
+        if self.face_backend not in ("mesh", "tasks"):
+            raise VisionError(f"face_backend={self.face_backend!r}: use 'mesh' or 'tasks'")
+
+    @property
+    def tasks_face(self) -> bool:
+        return self.face and self.face_backend == "tasks"
+
     def tracker_options(self) -> TrackerOptions:
         return TrackerOptions(
-            face=self.face,
+            face=self.face and not self.tasks_face,
             hands=self.hands,
             pose=self.shrug,
             static_image_mode=self.static_image_mode,
@@ -101,12 +113,20 @@ class Pipeline:
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
         self.recognizer = Recognizer(self.options.recognizer)
+        self.thresholds = face_gestures.load_thresholds(backend=self.options.face_backend)
+        self._tasks = None
+        if self.options.tasks_face:
+            from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415 - optional backend
+
+            self._tasks = TasksFaceTracker(self.options.face_model, video=not self.options.static_image_mode)
 
     # -- lifecycle -------------------------------------------------------------------------------
     @property
-    def tracker(self) -> Tracker:
-        if self._tracker is None:
-            self._tracker = Tracker(self.options.tracker_options())
+    def tracker(self) -> Tracker | None:
+        """The solutions tracker (None when the Tasks backend does the face and nothing else runs)."""
+        opts = self.options
+        if self._tracker is None and (opts.hands or opts.shrug or (opts.face and not opts.tasks_face)):
+            self._tracker = Tracker(opts.tracker_options())
         return self._tracker
 
     def close(self) -> None:
@@ -114,6 +134,9 @@ class Pipeline:
             if self._tracker is not None and self._owns_tracker:
                 self._tracker.close()
             self._tracker = None
+            if self._tasks is not None:
+                self._tasks.close()
+                self._tasks = None
 
     def __enter__(self) -> "Pipeline":
         return self
@@ -138,7 +161,7 @@ class Pipeline:
     def process(self, frame: Frame) -> FrameResult:
         with self._lock:
             t0 = time.perf_counter()
-            landmarks = self.tracker.process(frame)
+            landmarks = self._track(frame)
             t1 = time.perf_counter()
             scores = self._score(landmarks)
             update = self.recognizer.update(scores)
@@ -154,6 +177,16 @@ class Pipeline:
             tracker_ms=(t1 - t0) * 1000.0,
             scoring_ms=(t2 - t1) * 1000.0,
         )
+
+    def _track(self, frame: Frame) -> Landmarks:
+        tracker = self.tracker
+        if self._tasks is None:
+            return tracker.process(frame)
+        face = self._tasks.process(frame)
+        if tracker is None:
+            return face
+        body = tracker.process(frame)
+        return replace(body, face=face.face, blendshapes=face.blendshapes)
 
     def score(self, landmarks: Landmarks) -> FrameScores:
         """The static stage alone (features and per-frame scores), e.g. on recorded landmarks."""
@@ -175,6 +208,10 @@ class Pipeline:
                 face = None
             else:
                 mouth, face_width = mouth_and_width(marks.face)
+                if marks.blendshapes:
+                    from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
+
+                    face.update(blendshape_features(marks.blendshapes))
         return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose)
 
     def score_parts(
@@ -197,10 +234,10 @@ class Pipeline:
         face_found = bool(face)
         if face:
             features.update(face)
-            face_scores, face_sides = face_gestures.score_face(face, self.profile)
+            face_scores, face_sides = face_gestures.score_face(face, self.profile, self.thresholds)
             scores.update(face_scores)
             sides.update(face_sides)
-            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
+            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile, self.thresholds)
         else:
             mouth = face_width = None
         hand_feats = []
