@@ -307,16 +307,15 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             for source, e in sent[-6:]))
 
 
-@st.fragment(run_every=0.5)
-def _camera_signs() -> None:
-    """Signs from the camera go to the partner as soon as the recognizer finishes them."""
+def _camera_signs(reports: list) -> None:
+    """Signs from the camera go to the partner as soon as the recognizer finishes them (final
+    events carry the repeat count: one mouth opening per ace)."""
     session = _session()
-    watcher = st.session_state["watcher"]
-    if session is None or watcher is None:
+    if session is None:
         return
     convention = Convention.named(session.convention)
     sent = False
-    for report in watcher.drain():
+    for report in reports:
         if not isinstance(report, SignSeen) or not report.final:
             continue
         sign = convention.sign_for(report.event.gesture)
@@ -326,19 +325,21 @@ def _camera_signs() -> None:
         _send_sign(Signal(sign, count), "camera")
         sent = True
     if sent:
-        st.rerun(scope="app")
+        st.rerun()
 
 
-def _camera_panel(settings: Settings) -> None:
+def _camera_panel(settings: Settings):
+    """The camera widget when it is on; returns (ctx, watcher) for the watch loop, else None."""
     mode = modes.input_mode(settings.camera)
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Camera signs: off — {mode.why}")
-        return
+        return None
     with st.expander("Sign with your face and hands (camera)", expanded=True):
         watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
         watcher.mirror = settings.mirror
-        camera.live_camera("play-camera", watcher)
-        _camera_signs()
+        ctx = camera.live_camera("play-camera", watcher)
+        st.caption("Each sign the camera sees is sent to your partner when you finish making it.")
+    return ctx, watcher
 
 
 def _scores(view) -> None:
@@ -401,4 +402,6 @@ def show() -> None:
     _tricks_list(view)
     if outcome is None:
         _sign_buttons(session, settings)
-        _camera_panel(settings)
+        live = _camera_panel(settings)
+        if live is not None:
+            camera.watch(*live, _camera_signs)  # last: the page stays here while the camera plays

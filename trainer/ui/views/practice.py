@@ -141,14 +141,9 @@ def _on_calibration(report: CalibrationProgress) -> None:
         persistence.save_profile(report.profile)
 
 
-@st.fragment(run_every=0.25)
-def _live_panel() -> None:
-    """Drain the watcher's queue a few times a second; the page itself is not rerun."""
-    settings = state.settings()
-    watcher = st.session_state.get("watcher")
-    if watcher is None:
-        return
-    for report in watcher.drain():
+def _take(reports: list, settings: Settings) -> None:
+    """Apply the watcher's reports to this session's drill (page thread)."""
+    for report in reports:
         if isinstance(report, FrameReport):
             st.session_state["practice_live"] = report
             if st.session_state["practice_target"] is not None and st.session_state["practice_started"] is None:
@@ -161,6 +156,10 @@ def _live_panel() -> None:
             _on_calibration(report)
         elif isinstance(report, WatcherFailure):
             st.session_state["practice_failure"] = report.message
+
+
+def _live_panel(settings: Settings) -> None:
+    """Feedback, signs seen and the live meters (redrawn by the watch loop)."""
     calibration = st.session_state["calibration"]
     if isinstance(calibration, CalibrationProgress):
         if calibration.error:
@@ -319,10 +318,13 @@ def show() -> None:
     st.title("Practice the signs")
     mode = modes.input_mode(settings.camera)
     st.info(f"**Mode: {mode.mode.value}.** {mode.why}", icon=":material/videocam:")
+    if mode.mode is modes.InputMode.BUTTONS:
+        st.caption("Practice needs recognition; meanwhile study how each sign is made below.")
     table = _table(settings)
     left, right = st.columns([3, 2])
     with right:
         _target_panel(settings, table)
+    ctx = watcher = live_box = None
     with left:
         if mode.mode is modes.InputMode.LIVE_CAMERA:
             watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
@@ -330,7 +332,9 @@ def show() -> None:
             ctx = camera.live_camera("practice-camera", watcher)
             if not camera.is_playing(ctx):
                 st.caption("Camera stopped: press START above (the browser asks for permission the first time).")
-            _live_panel()
+            live_box = st.empty()
+            with live_box.container():
+                _live_panel(settings)
         else:
             if mode.mode is modes.InputMode.UPLOAD:
                 _upload_panel(settings)
@@ -338,3 +342,13 @@ def show() -> None:
             _show_seen(settings)
     _calibration_panel(settings, mode)
     _history_panel(settings, table)
+    if ctx is not None:
+        def refresh(reports: list) -> None:
+            attempts = len(st.session_state["practice_log"])
+            _take(reports, settings)
+            if len(st.session_state["practice_log"]) != attempts:
+                st.rerun()  # a new attempt: redraw the history and the suggestions too
+            with live_box.container():
+                _live_panel(settings)
+
+        camera.watch(ctx, watcher, refresh)  # last: the page stays here while the camera plays

@@ -109,30 +109,21 @@ def _show_question(session, question, settings: Settings) -> None:
                 st.button(_choice_label(choice, language), key=f"quiz_choice_{i}", disabled=answered,
                           on_click=_answer, args=(session, choice.key), width="stretch")
     if question.expected_gestures and not answered:
-        _camera_answer(session, settings)
+        return _camera_answer(session, settings)
+    return None
 
 
-@st.fragment(run_every=0.5)
-def _camera_signs(session) -> None:
-    watcher = st.session_state["watcher"]
-    if watcher is None or st.session_state["quiz_feedback"] is not None:
-        return
-    for report in watcher.drain():
-        if isinstance(report, SignSeen) and not report.final:
-            _answer(session, None, gesture=report.event.gesture)
-            st.rerun(scope="app")
-
-
-def _camera_answer(session, settings: Settings) -> None:
+def _camera_answer(session, settings: Settings):
+    """The camera widget for card → sign questions; returns (ctx, watcher) for the watch loop."""
     mode = modes.input_mode(settings.camera)
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
-        return
+        return None
     with st.expander("…or answer by making the sign (camera)", expanded=True):
         watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
         watcher.mirror = settings.mirror
-        camera.live_camera("quiz-camera", watcher)
-        _camera_signs(session)
+        ctx = camera.live_camera("quiz-camera", watcher)
+    return ctx, watcher
 
 
 def _show_feedback(session, settings: Settings) -> None:
@@ -188,7 +179,16 @@ def show() -> None:
                     "before you would forget it (FSRS, as in Anki). Your progress is saved.")
         st.button("Start" if session.asked == 0 else "Next question", key="quiz_start", type="primary",
                   on_click=_next_question, args=(session,))
+        live = None
     else:
-        _show_question(session, question, settings)
+        live = _show_question(session, question, settings)
         _show_feedback(session, settings)
     _show_progress(session, settings)
+    if live is not None:
+        def answer_with_sign(reports: list) -> None:
+            for report in reports:
+                if isinstance(report, SignSeen) and not report.final:
+                    _answer(session, None, gesture=report.event.gesture)
+                    st.rerun()
+
+        camera.watch(*live, answer_with_sign)  # last: the page stays here while the camera plays
