@@ -4,9 +4,25 @@ Imports the rules and signals layers, ``fsrs`` and ``trainer.storage``; never th
 or the deck (the app draws ``Question.cards`` with ``trainer.deck.card_svg(card, hints=False)``).
 """
 
-from trainer.quiz.memory import ItemStatus, Outcome, Progress, RatingPolicy, Review, Session, Summary
-from trainer.quiz.questions import ALL_ITEMS, POURRI, Choice, Kind, Question, curriculum, make_question
-from trainer.quiz.texts import LANGUAGES, QuizError, Text
+import importlib
+
+# Names resolve on first use (PEP 562), so ``aluette`` (which imports ``trainer.quiz.cli``) does not
+# pay for fsrs and the question tables on every command.
+_EXPORTS = {
+    "ItemStatus": "memory", "Outcome": "memory", "Progress": "memory", "RatingPolicy": "memory",
+    "Review": "memory", "Session": "memory", "Summary": "memory",
+    "ALL_ITEMS": "questions", "POURRI": "questions", "Choice": "questions", "Kind": "questions",
+    "Question": "questions", "curriculum": "questions", "make_question": "questions",
+    "LANGUAGES": "texts", "QuizError": "texts", "Text": "texts",
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'trainer.quiz' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"trainer.quiz.{module}"), name)
+
 
 __all__ = [
     "ALL_ITEMS", "Choice", "ItemStatus", "Kind", "LANGUAGES", "Outcome", "POURRI", "Progress", "Question",
