@@ -118,7 +118,7 @@ def choose_card(sit: PlaySituation) -> tuple[int, str]:
     lowest = _lowest(hand)
 
     # -- mordienne, our own ------------------------------------------------------------------
-    if sit.going_for_mordienne and sum(sit.tricks_won[s] for s in (sit.seat,)) == 0:
+    if sit.going_for_mordienne and sit.tricks_won[sit.seat] == 0:
         masters = [c for c in hand if STRENGTH[c] > opp_max]
         if len(masters) >= sit.tricks_left or sit.tricks_left <= 3:
             if sure:

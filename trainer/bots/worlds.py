@@ -20,10 +20,10 @@ Imports trainer.rules and trainer.signals only.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from trainer.rules.cards import ACES, LEVEL, Card
+from trainer.rules.cards import ACES, LEVEL
 from trainer.signals.signs import Sign, Signal
 
 class WorldError(ValueError):
@@ -208,15 +208,3 @@ def silence_holding(signed: Iterable[Signal], max_level: int, unseen: frozenset[
     if max_level >= 9 and ace_count is None:
         aces = 0
     return Holding(forbidden=forbidden, aces=aces)
-
-
-@dataclass(slots=True)
-class SeatSigns:
-    """The signs one seat received from another, for building constraints."""
-
-    seat: int
-    signals: list[Signal] = field(default_factory=list)
-
-
-def card_indices(cards: Iterable[Card]) -> tuple[int, ...]:
-    return tuple(c.index for c in cards)
