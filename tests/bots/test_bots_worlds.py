@@ -127,3 +127,20 @@ def test_exact_ace_counts_and_forbidden_cards_hold(seed: int, aces: int, misere:
     hands = sample_hands(Knowledge(0, mine, sizes, unseen, holdings=((3, holding),)), rng)
     assert sum(c in ACE_INDICES for c in hands[3]) == aces
     assert not set(hands[3]) & forbidden
+
+
+def test_relative_announcements_become_constraints() -> None:
+    from trainer.signals.relative import parse
+
+    # Seat 2 shows one ace and says "en dessous" (a king) and "au-dessus de là-dessus" (Deux de chêne).
+    table = Table([None] * 4, ruleset=RULES, seed=0, vigilance=Vigilance(0.0), lying_allowed=True)
+    table.submit_sign(2, Signal(Sign.AS, 1), announcements=parse("en dessous, au-dessus de là-dessus"))
+    knowledge = knowledge_of(table.view(0))
+    kings = {c for c in CARDS if c.level == 10}
+    assert Card.DEUX_DE_CHENE not in table.game.hand(0) and not kings <= set(table.game.hand(0))
+    rng = random.Random(2)
+    for _ in range(200):
+        partner = {CARDS[i] for i in sample_hands(knowledge, rng)[2]}
+        assert Card.DEUX_DE_CHENE in partner
+        assert partner & (kings - set(table.game.hand(0)))
+        assert sum(c in ACES for c in partner) == 1

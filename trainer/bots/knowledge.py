@@ -123,15 +123,24 @@ def _announced_levels(r: Received) -> tuple[int, ...]:
 
 
 def _levels_holding(levels, played, unseen) -> Holding:
-    """Announced levels of single cards (1..8) are required; others are not pinned to a card."""
+    """Each announced level: the signer held a card of it. A single card (levels 1..8) is required;
+    for a shared level (aces, kings, ...) the signer holds at least one of its unseen cards, unless
+    it has already played one."""
     from trainer.rules.cards import LEVEL
 
-    required = set()
+    required: set[int] = set()
+    some: list[frozenset[int]] = []
+    played = set(played)
     for level in levels:
         cards = [c for c in range(48) if LEVEL[c] == level]
-        if len(cards) == 1 and cards[0] in unseen and cards[0] not in played:
-            required.add(cards[0])
-    return Holding(required=frozenset(required))
+        if played & set(cards):
+            continue
+        candidates = frozenset(c for c in cards if c in unseen)
+        if len(cards) == 1:
+            required |= candidates
+        elif candidates:
+            some.append(candidates)
+    return Holding(required=frozenset(required), some=tuple(some))
 
 
 def public_play(view: PlayerView) -> PublicPlay:

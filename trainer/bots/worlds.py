@@ -36,23 +36,26 @@ ACE_INDICES = frozenset(c.index for c in ACES)
 @dataclass(frozen=True, slots=True)
 class Holding:
     """What one seat is known to hold among the unseen cards: ``required`` cards it must hold,
-    ``forbidden`` cards it cannot hold, and ``aces`` the exact number of unseen aces it holds
-    (None: unknown)."""
+    ``forbidden`` cards it cannot hold, ``aces`` the exact number of unseen aces it holds
+    (None: unknown), and ``some``: sets it holds at least one card of."""
 
     required: frozenset[int] = frozenset()
     forbidden: frozenset[int] = frozenset()
     aces: int | None = None
+    some: tuple[frozenset[int], ...] = ()
+    """Sets of which the seat holds at least one card (a level told by a relative announcement)."""
 
     def merge(self, other: "Holding") -> "Holding":
         return Holding(
             self.required | other.required,
             self.forbidden | other.forbidden,
             other.aces if other.aces is not None else self.aces,
+            self.some + other.some,
         )
 
     @property
     def empty(self) -> bool:
-        return not self.required and not self.forbidden and self.aces is None
+        return not self.required and not self.forbidden and self.aces is None and not self.some
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,19 @@ def _deal_one(
         for c in h.required:
             if c not in free:
                 return None
+            free.discard(c)
+            hands[s].append(c)
+    for s in seats:
+        h = holdings.get(s)
+        if h is None or not h.some:
+            continue
+        for group in h.some:
+            if any(c in group for c in hands[s]):
+                continue
+            choices = sorted(c for c in group if c in free and c not in h.forbidden)
+            if not choices:
+                return None
+            c = choices[int(rng.random() * len(choices))]
             free.discard(c)
             hands[s].append(c)
     for s in seats:
