@@ -47,6 +47,56 @@ def _start_webrtc(page) -> None:
     frame.get_by_role("button", name=re.compile("start", re.I)).click(timeout=60_000)
 
 
+def _screenshot(page, name: str, height: int = 2000) -> None:
+    """Streamlit scrolls inside its own container, so a tall viewport shows the whole page."""
+    page.set_viewport_size({"width": 1400, "height": height})
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.set_viewport_size({"width": 1400, "height": 1100})
+
+
+def _open(page, name: str, heading: str) -> None:
+    from playwright.sync_api import expect
+
+    page.get_by_role("link", name=name).first.click()
+    expect(page.get_by_role("heading", name=heading).first).to_be_visible(timeout=60_000)
+
+
+def _screenshot_other_pages(page) -> None:
+    """Play (a game started, first decision answered), Quiz (a question), Rules."""
+    from playwright.sync_api import expect
+
+    _open(page, "Play", "Play Aluette")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_text("Your hand").first).to_be_visible(timeout=60_000)
+    play_buttons = page.get_by_role("button", name="Play", exact=True)
+    for _ in range(8):  # answer what the engine asks before the first trick
+        if play_buttons.count() and play_buttons.first.is_enabled():
+            break
+        for choice in ("Pass", "No chant", "Refuse"):
+            button = page.get_by_role("button", name=choice, exact=True)
+            if button.count() and button.first.is_visible():
+                button.first.click()
+                break
+        page.wait_for_timeout(2500)
+    expect(play_buttons.last).to_be_enabled(timeout=30_000)
+    play_buttons.last.click()  # play the weakest card: the bots answer and the trick shows
+    expect(page.get_by_text("Last trick").first.or_(page.get_by_text("Trick in progress").first)).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(3000)
+    _screenshot(page, "play")
+
+    _open(page, "Quiz", "Quiz: cards and signs")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("button", name="Start")).to_have_count(0, timeout=60_000)
+    expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(2000)
+    _screenshot(page, "quiz")
+
+    _open(page, "Rules", "Rules of Aluette")
+    page.wait_for_timeout(2000)
+    _screenshot(page, "rules")
+
+
 def test_practice_reports_the_sign_made_to_the_fake_camera(app_url, gestures_dir: Path, tmp_path: Path):
     require_chromium()
     from playwright.sync_api import expect, sync_playwright
@@ -71,12 +121,8 @@ def test_practice_reports_the_sign_made_to_the_fake_camera(app_url, gestures_dir
             expect(verdict.first).to_be_visible(timeout=120_000)
             # …and lists the gesture the recognizer reported.
             expect(page.get_by_text(re.compile(r"Seen: mouth_open.*un as")).first).to_be_visible(timeout=10_000)
-            page.wait_for_timeout(1500)
-            page.screenshot(path=str(SCREENSHOTS / "practice.png"), full_page=True)
-            for name in ("Play", "Quiz", "Rules"):
-                page.get_by_role("link", name=name).first.click()
-                page.wait_for_load_state("networkidle")
-                page.wait_for_timeout(2500)
-                page.screenshot(path=str(SCREENSHOTS / f"{name.lower()}.png"), full_page=True)
+            page.wait_for_timeout(4000)  # a few more frames, so the overlay is on the picture
+            _screenshot(page, "practice")
+            _screenshot_other_pages(page)
         finally:
             browser.close()

@@ -128,3 +128,22 @@ def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
     slider.set_value(1).run()
     assert any(m.value.startswith("**Deal 1, trick 1**") for m in fresh.markdown), [m.value[:50] for m in fresh.markdown]
     assert any(m.value.startswith("Result: **") for m in fresh.markdown)
+
+
+def test_the_table_says_when_a_sign_was_caught(data_home):
+    from trainer.ui.views.play import SHORT_NAMES
+
+    for _ in range(15):
+        at = _new_game()
+        catches = _session(at).table.catches()
+        ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT, PARTNER_SEAT)]
+        if ours_caught:
+            break
+    assert ours_caught, "no game in 15 had a caught sign"
+    warning = next(w.value for w in at.warning if w.value.startswith("Caught by the opponents"))
+    for catch in ours_caught:
+        assert f"{SHORT_NAMES[catch.by]} caught" in warning
+    caught_by_me = [c for c in catches if c.by == HUMAN_SEAT]
+    if caught_by_me:
+        info = next(i.value for i in at.info if i.value.startswith("Caught by you"))
+        assert all(SHORT_NAMES[c.event.seat] in info for c in caught_by_me)

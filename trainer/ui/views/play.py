@@ -204,14 +204,20 @@ def _tricks_list(view) -> None:
 
 
 def _catch_banner(session: GameSession, settings: Settings) -> None:
+    """The table says when a sign was caught: the opponents catching ours is a warning."""
+    theirs, ours = [], []
     for catch in session.table.catches():
         maker, by = catch.event.seat, catch.by
         what = _signal_text(catch.event.signal, settings)
         if maker in (HUMAN_SEAT, PARTNER_SEAT) and by not in (HUMAN_SEAT, PARTNER_SEAT):
             who = "your" if maker == HUMAN_SEAT else "your partner's"
-            st.warning(f"{SHORT_NAMES[by]} caught {who} sign: {what}.", icon=":material/visibility:")
+            theirs.append(f"{SHORT_NAMES[by]} caught {who} sign: **{what}**")
         elif by == HUMAN_SEAT:
-            st.info(f"You caught {SHORT_NAMES[maker]}'s sign: {what}.", icon=":material/visibility:")
+            ours.append(f"you caught {SHORT_NAMES[maker]}'s sign: **{what}**")
+    if theirs:
+        st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
+    if ours:
+        st.info("Caught by you: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
 
 # -- the person's decisions ----------------------------------------------------------------------
