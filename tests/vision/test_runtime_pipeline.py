@@ -177,3 +177,46 @@ def test_tasks_backend_gives_the_same_gesture_names(shared: Path, gestures_dir: 
     assert video.frames == 20 and video.frames_with_face == 20
     with pytest.raises(VisionError, match="face_backend"):
         PipelineOptions(face_backend="dlib")
+
+
+def _replay_events(stream, **options):
+    from trainer.vision.streams import replay_events
+
+    return replay_events(stream, Pipeline(PipelineOptions(**options)))
+
+
+def test_running_baseline_on_recorded_clips():
+    """Without a calibrated profile, a video's neutral face is its own running median: on the
+    recorded talking clips it never adds a false trigger and removes some, and the deliberate mouth
+    openings of sequence/lp_d18.mp4 are still seen."""
+    from trainer.vision.streams import load_stream
+
+    samples = Path(__file__).resolve().parents[2] / "samples"
+    talking = [load_stream(p) for p in sorted(samples.glob("streams_*talking*.npz"))]
+    with_baseline = sum(len(_replay_events(s)) for s in talking)
+    without = sum(len(_replay_events(s, auto_baseline=False)) for s in talking)
+    assert with_baseline <= without
+    d18 = load_stream(samples / "streams_lp_d18.npz")
+    opens = [e for e in _replay_events(d18) if e.gesture is Gesture.MOUTH_OPEN]
+    assert any(1.9 <= e.start <= 3.2 for e in opens) and any(3.7 <= e.start <= 5.1 for e in opens)
+
+
+def test_running_baseline_follows_the_stream_and_yields_to_a_profile():
+    from trainer.vision.calibration import profile_from_samples
+
+    pipe = Pipeline(PipelineOptions(hands=False))
+    face = {"mouth_open": 0.2, "eye_open_left": 0.3, "eye_open_right": 0.3}
+    for i in range(150):
+        pipe.score_parts(i / 30, dict(face), None, None)
+    assert pipe.baseline_profile is not None and pipe.baseline_profile.kind == "auto"
+    assert pipe.baseline_profile.mean("mouth_open") == pytest.approx(0.2)
+    user = profile_from_samples("me", [face])
+    pipe.set_profile(user)
+    assert pipe.baseline_profile is user
+    pipe.set_profile(None)
+    pipe.reset()
+    assert pipe.baseline_profile is None
+    still = Pipeline(PipelineOptions(hands=False, static_image_mode=True))
+    for i in range(150):
+        still.score_parts(i / 30, dict(face), None, None)
+    assert still.baseline_profile is None
