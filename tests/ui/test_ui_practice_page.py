@@ -58,3 +58,19 @@ def test_history_and_streaks_come_from_the_store(data_home):
 def test_attempts_round_trip_through_the_json_the_store_keeps():
     attempt = drill.Attempt(Sign.AS, True, count=2, detect_s=0.4, hold_s=0.3, note="x")
     assert persistence.attempt_from_json(persistence.attempt_to_json(attempt)) == attempt
+
+
+def test_a_damaged_database_is_reported_and_left_untouched(data_home):
+    data_home.mkdir(parents=True, exist_ok=True)
+    from trainer.storage import default_path
+
+    path = default_path()
+    path.write_bytes(b"this is not a database" * 100)
+    before = path.read_bytes()
+    at = _practice()
+    assert any("progress database cannot be used" in w.value for w in at.warning)
+    quiz = AppTest.from_file(APP, default_timeout=60)
+    quiz.switch_page("trainer/ui/pages/quiz.py").run()
+    assert not quiz.exception, quiz.exception
+    assert any("progress database cannot be used" in w.value for w in quiz.warning)
+    assert path.read_bytes() == before

@@ -26,7 +26,16 @@ PROFILE_KEY = "default"
 
 
 def store_piece() -> modes.Piece:
-    return modes.piece_with("saving progress (the Store)", "trainer.storage", "Store")
+    """Whether progress can be saved: the Store is in this build and the database opens. A damaged
+    or foreign database file is left untouched (the Store refuses it) and the reason is shown."""
+    piece = modes.piece_with("saving progress (the Store)", "trainer.storage", "Store")
+    if not piece.available:
+        return piece
+    try:
+        _store_or_raise()
+    except ValueError as error:
+        return modes.Piece(piece.name, False, f"the progress database cannot be used: {error}")
+    return piece
 
 
 @st.cache_resource(show_spinner=False)
@@ -36,13 +45,21 @@ def _open_store(path: str):
     return Store.open(path)
 
 
-def store():
-    """This user's Store, or None when the storage module is not in this build."""
-    if not store_piece().available:
-        return None
+def _store_or_raise():
     from trainer.storage import default_path
 
     return _open_store(str(default_path()))
+
+
+def store():
+    """This user's Store, or None when it is not in this build or its file cannot be used (the
+    pages then say so through :func:`store_piece`)."""
+    if not modes.piece_with("saving progress (the Store)", "trainer.storage", "Store").available:
+        return None
+    try:
+        return _store_or_raise()
+    except ValueError:
+        return None
 
 
 def now() -> float:
