@@ -248,18 +248,13 @@ def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> No
     st.subheader("Your signs")
     weak = drill.weak_signs(table)
     st.markdown("**Practise next:** " + ", ".join(render.sign_label(s, settings.language) for s in weak))
-    rows = [
-        {
-            "sign": render.sign_label(s.sign, settings.language),
-            "tries": s.tries,
-            "seen": s.successes,
-            "success %": round(100 * s.rate),
-            "streak": s.streak,
-            "best detect (s)": None if s.best_detect_s is None else round(s.best_detect_s, 2),
-        }
-        for s in table.values()
-    ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    # A markdown table, not st.dataframe: the first page must not pay for importing pandas.
+    lines = ["| sign | tries | seen | success | streak | best time to detect |", "|---|---:|---:|---:|---:|---:|"]
+    for s in table.values():
+        best = "—" if s.best_detect_s is None else f"{s.best_detect_s:.2f} s"
+        lines.append(f"| {render.sign_label(s.sign, settings.language)} | {s.tries} | {s.successes} | "
+                     f"{round(100 * s.rate)}% | {s.streak} | {best} |")
+    st.markdown("\n".join(lines))
     if not persistence.store_piece().available:
         render.unavailable(persistence.store_piece())
 
