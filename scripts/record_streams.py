@@ -2,7 +2,7 @@
 fast tests replay the temporal logic (recognizer, talking suppression, writing) without MediaPipe.
 
 Per frame it stores what our own code computed: the timestamp (the clip's clock), the face features
-of ``trainer.vision.face_features`` (NaN when no face), the mouth centre and face width, and up to two
+of ``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and face width, and up to two
 hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
 names its source. Rerun after the face features change:
 
@@ -20,7 +20,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.vision.face_features import face_features  # noqa: E402
+from trainer.vision.face_features import face_features, mouth_appearance  # noqa: E402
 from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
 from trainer.vision.pipeline import mouth_and_width  # noqa: E402
 from trainer.vision.sources import open_source  # noqa: E402
@@ -59,7 +59,7 @@ def record(gestures: Path, rel: str) -> Path:
             feats = None
             if marks.face is not None:
                 try:
-                    feats = face_features(marks.face)
+                    feats = dict(face_features(marks.face), **mouth_appearance(frame.image, marks.face))
                 except VisionError:
                     feats = None
             if feats is not None and keys is None:
@@ -87,7 +87,7 @@ def record(gestures: Path, rel: str) -> Path:
         out,
         source=np.array(f"../shared/gestures/{rel}"),
         about=np.array("computed by scripts/record_streams.py with MediaPipe 0.10.21 solutions "
-                       "(video mode, face+hands) and trainer.vision.face_features"),
+                       "(video mode, face+hands) and trainer.vision.face_features (geometry + mouth appearance)"),
         size=np.array(source.info.size or (0, 0)),
         t=np.array(times, dtype=np.float64),
         face_keys=np.array(keys),

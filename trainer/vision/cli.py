@@ -44,6 +44,8 @@ def add_commands(subparsers) -> None:
     recognize.add_argument("--mirrored", action="store_true", help="the input was flipped like a selfie view")
     recognize.add_argument("--backend", choices=("mesh", "tasks"), default="mesh",
                            help="face backend: solutions face mesh (default) or Tasks FaceLandmarker + blendshapes")
+    recognize.add_argument("--no-mouth-image", action="store_true",
+                           help="leave out the mouth-appearance cues (teeth, tongue) computed from the image")
     recognize.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     recognize.set_defaults(run=run_recognize)
 
@@ -157,7 +159,8 @@ def _recognize_one(path: str, args, profile, many: bool, holder: list):
         if holder[0] is None:
             holder[0] = Pipeline(
                 PipelineOptions(static_image_mode=True, shrug=True, mirrored=args.mirrored,
-                                face_backend=args.backend, face_model=args.face_model),
+                                face_backend=args.backend, face_model=args.face_model,
+                                mouth_image=not args.no_mouth_image),
                 profile=profile,
             )
         pipe = holder[0]
@@ -209,7 +212,7 @@ def _recognize_clip(path: str, args, profile, many: bool):
             path,
             profile=profile,
             options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored, face_backend=args.backend,
-                                    face_model=args.face_model),
+                                    face_model=args.face_model, mouth_image=not args.no_mouth_image),
             on_frame=writer.add if writer is not None else None,
         )
     finally:

@@ -28,7 +28,7 @@ from trainer.signals.gestures import Gesture, GestureEvent, Side
 from trainer.vision import face_gestures
 from trainer.vision.body import BodyConfig, BodyScorer
 from trainer.vision.calibration import Profile, profile_from_samples
-from trainer.vision.face_features import face_features
+from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions
@@ -60,12 +60,17 @@ class PipelineOptions:
     of the population's. People talk or sit still most of the time, so the median is their neutral;
     it removes triggers caused by a face that simply differs from the population (measured on the
     recorded talking clips: 2.35 -> 1.41 false triggers per minute)."""
+    baseline_rules: str = "population"
+    """Rule set used with the running baseline: "population" or "calibrated"."""
     baseline_window: float = 20.0
     baseline_min_span: float = 3.0
     face_backend: str = "mesh"
     """"mesh": the solutions face mesh; "tasks": the Tasks FaceLandmarker with blendshapes (needs a
     face_landmarker.task file: ``face_model``, $ALUETTE_FACE_MODEL or the data folder)."""
     face_model: str | None = None
+    mouth_image: bool = True
+    """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.5 ms) to the face features;
+    score_face then uses the '+image' rule set."""
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     writing: WritingConfig = field(default_factory=WritingConfig)
     body: BodyConfig = field(default_factory=BodyConfig)
@@ -125,7 +130,6 @@ class Pipeline:
         self._baseline_samples: deque[tuple[float, dict[str, float]]] = deque()
         self._baseline_at = float("-inf")
         self._auto_profile: Profile | None = None
-        self.thresholds = face_gestures.load_thresholds(backend=self.options.face_backend)
         self._tasks = None
         if self.options.tasks_face:
             from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415 - optional backend
@@ -201,7 +205,7 @@ class Pipeline:
             t0 = time.perf_counter()
             landmarks = self._track(frame)
             t1 = time.perf_counter()
-            scores = self._score(landmarks)
+            scores = self._score(landmarks, frame.image)
             update = self.recognizer.update(scores)
             t2 = time.perf_counter()
         return FrameResult(
@@ -236,7 +240,7 @@ class Pipeline:
         with self._lock:
             return self.recognizer.flush()
 
-    def _score(self, marks: Landmarks) -> FrameScores:
+    def _score(self, marks: Landmarks, image: np.ndarray | None = None) -> FrameScores:
         face: dict[str, float] | None = None
         mouth = face_width = None
         if marks.face is not None:
@@ -250,7 +254,18 @@ class Pipeline:
                     from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
 
                     face.update(blendshape_features(marks.blendshapes))
+                if image is not None and self.options.mouth_image:
+                    face.update(mouth_appearance(image, marks.face))
         return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose)
+
+    def _rules(self, face: dict[str, float], profile: Profile | None):
+        """The face rule set: None lets score_face pick it from the features (mesh/tasks, +image) and
+        the profile (a calibrated one gets the ':calibrated' rules). The running baseline is not a
+        calibration (it is taken while the person talks and signs), so it keeps the population rules,
+        measured against its own neutral."""
+        if profile is not None and profile is self._auto_profile and self.options.baseline_rules == "population":
+            return face_gestures.load_thresholds(backend=face_gestures.backend_of(face))
+        return None
 
     def score_parts(
         self,
@@ -274,12 +289,12 @@ class Pipeline:
             features.update(face)
             self._update_baseline(timestamp, face)
             profile = self.baseline_profile
-            face_scores, face_sides = face_gestures.score_face(face, profile, self.thresholds)
+            face_scores, face_sides = face_gestures.score_face(face, profile, self._rules(face, profile))
             scores.update(face_scores)
             sides.update(face_sides)
             # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
             # the population's), since a running baseline taken during speech would clip them.
-            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile, self.thresholds)
+            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
         else:
             mouth = face_width = None
         hand_feats = []
