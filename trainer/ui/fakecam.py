@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-# The same man, same studio, from ../shared/gestures (MANIFEST: lp_d18 frames 0 and 80).
-NEUTRAL_PHOTO = "neutral/lp_d18_f0000_neutral.jpg"
-MOUTH_OPEN_PHOTO = "mouth_open/lp_d18_f0080_mouth_open.jpg"
+# The same woman, same studio, from ../shared/gestures (MANIFEST: lp_d3 frames 0 and 306).
+NEUTRAL_PHOTO = "neutral/lp_d3_f0000_neutral.jpg"
+MOUTH_OPEN_PHOTO = "mouth_open/lp_d3_f0306_mouth_open.jpg"
 CLIP_SIZE = (640, 480)
 
 
