@@ -306,3 +306,20 @@ def test_the_other_side_is_a_new_event():
     assert [(e.gesture, e.side) for e in events] == [(Gesture.WINK, Side.LEFT), (Gesture.WINK, Side.RIGHT)]
     assert events[0].end == pytest.approx(2.0, abs=0.04)
     assert events[1].start == pytest.approx(2.0, abs=0.04)
+
+
+def test_face_signs_wait_longer_while_the_neutral_face_is_unknown():
+    """First seconds of a video with no calibrated profile (the pipeline sets neutral_known = 0):
+    face gestures need unsure_hold_ms; hand signs do not."""
+    from trainer.vision.recognizer import NEUTRAL_KNOWN
+
+    recognizer = Recognizer()
+    reported: dict[Gesture, float] = {}
+    for i in range(90):
+        t = i / 30
+        f = FrameScores(t, {MOUTH_ACTIVITY: 0.0, NEUTRAL_KNOWN: 0.0},
+                        {Gesture.BROWS_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1)
+        for event in recognizer.update(f).started:
+            reported.setdefault(event.gesture, t)
+    assert reported[Gesture.THUMB] <= 0.15
+    assert 0.5 <= reported[Gesture.BROWS_UP] <= 0.55

@@ -32,7 +32,7 @@ from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions
-from trainer.vision.recognizer import MOUTH_ACTIVITY, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
@@ -181,6 +181,12 @@ class Pipeline:
         """The profile the face scores use now: the calibrated one, else the running baseline."""
         return self.profile if self.profile is not None else self._auto_profile
 
+    def _learning_neutral(self) -> bool:
+        """Video without a calibrated profile, before the running baseline exists."""
+        opts = self.options
+        return (self.profile is None and opts.auto_baseline and not opts.static_image_mode
+                and self._auto_profile is None)
+
     def _update_baseline(self, timestamp: float, face: dict[str, float]) -> None:
         opts = self.options
         if self.profile is not None or not opts.auto_baseline or opts.static_image_mode:
@@ -295,6 +301,8 @@ class Pipeline:
             # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
             # the population's), since a running baseline taken during speech would clip them.
             features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
+            if self._learning_neutral():
+                features[NEUTRAL_KNOWN] = 0.0
         else:
             mouth = face_width = None
         hand_feats = []

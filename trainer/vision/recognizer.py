@@ -37,12 +37,15 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from trainer.signals.gestures import Gesture, GestureEvent, Side
+from trainer.signals.gestures import BodyPart, Gesture, GestureEvent, Side
 from trainer.vision.hand_gestures import count_reversals
 from trainer.vision.types import FrameScores
 
 MOUTH_ACTIVITY = "mouth_activity"
 """Feature name the pipeline puts in FrameScores.features for the talking detector."""
+NEUTRAL_KNOWN = "neutral_known"
+"""Feature the pipeline sets to 0.0 while it does not know this person's neutral face yet (first
+seconds of a video without a calibrated profile); face gestures then need ``unsure_hold_ms``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,8 @@ class RecognizerConfig:
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
     """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
+    unsure_hold_ms: float = 500.0
+    """Hold for face gestures while the person's neutral face is not known yet (NEUTRAL_KNOWN = 0)."""
     talk_hangover_ms: float = 700.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
@@ -192,6 +197,7 @@ class Recognizer:
         if self._talking >= 0.5:
             self._last_talking = t
         talking = (t - self._last_talking) * 1000.0 <= self.config.talk_hangover_ms
+        unsure = frame.features.get(NEUTRAL_KNOWN, 1.0) < 0.5
         # Until the detector has seen most of a window of mouth movement it cannot tell speech from
         # a sign, so the start of a stream (or of a face) is treated as possibly talking.
         if not self._mouth or (t - self._mouth[0][0]) * 1000.0 < 0.66 * self.config.talk_window_ms:
@@ -203,11 +209,12 @@ class Recognizer:
             self._scores[gesture] = score
             timing = self._timings[gesture]
             side = frame.sides.get(gesture)
-            self._step(gesture, track, timing, t, score, side, talking, started, finished)
+            self._step(gesture, track, timing, t, score, side, talking, started, finished,
+                       unsure and gesture.body_part is BodyPart.FACE)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
-              side: Side | None, talking: bool, started: list, finished: list) -> None:
+              side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False) -> None:
         ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
         # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
         # the other hand) is a new sign, once the other side has held for the hold time.
@@ -241,6 +248,8 @@ class Recognizer:
             # Talking seen at any moment of the hold keeps the longer hold.
             track.onset_talking = track.onset_talking or (talking and gesture.uses_mouth)
             hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
+            if unsure:
+                hold = max(hold, self.config.unsure_hold_ms)
             if ms(track.since) + 1e-6 >= hold:
                 track.phase, track.start = Phase.ACTIVE, track.since
                 started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
