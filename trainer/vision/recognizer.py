@@ -22,6 +22,11 @@ below ``exit``):
   ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
   ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
   never last that long, a deliberate sign does.
+* Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
+  profile, first seconds: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures need
+  ``unsure_hold_ms``: a face that differs from the population does not fire at once.
+* Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
+  other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
 
 Time is the frames' own timestamps (seconds); nothing here reads a clock. Not thread-safe: one
