@@ -113,6 +113,8 @@ class FrameResult:
 
 
 class Pipeline:
+    """One stream's recognizer: tracker + scorers + temporal state. One per camera session."""
+
     def __init__(
         self,
         options: PipelineOptions | None = None,
@@ -129,6 +131,7 @@ class Pipeline:
         self.recognizer = Recognizer(self.options.recognizer)
         self._baseline_samples: deque[tuple[float, dict[str, float]]] = deque()
         self._baseline_at = float("-inf")
+        self._baseline_frames = 0
         self._auto_profile: Profile | None = None
         self._tasks = None
         if self.options.tasks_face:
@@ -195,8 +198,8 @@ class Pipeline:
         if samples and timestamp < samples[-1][0]:
             samples.clear()  # a new stream
         # Every third frame is plenty for a median over seconds and keeps the cost small.
-        self._baseline_count = getattr(self, "_baseline_count", 0) + 1
-        if self._baseline_count % 3 == 0:
+        self._baseline_frames += 1
+        if self._baseline_frames % 3 == 0:
             samples.append((timestamp, face))
         while samples and timestamp - samples[0][0] > opts.baseline_window:
             samples.popleft()
@@ -337,8 +340,8 @@ class Pipeline:
             return self.recognizer.update(scores)
 
     def run(self, source: FrameSource) -> Iterator[FrameResult]:
-        """Process every frame of a source, then close open events (delivered in the last result's
-        ``finished`` is not possible after the stream ends, so call ``finish()``)."""
+        """Process every frame of a source. Events still open at the end of the stream come from
+        ``finish()``, which the caller calls after the loop."""
         for frame in source:
             yield self.process(frame)
 
