@@ -227,7 +227,7 @@ def _act(action) -> None:
     try:
         session.act(action)
     except ValueError as error:
-        st.session_state["play_error"] = str(error)
+        st.session_state["play_error"] = f"Not allowed: {_words(str(error))}."
         return
     st.session_state["play_error"] = None
     _autosave(session)
@@ -238,8 +238,10 @@ def _send_sign(signal: Signal, source: str) -> None:
     try:
         event = session.sign(signal)
     except ValueError as error:
-        st.session_state["play_error"] = str(error)
+        label = _signal_text(signal, state.settings())
+        st.session_state["play_error"] = f"Your sign {label} ({source}) was not sent: {_words(str(error))}."
         return
+    st.session_state["play_error"] = None
     st.session_state["sent_signs"].append((source, event))
     _autosave(session)
 
@@ -292,8 +294,12 @@ def _hand(view, settings: Settings) -> None:
 
 
 def _sign_buttons(session: GameSession, settings: Settings) -> None:
-    convention = Convention.named(settings.convention)
-    st.markdown("**Sign to your partner** (buttons: for everyone, camera or not)")
+    from trainer.signals.table import honest_signals
+
+    convention = Convention.named(session.convention)
+    st.markdown("**Sign to your partner** (buttons: for everyone, camera or not). "
+                "Highlighted: the signs your hand allows.")
+    true_now = {s.sign for s in honest_signals(session.table.view(HUMAN_SEAT).hand)}
     signs = [s for s in Sign if convention.gestures_for(s)]
     cols = st.columns(6)
     for i, sign in enumerate(signs):
@@ -305,6 +311,7 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
                 signal = Signal(sign)
             st.button(render.sign_label(sign, settings.language), key=f"sign_{sign.value}",
                       on_click=_send_sign, args=(signal, "button"), width="stretch",
+                      type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
     sent = st.session_state["sent_signs"]
     if sent:
