@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from trainer.signals.signs import Sign
@@ -74,3 +75,34 @@ def test_a_damaged_database_is_reported_and_left_untouched(data_home):
     assert not quiz.exception, quiz.exception
     assert any("progress database cannot be used" in w.value for w in quiz.warning)
     assert path.read_bytes() == before
+
+
+@pytest.mark.vision
+def test_an_uploaded_photo_answers_the_drill_and_is_saved(data_home, gestures_dir):
+    from trainer.ui.fakecam import MOUTH_OPEN_PHOTO, NEUTRAL_PHOTO
+
+    at = _practice()
+    assert any(i.value.startswith("**Mode: clip or photo upload.**") for i in at.info)
+    at.selectbox(key="practice_choose").select(Sign.AS).run()
+    photo = (gestures_dir / MOUTH_OPEN_PHOTO).read_bytes()
+    at.file_uploader(key="practice_upload").upload("mouth.jpg", photo, "image/jpeg").run()
+    assert not at.exception, at.exception
+    assert at.success and at.success[0].value.startswith("Seen: un as")
+    assert any("mouth_open" in m.value and "un as" in m.value for m in at.markdown)
+    assert persistence.attempt_from_json(_saved_attempts()[-1]).success
+
+    # Calibration from a neutral photo is saved as the user's profile.
+    neutral = (gestures_dir / NEUTRAL_PHOTO).read_bytes()
+    at.file_uploader(key="calibration_upload").upload("neutral.jpg", neutral, "image/jpeg").run()
+    at.button(key="calibration_from_file").click().run()
+    assert not at.exception, at.exception
+    assert any(s.value.startswith("Calibrated from neutral.jpg") for s in at.success)
+    profile = persistence.load_profile()
+    assert profile is not None and profile.frames == 1
+
+
+def _saved_attempts() -> list:
+    from trainer.storage import Store
+
+    with Store.open() as store:
+        return [entry.record for entry in store.records(persistence.PRACTICE_KIND)]
