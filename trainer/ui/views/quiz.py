@@ -98,7 +98,9 @@ def _show_question(session, question, settings: Settings) -> None:
         cols = st.columns(min(4, len(question.choices)) or 1)
         for i, choice in enumerate(question.choices):
             with cols[i % len(cols)]:
-                if choice.card is not None:
+                # A choice's card is drawn only when the question shows none: drawing "Monsieur"
+                # beside a question that shows the 3D would give the answer away.
+                if choice.card is not None and not question.cards:
                     svg = render.card_svg(choice.card, language=settings.language, width=90, hints=False)
                     if svg is not None:
                         render.show_svg(svg, width=90, title=choice.card.code)
