@@ -18,11 +18,13 @@ def test_rules_page_follows_the_convention_chosen_in_the_sidebar(data_home):
     at.selectbox(key="opt_convention").select("regional").run()
     signs = next(m.value for m in at.markdown if m.value.startswith("| sign |"))
     assert "look up to the sky" in signs
+    # Each sign is drawn as its gesture under the convention chosen.
+    assert 'title="look_up"' in signs and 'title="brows_up"' not in signs
 
 
 def test_rules_page_lists_all_48_cards_with_pictures_in_strength_order(data_home):
     at = AppTest.from_file(APP, default_timeout=60)
     at.switch_page("trainer/ui/pages/rules.py").run()
-    pictures = [m.value for m in at.markdown if "data:image/svg+xml" in m.value]
+    pictures = [m.value for m in at.markdown if "data:image/svg+xml" in m.value and not m.value.startswith("| sign |")]
     assert sum(p.count("<img") for p in pictures) == 48
     assert 'title="3D"' in pictures[0] and 'title="3E"' in pictures[-1]

@@ -48,17 +48,19 @@ def show() -> None:
 
     st.subheader(f"Signs — convention “{settings.convention}”")
     convention = Convention.named(settings.convention)
-    rows = ["| sign | meaning | gesture |", "|---|---|---|"]
+    rows = ["| sign | meaning | gesture | drawn |", "|---|---|---|---|"]
     for sign in Sign:
         gestures = convention.gestures_for(sign)
         if not gestures:
             continue
         meaning = ", ".join(c.code for c in sign.cards) or sign.english
+        picture = render.sign_svg(sign, settings.convention, width=44)
+        drawn = render.svg_html(picture, width=44, title=gestures[0].value) if picture else ""
         rows.append(
             f"| {render.sign_label(sign, settings.language)} | {meaning} | "
-            f"{' or '.join(g.description for g in gestures)} |"
+            f"{' or '.join(g.description for g in gestures)} | {drawn} |"
         )
-    st.markdown("\n".join(rows))
+    st.markdown("\n".join(rows), unsafe_allow_html=True)
 
     st.subheader("Card strength, strongest first")
     deck = render.deck()
