@@ -160,5 +160,9 @@ def test_bluffing_bots_lie_only_at_a_table_with_lies() -> None:
 def test_choose_policy_signs_less_as_the_table_gets_sharper() -> None:
     from trainer.bots.signing import choose_policy
 
-    levels = [choose_policy(Vigilance(v)).max_level for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
-    assert levels == sorted(levels, reverse=True) and levels[0] == 9
+    # Discreet signs caught as often as open ones: the policy signs fewer cards, then none.
+    levels = [choose_policy(Vigilance(v, discreet_factor=1.0)).max_level for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    assert levels == sorted(levels, reverse=True) and levels[0] == 9 and levels[-1] == 0
+    # Discreet signs caught a third as often: it keeps signing far longer.
+    assert choose_policy(Vigilance(0.75, discreet_factor=0.3)).max_level == 9
+    assert all(choose_policy(Vigilance(v)).discreet for v in (0.0, 0.5, 1.0))

@@ -9,7 +9,8 @@ Borgne from a partner who signs up to level 8 means the partner has no Borgne.
 
 :func:`choose_policy` weighs the partner's gain against the opponents' chance of catching a sign:
 with two opponents each catching with chance ``p``, the information leaks with ``1 - (1 - p)^2``;
-signing pays while the partner's use of it outweighs the leaked share (measured in docs/bots.md).
+signing pays while the partner's use of it outweighs the leaked share — the break-even catch chance
+is measured with ``aluette signal-value`` (docs/bots.md).
 
 Imports trainer.rules and trainer.signals only.
 """
@@ -71,20 +72,26 @@ def leak_chance(vigilance: Vigilance, discreet: bool, opponents: int = 2) -> flo
     return 1.0 - (1.0 - p) ** opponents
 
 
-def choose_policy(vigilance: Vigilance, *, partner_weight: float = 1.0, leak_weight: float = 1.0) -> SignPolicy:
-    """A policy for a table of this vigilance: sign discreetly (it is nearly free: only later), and
-    sign the cards while the partner's gain outweighs what the leak gives the opponents.
+SIGNS_PAY_BELOW = 0.5
+"""Per-opponent catch chance at which signing stops paying for the search team: measured with
+``aluette signal-value`` (docs/bots.md), open signs still win at 0.25 and no longer at 0.75."""
 
-    The gain model is linear in what each side learns: the partner always learns the sign, the
-    opponents learn it with :func:`leak_chance`. Strong single cards (luettes, doubles) change the
-    play most for both sides; aces less for the opponents (four of them, interchangeable), so aces
-    are still worth signing at a higher leak.
+
+def choose_policy(vigilance: Vigilance, *, pays_below: float = SIGNS_PAY_BELOW) -> SignPolicy:
+    """A policy for a table of this vigilance, weighing the partner's gain against the leak.
+
+    Signs are made discreetly (caught ``discreet_factor`` times as often, at the cost of reaching
+    the partner one sign point later). While the catch chance of a discreet sign stays well below
+    the measured break-even ``pays_below``, every card up to the aces is signed; closer to it only
+    the single strong cards (luettes and doubles), whose knowledge changes the play most for the
+    partner; beyond it only the luettes; and no card at all once a sign reaches one of the two opponents
+    four times in five (:func:`leak_chance`).
     """
-    leak = leak_chance(vigilance, discreet=True)
-    if partner_weight > leak_weight * leak * 1.5:
+    p = vigilance.chance(discreet=True)
+    if p < 0.5 * pays_below:
         return SignPolicy(max_level=9, discreet=True)
-    if partner_weight > leak_weight * leak:
+    if p < pays_below:
         return SignPolicy(max_level=8, discreet=True)
-    if partner_weight > leak_weight * leak * 0.75:
+    if leak_chance(vigilance, discreet=True) < 0.8:
         return SignPolicy(max_level=4, discreet=True)
     return SignPolicy(max_level=0, discreet=True, misere=True, mordienne=True)
