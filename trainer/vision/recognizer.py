@@ -99,7 +99,7 @@ class RecognizerConfig:
     """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
     unsure_hold_ms: float = 500.0
     """Hold for face gestures while the person's neutral face is not known yet (NEUTRAL_KNOWN = 0)."""
-    talk_hangover_ms: float = 700.0
+    talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
