@@ -305,6 +305,8 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
                     st.error(f"Calibration failed: {error}")
                     return
             persistence.save_profile(made)
+            if st.session_state["watcher"] is not None:
+                st.session_state["watcher"].use_profile(made)
             st.success(f"Calibrated from {upload.name} ({made.frames} frame(s) with a face) and saved.")
 
 
