@@ -28,3 +28,18 @@ def test_rules_page_lists_all_48_cards_with_pictures_in_strength_order(data_home
     pictures = [m.value for m in at.markdown if "data:image/svg+xml" in m.value and not m.value.startswith("| sign |")]
     assert sum(p.count("<img") for p in pictures) == 48
     assert 'title="3D"' in pictures[0] and 'title="3E"' in pictures[-1]
+
+
+def test_french_names_come_first_with_the_chosen_translation(data_home):
+    from trainer.ui.settings import Language
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("trainer/ui/pages/rules.py").run()
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
+    assert first == "luettes — `3D` Monsieur (trois de deniers)"
+    at.selectbox(key="opt_language").select(Language.ITALIAN).run()
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
+    assert first == "luettes — `3D` Monsieur (trois de deniers) — tre di denari"
+    at.selectbox(key="opt_language").select(Language.ENGLISH).run()
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
+    assert first == "luettes — `3D` Monsieur (trois de deniers) — Mister"
