@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gzip
 import itertools
 import json
 import re
@@ -49,12 +50,18 @@ from trainer.vision.face_gestures import (  # noqa: E402
 from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
+FRAMES = REPO / "samples" / "face_talking_frames.json.gz"
 OUT = REPO / "models" / "thresholds.json"
 MIN_FACE_PX = 20.0
 # An extra condition must buy at least this much F1 to be kept (simpler rules generalise better).
 EXTRA_CONDITION_COST = 0.03
 MAX_CANDIDATES = 32
 MIN_CALIBRATED_POSITIVES = 5
+# Frames of the talking clips are negatives too (people raise their brows, bare their teeth, blink
+# unevenly while they speak): every CLIP_STRIDE-th frame, each worth CLIP_WEIGHT of a still.
+CLIP_LABELS = ("talking",)
+CLIP_STRIDE = 10
+CLIP_WEIGHT = 0.2
 
 C = tuple  # (feature, mode, direction)
 # Rules tried per gesture for the face-mesh features (both backends have these features).
@@ -182,6 +189,42 @@ def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
     mesh.close()
     if tasks is not None:
         tasks.close()
+    rows.extend(extract_clips(gestures, tasks_model))
+    return rows
+
+
+def extract_clips(gestures: Path, tasks_model: Path | None) -> list[dict]:
+    """Every CLIP_STRIDE-th frame of the talking clips, tracked in video mode as the live app does."""
+    from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415
+    from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: PLC0415
+    from trainer.vision.sources import open_source  # noqa: PLC0415
+    from trainer.vision.tasks_backend import TasksFaceTracker, blendshape_features  # noqa: PLC0415
+
+    rows = []
+    for item in read_labels(gestures):
+        if not item.is_video or item.label not in CLIP_LABELS:
+            continue
+        mesh = Tracker(TrackerOptions(face=True, hands=False, static_image_mode=False))
+        tasks = TasksFaceTracker(tasks_model, video=True) if tasks_model else None
+        with open_source(gestures / item.file) as source:
+            for frame in source:
+                found = mesh.process(frame).face
+                marks = tasks.process(frame) if tasks is not None else None
+                if frame.index % CLIP_STRIDE:
+                    continue
+                row = {"file": f"{item.file}#{frame.index}", "label": item.label, "source": source_of(item.file),
+                       "weight": CLIP_WEIGHT, "backends": {}}
+                if found is not None:
+                    feats = dict(face_features(found), **mouth_appearance(frame.image, found))
+                    row["backends"]["mesh"] = {k: round(v, 4) for k, v in feats.items()}
+                if marks is not None and marks.face is not None:
+                    feats = dict(face_features(marks.face), **blendshape_features(marks.blendshapes),
+                                 **mouth_appearance(frame.image, marks.face))
+                    row["backends"]["tasks"] = {k: round(v, 4) for k, v in feats.items()}
+                rows.append(row)
+        mesh.close()
+        if tasks is not None:
+            tasks.close()
     return rows
 
 
@@ -237,11 +280,13 @@ def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[
     if not truth.any():
         return 0.0, []
     ev = [_evidence(rows, backend, population, s, neutrals)[keep] for s in specs]
+    weight = np.array([rows[i].get("weight", 1.0) for i in keep])
+    still = weight >= 1.0
     dirs = [s[2] for s in specs]
     # Every midpoint for one- and two-condition rules; three-condition rules search a coarser grid
     # (the last condition is vectorised, the others are looped over).
     cap = MAX_CANDIDATES if len(specs) > 2 else None
-    grids = [np.unique(np.concatenate([_candidates(e[truth], cap), _candidates(e, cap)])) for e in ev]
+    grids = [np.unique(np.concatenate([_candidates(e[truth], cap), _candidates(e[still], cap)])) for e in ev]
     passes = [
         (d * (e[None, :] - g[:, None]) >= 0) & np.isfinite(e)[None, :] for e, g, d in zip(ev, grids, dirs)
     ]
@@ -252,9 +297,9 @@ def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[
         pred = np.ones(truth.size, dtype=bool)
         for k, index in enumerate(head):
             pred = pred & passes[k][index]
-        full = last & pred[None, :]
-        tp = (full & truth[None, :]).sum(axis=1)
-        fired = full.sum(axis=1)
+        full = (last & pred[None, :]).astype(np.float32)
+        tp = full @ truth.astype(np.float32)
+        fired = full @ weight.astype(np.float32)  # clip frames count as a fraction of a still
         f1s = np.where(tp > 0, 2 * tp / (fired + n_pos), 0.0)
         index = int(np.argmax(f1s))
         if f1s[index] > best[0] + 1e-12:
@@ -317,6 +362,8 @@ def predict(rows, backend, thresholds, neutrals=None) -> dict[str, list[tuple[bo
     out = defaultdict(list)
     profiles = {}
     for r in rows:
+        if r.get("weight", 1.0) < 1.0:
+            continue  # clip frames: see talking_rates
         feats = r["backends"].get(backend)
         profile = None
         if neutrals is not None:
@@ -329,6 +376,17 @@ def predict(rows, backend, thresholds, neutrals=None) -> dict[str, list[tuple[bo
         for g in FACE_GESTURES:
             out[g.value].append((r["truth"].get(g.value), scores[g] >= 0.5))
     return out
+
+
+def talking_rates(rows, backend, thresholds) -> dict[str, float]:
+    """Share of the talking clips' sampled frames (with a face) on which each gesture fires."""
+    frames = [r["backends"][backend] for r in rows if r.get("weight", 1.0) < 1.0 and backend in r["backends"]]
+    fired = defaultdict(int)
+    for feats in frames:
+        scores, _ = score_face(feats, None, thresholds)
+        for g in FACE_GESTURES:
+            fired[g.value] += scores[g] >= 0.5
+    return {g.value: round(fired[g.value] / len(frames), 4) for g in FACE_GESTURES} if frames else {}
 
 
 def prf(pairs) -> dict:
@@ -350,6 +408,8 @@ def loso(rows, variant, created) -> dict:
         by_source[r["source"]].append(r)
     pairs = defaultdict(list)
     for source, held in by_source.items():
+        if all(r.get("weight", 1.0) < 1.0 for r in held):
+            continue  # a talking clip: no still to test on
         train = [r for r in rows if r["source"] != source]
         if not any(r["label"] == "neutral" and backend in r["backends"] for r in train):
             continue
@@ -359,14 +419,16 @@ def loso(rows, variant, created) -> dict:
     return {g: prf(p) for g, p in pairs.items()}
 
 
-def thresholds_json(thresholds: Thresholds, fit_f1: dict, train: dict, held_out: dict, n_rows: int) -> dict:
+def thresholds_json(thresholds: Thresholds, fit_f1: dict, train: dict, held_out: dict, n_rows: int,
+                    talking: dict) -> dict:
     return {
         "min_face_px": thresholds.min_face_px,
         "population": thresholds.population.to_json(),
         "gestures": {
             rule.gesture.value: {"conditions": [c.to_json() for c in rule.conditions]} for rule in thresholds.rules
         },
-        "evaluation": {"stills_with_face": n_rows, "fit": train, "leave_one_source_out": held_out},
+        "evaluation": {"stills_with_face": n_rows, "fit": train, "leave_one_source_out": held_out,
+                       "talking_frames_firing": talking},
     }
 
 
@@ -381,23 +443,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     gestures = Path(args.gestures)
     created = dt.date.today().isoformat()
+    samples, frames = Path(args.samples), Path(args.samples).with_name(FRAMES.name)
     if args.replay:
-        data = json.loads(Path(args.samples).read_text(encoding="utf-8"))
-        rows = data["rows"]
+        rows = json.loads(samples.read_text(encoding="utf-8"))["rows"]
+        if frames.is_file():
+            with gzip.open(frames, "rt", encoding="utf-8") as handle:
+                rows += json.load(handle)["rows"]
     else:
         model = Path(args.tasks_model) if args.tasks_model else REPO.parent / "shared" / "models" / "face_landmarker.task"
         rows = extract(gestures, model if model.is_file() else None)
-        header = {
-            "about": "Face features computed by trainer.vision.face_features (and Tasks blendshapes) from the "
-                     "still images of ../shared/gestures; 'file' names the source image (never copied here). "
-                     "Written by scripts/tune_thresholds.py.",
-            "created": created,
-        }
+        about = ("Face features computed by trainer.vision.face_features (and Tasks blendshapes) from {what} of "
+                 "../shared/gestures; 'file' names the source (never copied here). Written by "
+                 "scripts/tune_thresholds.py.")
+        stills = [r for r in rows if r.get("weight", 1.0) >= 1.0]
+        header = {"about": about.format(what="the still images"), "created": created}
         # One row per line: readable diffs, small file.
-        body = ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows)
+        body = ",\n".join(json.dumps(r, separators=(",", ":")) for r in stills)
         text = json.dumps(header, indent=1)[:-2] + ',\n "rows": [\n' + body + "\n]}\n"
-        Path(args.samples).write_text(text, encoding="utf-8")
-        print(f"wrote {args.samples}: {len(rows)} stills")
+        samples.write_text(text, encoding="utf-8")
+        clip_rows = [r for r in rows if r.get("weight", 1.0) < 1.0]
+        with gzip.open(frames, "wt", encoding="utf-8") as handle:
+            json.dump({"about": about.format(what=f"every {CLIP_STRIDE}th frame of the talking clips ('file' is "
+                                                  "clip#frame)"), "created": created, "rows": clip_rows},
+                      handle, separators=(",", ":"))
+        print(f"wrote {samples} ({len(stills)} stills) and {frames} ({len(clip_rows)} clip frames)")
     labels = {item.file: item for item in read_labels(gestures)} if gestures.is_dir() else {}
     for r in rows:
         item: LabelledFile = labels.get(r["file"]) or label_file(r["file"], r["label"])
@@ -408,8 +477,9 @@ def main(argv: list[str] | None = None) -> int:
         "created": created,
         "source": {
             "data": "labelled stills of ../shared/gestures (folder = label, MANIFEST notes for extra labels)",
-            "stills": len(rows),
-            "by_label": dict(sorted(defaultdict(int, {lab: sum(1 for r in rows if r["label"] == lab)
+            "stills": sum(1 for r in rows if r.get("weight", 1.0) >= 1.0),
+            "talking_clip_frames": sum(1 for r in rows if r.get("weight", 1.0) < 1.0),
+            "by_label": dict(sorted(defaultdict(int, {lab: sum(1 for r in rows if r["label"] == lab and "#" not in r["file"])
                                                       for lab in {r["label"] for r in rows}}).items())),
             "script": "scripts/tune_thresholds.py",
         },
@@ -426,16 +496,18 @@ def main(argv: list[str] | None = None) -> int:
         thresholds, fit_f1 = fit(rows, variant, created)
         train = {g: prf(p) for g, p in predict(with_face, backend, thresholds, neutrals).items()}
         held = {} if args.no_loso else loso(with_face, variant, created)
-        out["backends"][variant] = thresholds_json(thresholds, fit_f1, train, held, len(with_face))
-        print(f"\n[{variant}] {len(with_face)} stills with a face")
-        print(f"{'gesture':12s} {'P':>5s} {'R':>5s} {'F1':>5s} | LOSO {'P':>5s} {'R':>5s} {'F1':>5s}  rule")
+        talking = talking_rates(rows, backend, thresholds) if neutrals is None else {}
+        n_stills = sum(1 for r in with_face if r.get("weight", 1.0) >= 1.0)
+        out["backends"][variant] = thresholds_json(thresholds, fit_f1, train, held, n_stills, talking)
+        print(f"\n[{variant}] {n_stills} stills with a face")
+        print(f"{'gesture':12s} {'P':>5s} {'R':>5s} {'F1':>5s} | LOSO {'P':>5s} {'R':>5s} {'F1':>5s} | talk  rule")
         for rule in thresholds.rules:
             g = rule.gesture.value
             a, b = train[g], held.get(g, {"precision": 0, "recall": 0, "f1": 0})
             text = " & ".join(f"{c.feature}[{c.mode}]{'>=' if c.direction > 0 else '<='}{c.threshold:.3f}"
                               for c in rule.conditions)
             print(f"{g:12s} {a['precision']:5.2f} {a['recall']:5.2f} {a['f1']:5.2f} | "
-                  f"     {b['precision']:5.2f} {b['recall']:5.2f} {b['f1']:5.2f}  {text}")
+                  f"     {b['precision']:5.2f} {b['recall']:5.2f} {b['f1']:5.2f} | {talking.get(g, 0):5.3f} {text}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"\nwrote {args.out}")

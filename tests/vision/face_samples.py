@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from functools import lru_cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples" / "face_features.json"
+FRAMES = REPO / "samples" / "face_talking_frames.json.gz"
 
 
 @lru_cache(maxsize=1)
 def sample_rows() -> tuple[dict, ...]:
     """Every cached still: file, label, source and per-backend features (no MediaPipe needed)."""
-    return tuple(json.loads(SAMPLES.read_text(encoding="utf-8"))["rows"])
+    rows = json.loads(SAMPLES.read_text(encoding="utf-8"))["rows"]
+    with gzip.open(FRAMES, "rt", encoding="utf-8") as handle:
+        rows += json.load(handle)["rows"]
+    return tuple(rows)
 
 
 def mesh(file: str) -> dict[str, float]:
@@ -25,4 +30,10 @@ def mesh(file: str) -> dict[str, float]:
 
 
 def rows_with(backend: str = "mesh") -> list[dict]:
-    return [r for r in sample_rows() if backend in r["backends"]]
+    """The stills with a face for that backend (not the sampled frames of the talking clips)."""
+    return [r for r in sample_rows() if backend in r["backends"] and "#" not in r["file"]]
+
+
+def talking_frames(backend: str = "mesh") -> list[dict]:
+    """Sampled frames of the talking clips (file is "<clip>#<frame index>")."""
+    return [r["backends"][backend] for r in sample_rows() if "#" in r["file"] and backend in r["backends"]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from face_samples import mesh, rows_with
+from face_samples import mesh, rows_with, talking_frames
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import profile_from_samples
@@ -177,3 +177,22 @@ def test_mouth_activity_follows_the_lips():
     wide = mesh("mouth_open/lp_d18_f0132_mouth_open.jpg")
     assert mouth_activity(closed) < 0.05 < mouth_activity(wide)
     assert mouth_activity({}) == 0.0
+
+
+def test_talking_frames_rarely_look_like_eye_or_brow_signs():
+    """Sampled frames of people talking (cached): the population rules seldom fire the non-mouth
+    gestures there (mouth gestures during speech are the recognizer's talking suppression's job)."""
+    frames = talking_frames()
+    assert len(frames) > 200
+    thresholds = load_thresholds(backend="mesh+image")
+    recorded = json.loads(DEFAULT_THRESHOLDS.read_text(encoding="utf-8"))["backends"]["mesh+image"]
+    fired = {g: 0 for g in FACE_GESTURES}
+    for features in frames:
+        scores, _ = score_face(features, None, thresholds)
+        for g in FACE_GESTURES:
+            fired[g] += scores[g] >= 0.5
+    rates = {g: n / len(frames) for g, n in fired.items()}
+    for g in FACE_GESTURES:
+        assert rates[g] == pytest.approx(recorded["evaluation"]["talking_frames_firing"][g.value], abs=1e-3)
+    for g in (Gesture.WINK, Gesture.BROWS_UP, Gesture.LOOK_UP, Gesture.HEAD_TILT, Gesture.LIP_CORNER):
+        assert rates[g] < 0.03, g
