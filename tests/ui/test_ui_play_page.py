@@ -16,12 +16,14 @@ from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
 
-def _new_game() -> AppTest:
+def _new_game(seed: int = 1) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page("trainer/ui/pages/play.py").run()
     assert not at.exception, at.exception
+    at.session_state["play_seed"] = seed  # the deal is the seed's: tests are reproducible
     at.button(key="play_new").click().run()
     assert not at.exception, at.exception
+    assert at.session_state["game"].seed == seed
     return at
 
 
@@ -84,8 +86,8 @@ def test_a_whole_deal_ends_with_a_summary_that_explains_it(data_home):
 def test_a_sign_button_sends_a_true_sign_to_the_partner_and_a_lie_is_refused(data_home):
     from trainer.signals.table import honest_signals
 
-    for _ in range(10):
-        at = _new_game()
+    for seed in range(10):
+        at = _new_game(seed)
         hand = _session(at).table.view(HUMAN_SEAT).hand
         honest = [s for s in honest_signals(hand) if s.sign is not Sign.AS]
         lies = [s for s in (Sign.MONSIEUR, Sign.MADAME, Sign.BORGNE, Sign.VACHE) if s.cards[0] not in hand]
@@ -135,8 +137,8 @@ def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
 def test_the_table_says_when_a_sign_was_caught(data_home):
     from trainer.ui.views.play import SHORT_NAMES
 
-    for _ in range(15):
-        at = _new_game()
+    for seed in range(15):
+        at = _new_game(seed)
         catches = _session(at).table.catches()
         ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT, PARTNER_SEAT)]
         if ours_caught:

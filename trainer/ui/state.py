@@ -33,6 +33,7 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "game": lambda: None,  # trainer.ui.game_session.GameSession
     "sent_signs": list,  # (source, SignEvent) the user sent to the partner
     "play_error": lambda: None,  # why the table refused the last input
+    "play_seed": lambda: None,  # seed of the next new game (None: fresh entropy; tests set it)
     "replay": lambda: None,  # a saved game being replayed trick by trick
     # Quiz
     "quiz": lambda: None,  # ((convention, language), trainer.quiz.Session) of this sitting

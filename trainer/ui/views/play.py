@@ -50,7 +50,10 @@ def _autosave(session: GameSession) -> None:
 def _new_game(settings: Settings) -> None:
     partner = st.session_state.get("play_partner", "heuristic")
     opponents = st.session_state.get("play_opponents", "heuristic")
-    seed = random.SystemRandom().randrange(1_000_000)  # a fresh deal each game; saved with the game
+    seed = st.session_state["play_seed"]
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)  # a fresh deal each game; saved with the game
+    st.session_state["play_seed"] = None
     st.session_state["game"] = GameSession.start(settings.preset, settings.convention, seed, Seating(partner, opponents))
     st.session_state["sent_signs"] = []
     st.session_state["replay"] = None
