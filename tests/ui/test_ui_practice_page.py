@@ -106,3 +106,17 @@ def _saved_attempts() -> list:
 
     with Store.open() as store:
         return [entry.record for entry in store.records(persistence.PRACTICE_KIND)]
+
+
+@pytest.mark.vision
+def test_one_attempt_counts_once(data_home, gestures_dir):
+    from trainer.ui.fakecam import MOUTH_OPEN_PHOTO
+
+    at = _practice()
+    at.selectbox(key="practice_choose").select(Sign.AS).run()
+    at.file_uploader(key="practice_upload").upload("mouth.jpg", (gestures_dir / MOUTH_OPEN_PHOTO).read_bytes(),
+                                                   "image/jpeg").run()
+    history = next(m.value for m in at.markdown if m.value.startswith("| sign | tries |"))
+    row = next(line for line in history.splitlines() if line.startswith("| un as |"))
+    assert [cell.strip() for cell in row.split("|")[2:4]] == ["1", "1"]
+    assert len(_saved_attempts()) == 1

@@ -214,8 +214,9 @@ class SignWatcher:
             self._put(
                 FrameReport(
                     timestamp=timestamp,
-                    scores=tuple(sorted(meter.items(), key=lambda kv: kv[0].value)),
-                    thresholds=tuple((g, float(t[0])) for g, t in sorted(thresholds.items(), key=lambda kv: kv[0].value)),
+                    # In the Gesture enum's order, as the overlay's meters list them.
+                    scores=tuple((g, float(meter[g])) for g in Gesture if g in meter),
+                    thresholds=tuple((g, float(thresholds[g][0])) for g in Gesture if g in thresholds),
                     face_found=bool(scores.face_found),
                     hands_found=int(scores.hands_found),
                     frames=self._frames,

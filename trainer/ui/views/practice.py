@@ -34,7 +34,10 @@ def _signing_hand(settings: Settings) -> Side:
 
 
 def _history() -> list[drill.Attempt]:
-    return persistence.practice_history() + st.session_state["practice_log"]
+    """Every attempt: the Store's (which already holds this session's), or this session's alone."""
+    if persistence.store() is not None:
+        return persistence.practice_history()
+    return list(st.session_state["practice_log"])
 
 
 def _table(settings: Settings) -> dict[Sign, drill.SignStats]:
@@ -327,8 +330,11 @@ def show() -> None:
             watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
             watcher.mirror = settings.mirror
             ctx = camera.live_camera("practice-camera", watcher)
+            # Always the same slots whether the camera plays or not, so a rerun never leaves the
+            # previous run's elements behind (greyed) while the watch loop keeps the script alive.
+            status = st.empty()
             if not camera.is_playing(ctx):
-                st.caption("Camera stopped: press START above (the browser asks for permission the first time).")
+                status.caption("Camera stopped: press START above (the browser asks for permission the first time).")
             live_box = st.empty()
             with live_box.container():
                 _live_panel(settings)
@@ -338,7 +344,7 @@ def show() -> None:
             _show_feedback(settings)
             _show_seen(settings)
     _calibration_panel(settings, mode)
-    _history_panel(settings, table)
+    _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
     if ctx is not None:
         def refresh(reports: list) -> None:
             attempts = len(st.session_state["practice_log"])
