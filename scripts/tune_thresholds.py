@@ -264,14 +264,6 @@ def _candidates(values: np.ndarray, cap: int | None = None) -> np.ndarray:
     return mids
 
 
-def _f1(pred: np.ndarray, truth: np.ndarray) -> tuple[float, int, int, int]:
-    tp = int((pred & truth).sum())
-    fp = int((pred & ~truth).sum())
-    fn = int((~pred & truth).sum())
-    f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-    return f1, tp, fp, fn
-
-
 def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[float, list[Condition]]:
     """Best thresholds for one rule (list of condition specs) on the rows; returns (F1, conditions)."""
     truth_all = [r["truth"].get(gesture.value) for r in rows]

@@ -8,8 +8,11 @@ leak into vertical measures. Left and right are always the **subject's own**: in
 subject's left eye is on the image's right (mesh points 263/362), their right eye on the image's left
 (33/133).
 
-It runs per frame at 30 fps, so it is plain vectorised numpy (about 0.1 ms a call).
-Imports numpy and ``trainer.vision.types`` only; never mediapipe, cv2 or anything outside vision.
+It runs per frame at 30 fps, so it reads only the few dozen points it needs (about 0.1 ms a call).
+``mouth_appearance(image, points)`` adds what shows between the lips (dark cavity, teeth, tongue pink),
+which needs the frame itself (about 0.7 ms).
+Imports numpy and ``trainer.vision.types`` (OpenCV lazily, for ``mouth_appearance`` only); never
+mediapipe or anything outside the vision layer.
 """
 
 from __future__ import annotations

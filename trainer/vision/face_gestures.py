@@ -15,7 +15,7 @@ Known confusions handled here: a wink needs one eye clearly more closed than the
 ``eyes_closed`` when both are shut; ``lip_corner`` needs the corners at different heights (a smile
 lifts both); a "surprised" face may be brows_up and mouth_open at once (both are reported).
 
-Imports numpy-free standard library, trainer.signals.gestures and trainer.vision only.
+Imports only the standard library, trainer.signals.gestures and trainer.vision (no numpy needed here).
 """
 
 from __future__ import annotations
