@@ -73,8 +73,9 @@ def leak_chance(vigilance: Vigilance, discreet: bool, opponents: int = 2) -> flo
 
 
 SIGNS_PAY_BELOW = 0.5
-"""Per-opponent catch chance at which signing stops paying for the search team: measured with
-``aluette signal-value`` (docs/bots.md), open signs still win at 0.25 and no longer at 0.75."""
+"""Per-opponent catch chance at which signing stops paying for the search team, measured with
+``aluette signal-value`` (docs/bots.md): the value of open signs falls from +17 points of win rate
+at vigilance 0 to about zero at 0.5-0.75 and -18 at 1.0; 0.5 is the cautious end of that break-even."""
 
 
 def choose_policy(vigilance: Vigilance, *, pays_below: float = SIGNS_PAY_BELOW) -> SignPolicy:
