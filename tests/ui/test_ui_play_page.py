@@ -9,7 +9,6 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from trainer.rules.actions import Phase
-from trainer.rules.cards import Card
 from trainer.signals.signs import Sign
 from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 

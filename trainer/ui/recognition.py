@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainer.signals.gestures import Gesture, GestureEvent
+from trainer.signals.gestures import GestureEvent
 from trainer.ui import modes
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import SignWatcher
@@ -101,7 +101,7 @@ class FileResult:
 def analyse_file(path: Path, profile: Any = None) -> FileResult:
     """Run the recognizer over a photo (gestures over the threshold) or a clip (its events)."""
     require()
-    from trainer.vision.pipeline import THRESHOLD, analyse_image, analyse_video
+    from trainer.vision.pipeline import analyse_image, analyse_video
     from trainer.vision.sources import open_source
 
     with open_source(path) as source:
