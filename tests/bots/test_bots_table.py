@@ -166,3 +166,13 @@ def test_choose_policy_signs_less_as_the_table_gets_sharper() -> None:
     # Discreet signs caught a third as often: it keeps signing far longer.
     assert choose_policy(Vigilance(0.75, discreet_factor=0.3)).max_level == 9
     assert all(choose_policy(Vigilance(v)).discreet for v in (0.0, 0.5, 1.0))
+
+
+def test_search_bot_chooses_its_signing_policy_for_the_table() -> None:
+    sharp = Vigilance(1.0, discreet_factor=1.0)
+    bots = [make_bot("search", worlds=2, max_ms=None) for _ in range(4)]
+    Table(bots, seed=1, vigilance=sharp)
+    assert all(b.policy.max_level == 0 for b in bots)
+    fixed = make_bot("search", worlds=2, max_ms=None, sign_level=9)
+    Table([fixed] + [make_bot("random") for _ in range(3)], seed=1, vigilance=sharp)
+    assert fixed.policy.max_level == 9

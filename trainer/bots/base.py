@@ -9,7 +9,8 @@ reached it) and never the game. Two questions:
 
 and one notice, ``seated(seat, partner_policy)``, telling it whether its partner is a bot that signs
 by a known policy (:class:`~trainer.bots.signing.SignPolicy`) — then the partner's silence is
-information — or a person (``None``).
+information — or a person (``None``). A bot may also define ``at_table(vigilance)``: the table
+calls it first, so the bot can choose its signing policy for the table's vigilance.
 
 ``make_bot("search", worlds=40)`` builds a bot from its name and options; ``BOT_NAMES`` lists them.
 New bots plug in with :func:`register` without touching the engine.

@@ -15,8 +15,8 @@ stays under the 100 ms median / 500 ms p99 targets on one core.
 Outside the tricks (chant, discards, declarations, answers) it plays the heuristic's advice. Its
 signs follow a :class:`~trainer.bots.signing.SignPolicy` (default: every card up to the aces,
 discreetly; ``discreet=`` and ``sign_level=`` change it); given the table's vigilance
-(``vigilance=``) it chooses one with :func:`~trainer.bots.signing.choose_policy` (the partner's gain
-against the catch chance).
+(``vigilance=``, or the table's own through :meth:`SearchBot.at_table`) it chooses one with
+:func:`~trainer.bots.signing.choose_policy` (the partner's gain against the catch chance).
 
 Imports trainer.rules, trainer.signals and the bots' own modules.
 """
@@ -67,6 +67,7 @@ class SearchBot:
         self.worlds = worlds
         self.max_seconds = None if max_ms is None else float(max_ms) / 1000.0
         self.rollout = POLICIES[rollout]
+        self._policy_fixed = policy is not None or vigilance is not None or discreet is not None or sign_level is not None
         if policy is None:
             policy = choose_policy(Vigilance(float(vigilance))) if vigilance is not None else SignPolicy(discreet=True)
         if discreet is not None or sign_level is not None:
@@ -84,6 +85,13 @@ class SearchBot:
         self.partner_policy: SignPolicy | None = None
         self.last_rule = ""
         self.last_search: SearchResult | None = None
+
+    def at_table(self, vigilance: Vigilance) -> None:
+        """The table's vigilance, before anyone is seated: choose what to sign for it (unless the
+        policy was given as an option)."""
+        if not self._policy_fixed:
+            self.policy = choose_policy(vigilance)
+            self._advisor.policy = self.policy
 
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
         self.partner_policy = partner_policy

@@ -106,6 +106,11 @@ class Table:
         self._deal = self.game.deal_number
         self._sign_point: tuple | None = None
         self._queued: list[tuple[int, SignIntent]] = []
+        # Bots that adapt their signing to the table hear its vigilance before partners read policies.
+        for bot in self.seats:
+            hook = getattr(bot, "at_table", None)
+            if bot is not None and hook is not None:
+                hook(self.vigilance)
         for seat, bot in enumerate(self.seats):
             if bot is None:
                 continue
