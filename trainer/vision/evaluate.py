@@ -248,25 +248,31 @@ def evaluate_folder(
 ) -> EvalReport:
     """Evaluate the recognizer on a labelled folder (see the module doc); VisionError if unusable.
 
-    ``backend`` picks the face rule set (``VARIANTS``): "mesh" is the default solutions face mesh,
-    "tasks" the Tasks FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data
-    folder); "+image" adds the mouth-appearance cues (dark cavity, teeth, tongue). Hands and the
-    shrug always come from the runtime pipeline.
+    Stills and clips go through the product's own ``Pipeline`` (the code `aluette recognize` runs:
+    same features, face rule set, running baseline of a video, recognizer). ``backend``
+    (``VARIANTS``) only sets its options: "mesh" is the default solutions face mesh, "tasks" the Tasks
+    FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data folder); "+image"
+    adds the mouth-appearance cues (dark cavity, teeth, tongue), as the pipeline does by default.
     """
     if backend not in VARIANTS:
         raise VisionError(f"unknown backend {backend!r}: use one of {', '.join(VARIANTS)}")
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
-    from trainer.vision.recognizer import Recognizer  # noqa: PLC0415
     from trainer.vision.sources import open_source  # noqa: PLC0415
 
     root = Path(path)
     labelled = read_labels(root)
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
-    face = _FaceScorer(backend, profile, face_model, video=False)
+    # The evaluation runs the product's own Pipeline (what `aluette recognize` and the app run): its
+    # face features, rule set, running baseline and recognizer; the backend only picks its options.
+    face_options = {
+        "face_backend": "tasks" if backend.startswith("tasks") else "mesh",
+        "face_model": None if face_model is None else str(face_model),
+        "mouth_image": backend.endswith("+image"),
+    }
     results: list[StillResult] = []
     rows = []
     errors: list[tuple[str, str]] = []
-    options = PipelineOptions(static_image_mode=True, shrug=True)
+    options = PipelineOptions(static_image_mode=True, shrug=True, **face_options)
     with Pipeline(options, profile=profile) as pipe:
         for number, item in enumerate(stills, 1):
             if progress is not None:
@@ -275,8 +281,7 @@ def evaluate_folder(
                 with open_source(root / item.file) as source:
                     frame = next(iter(source))
                 pipe.reset()
-                result = pipe.process(frame)
-                scores_frame = face.rescore(frame, result)
+                scores_frame = pipe.process(frame).scores
             except (VisionError, StopIteration) as error:
                 errors.append((item.file, str(error) or "no frame"))
                 continue
@@ -288,35 +293,30 @@ def evaluate_folder(
                             dict(scores_frame.sides))
             )
             rows.append((item, scores, scores_frame.face_found, hands))
-    face.close()
     stats, confusion, mistakes = score_stills(rows)
     clip_results: list[ClipResult] = []
     if clips:
-        video_options = PipelineOptions(static_image_mode=False, shrug=False)
+        video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
         for item in labelled:
             if not item.is_video or item.label not in clip_labels:
                 continue
             if progress is not None:
                 progress(f"clip {item.file}")
-            recognizer = Recognizer(video_options.recognizer)
-            scorer = _FaceScorer(backend, profile, face_model, video=True)
             events, frames, with_face, fps = [], 0, 0, None
             try:
                 with open_source(root / item.file) as source, Pipeline(video_options, profile=profile) as pipe:
                     fps = source.info.fps
                     for frame in source:
-                        scored = scorer.rescore(frame, pipe.process(frame))
+                        result = pipe.process(frame)
                         frames += 1
-                        with_face += scored.face_found
-                        events.extend(recognizer.update(scored).finished)
+                        with_face += result.scores.face_found
+                        events.extend(result.finished)
                         if max_clip_frames is not None and frames >= max_clip_frames:
                             break
-                events.extend(recognizer.flush())
+                    events.extend(pipe.finish())
             except VisionError as error:
                 errors.append((item.file, str(error)))
                 continue
-            finally:
-                scorer.close()
             if frames == 0:
                 errors.append((item.file, "no frames could be read"))
                 continue
@@ -338,59 +338,6 @@ def evaluate_folder(
         errors=tuple(errors),
         mistakes=mistakes,
     )
-
-
-class _FaceScorer:
-    """Replaces the pipeline's face scores with those of the chosen face rule set."""
-
-    def __init__(self, variant: str, profile: Profile | None, face_model, video: bool) -> None:
-        from trainer.vision.face_gestures import load_thresholds  # noqa: PLC0415
-
-        self.image = variant.endswith("+image")
-        self.thresholds = load_thresholds(backend=variant)
-        self.profile = profile
-        self.tasks = None
-        if variant.startswith("tasks"):
-            from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415
-
-            self.tasks = TasksFaceTracker(face_model, video=video)
-
-    def rescore(self, frame, result):
-        from dataclasses import replace  # noqa: PLC0415
-
-        from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415
-        from trainer.vision.face_gestures import FACE_GESTURES, score_face  # noqa: PLC0415
-        from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
-
-        scores = dict(result.scores.scores)
-        sides = dict(result.scores.sides)
-        features = dict(result.scores.features)
-        points, shapes = result.landmarks.face, None
-        if self.tasks is not None:
-            marks = self.tasks.process(frame)
-            points, shapes = marks.face, marks.blendshapes
-        found = points is not None
-        face: dict[str, float] = {}
-        if found:
-            try:
-                face = face_features(points)
-            except VisionError:
-                found = False
-        if found:
-            face.update(blendshape_features(shapes))
-            if self.image:
-                face.update(mouth_appearance(frame.image, points))
-            features.update(face)
-        face_scores, face_sides = score_face(face, self.profile, self.thresholds)
-        for gesture in FACE_GESTURES:
-            scores[gesture] = face_scores.get(gesture, 0.0)
-            sides.pop(gesture, None)
-        sides.update(face_sides if found else {})
-        return replace(result.scores, features=features, scores=scores, sides=sides, face_found=found)
-
-    def close(self) -> None:
-        if self.tasks is not None:
-            self.tasks.close()
 
 
 def save_report(report: EvalReport, path: Path | str) -> None:
