@@ -100,3 +100,24 @@ def test_evaluate_a_small_real_folder(tmp_path, gestures_dir):
     (clip,) = report.clips
     assert clip.frames == 40 and clip.seconds == pytest.approx(1.6) and clip.frames_with_face == 40
     assert "false triggers per minute" in report.format_table()
+
+
+@pytest.mark.vision
+def test_evaluation_reads_what_aluette_recognize_reads(tmp_path, gestures_dir):
+    """eval-vision runs the product's own Pipeline: the same scores on a still and the same events
+    on a talking clip (running baseline and talking suppression included) as analyse_image /
+    analyse_video, which serve `aluette recognize`."""
+    from trainer.vision.pipeline import PipelineOptions, analyse_image, analyse_video
+
+    still, clip = "brows_up/yale_s02_surprised.jpg", "talking/edtalk_mouth_source_talking.mp4"
+    for file in (still, clip):
+        target = tmp_path / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(gestures_dir / file)
+    report = evaluate_folder(tmp_path)
+    (result,) = report.stills
+    assert result.scores == pytest.approx(analyse_image(gestures_dir / still).scores)
+    recognized = analyse_video(gestures_dir / clip, options=PipelineOptions(shrug=False))
+    (evaluated,) = report.clips
+    assert evaluated.frames == recognized.frames
+    assert [g for g, _, _ in evaluated.events] == [e.gesture.value for e in recognized.events] == ["wink"]
