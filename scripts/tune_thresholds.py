@@ -14,7 +14,12 @@ each rule's thresholds to maximise F1 over the stills (positives: the label and 
 gestures; negatives: every other still, don't-care mentions excluded), place every threshold in the
 middle of the gap it sits in (margin), and prefer fewer conditions unless more clearly win;
 (5) report leave-one-source-out figures (refit without one person/video, test on it), which say how the
-rule generalises better than the fit itself.
+rule generalises better than the fit itself; (6) per gesture of the population rule sets, also fit a
+logistic regression over every named feature (relative to neutral; ``LinearModel``) and keep it instead
+of the rule when its leave-one-source-out F1 beats the rule's by at least MODEL_MARGIN and reaches
+MODEL_MIN_LOSO_F1. That choice is
+made on the held-out figures, so the chosen family's held-out figure is slightly optimistic (both are
+printed and stored).
 
 It never copies images: only numbers computed from them, naming the source file.
 """
@@ -42,8 +47,10 @@ from trainer.vision.face_gestures import (  # noqa: E402
     CALIBRATED,
     FACE_GESTURES,
     THRESHOLDS_SCHEMA,
+    ABS_PREFIX,
     Condition,
     GestureRule,
+    LinearModel,
     Thresholds,
     score_face,
 )
@@ -62,6 +69,15 @@ MIN_CALIBRATED_POSITIVES = 5
 CLIP_LABELS = ("talking",)
 CLIP_STRIDE = 10
 CLIP_WEIGHT = 0.2
+# Learned models (population rule sets only): L2 penalty of the logistic regression on standardised
+# inputs, and the leave-one-source-out F1 gain over the rule a model needs to replace it.
+MODEL_L2 = 3.0
+MODEL_MARGIN = 0.1
+# ... and the model must itself generalise (a model that fails on new faces as the rule does is only a
+# better fit of the same photos: keep the simpler rule then).
+MODEL_MIN_LOSO_F1 = 0.5
+IMAGE_FEATURES = frozenset({"mouth_area", "mouth_dark", "mouth_teeth", "mouth_pink"})
+SIGNED_FEATURES = ("lip_corner_diff", "eye_open_diff", "head_roll", "mouth_shift")
 
 C = tuple  # (feature, mode, direction)
 # Rules tried per gesture for the face-mesh features (both backends have these features).
@@ -314,6 +330,63 @@ def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[
     return f1, [Condition(s[0], s[1], s[2], t) for s, t in zip(specs, thresholds)]
 
 
+def model_inputs(rows, variant) -> list[str]:
+    """The features a variant's model may use: every named feature its rows all carry (no face_px,
+    no image cues without '+image'), plus |relative| of the signed asymmetries."""
+    base_variant = variant.split(":")[0]
+    backend = VARIANTS[base_variant][0]
+    feats = [r["backends"][backend] for r in rows if backend in r["backends"]]
+    names = sorted(k for k in feats[0] if k != "face_px" and all(k in f for f in feats)
+                   and (base_variant.endswith("+image") or k not in IMAGE_FEATURES))
+    return names + [ABS_PREFIX + n for n in SIGNED_FEATURES if n in names]
+
+
+def fit_model(rows, backend, population, gesture, inputs) -> LinearModel | None:
+    """Logistic regression (Newton steps, L2 on standardised inputs, positives up-weighted by the
+    square root of the class ratio) on the rows whose truth is known; talking frames keep their weight."""
+    known = [r for r in rows if r["truth"].get(gesture.value) is not None]
+    y = np.array([1.0 if r["truth"][gesture.value] else 0.0 for r in known])
+    if not y.any():
+        return None
+    neutral = {n: population.mean(n.removeprefix(ABS_PREFIX)) for n in inputs}
+
+    def relative(r, n):
+        name = n.removeprefix(ABS_PREFIX)
+        v = r["backends"][backend].get(name, population.mean(name)) - neutral[n]
+        return abs(v) if n.startswith(ABS_PREFIX) else v
+
+    x = np.array([[relative(r, n) for n in inputs] for r in known])
+    w = np.array([r.get("weight", 1.0) for r in known])
+    center, scale = x.mean(0), x.std(0) + 1e-6
+    z = np.hstack([(x - center) / scale, np.ones((len(x), 1))])
+    w = w * np.where(y == 1, np.sqrt(w[y == 0].sum() / w[y == 1].sum()), 1.0)
+    penalty = MODEL_L2 * np.diag(np.r_[np.ones(len(inputs)), 0.0])
+    theta = np.zeros(len(inputs) + 1)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-z @ theta))
+        step = np.linalg.solve((z * (w * p * (1 - p))[:, None]).T @ z + penalty,
+                               z.T @ (w * (p - y)) + penalty @ theta)
+        theta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return LinearModel(tuple(inputs), tuple(center.tolist()), tuple(scale.tolist()),
+                       tuple(theta[:-1].tolist()), float(theta[-1]))
+
+
+def fit_models(rows, variant, created) -> Thresholds:
+    """A model for every face gesture of a population variant (the rule set's other fields kept)."""
+    backend = VARIANTS[variant.split(":")[0]][0]
+    population = _population(rows, backend, created)
+    usable = [r for r in rows if backend in r["backends"] and r["backends"][backend].get("face_px", 0) >= MIN_FACE_PX]
+    inputs = model_inputs(usable, variant)
+    models = []
+    for gesture in FACE_GESTURES:
+        model = fit_model(usable, backend, population, gesture, inputs)
+        if model is not None:
+            models.append(GestureRule(gesture, (), model))
+    return Thresholds(variant, tuple(models), population, MIN_FACE_PX)
+
+
 def fit(rows, variant, created) -> tuple[Thresholds, dict]:
     """Rules of one variant; a ":calibrated" variant measures every still against its own person's
     neutral still (only sources that have one), as a calibrated user's profile would."""
@@ -392,13 +465,15 @@ def prf(pairs) -> dict:
             "f1": round(f1, 3)}
 
 
-def loso(rows, variant, created) -> dict:
+def loso(rows, variant, created, models: bool = False) -> dict | tuple[dict, dict]:
+    """Leave-one-source-out figures of the rules (and, with ``models``, of the learned models too)."""
     backend = VARIANTS[variant.split(":")[0]][0]
     neutrals = _neutrals(rows, backend) if variant.endswith(CALIBRATED) else None
     by_source = defaultdict(list)
     for r in rows:
         by_source[r["source"]].append(r)
     pairs = defaultdict(list)
+    model_pairs = defaultdict(list)
     for source, held in by_source.items():
         if all(r.get("weight", 1.0) < 1.0 for r in held):
             continue  # a talking clip: no still to test on
@@ -408,19 +483,30 @@ def loso(rows, variant, created) -> dict:
         thresholds, _ = fit(train, variant, created)
         for g, p in predict(held, backend, thresholds, neutrals).items():
             pairs[g].extend(p)
-    return {g: prf(p) for g, p in pairs.items()}
+        if models:
+            for g, p in predict(held, backend, fit_models(train, variant, created), neutrals).items():
+                model_pairs[g].extend(p)
+    rules = {g: prf(p) for g, p in pairs.items()}
+    return (rules, {g: prf(p) for g, p in model_pairs.items()}) if models else rules
+
+
+def _rule_json(rule: GestureRule) -> dict:
+    if rule.model is not None:
+        return {"model": rule.model.to_json()}
+    return {"conditions": [c.to_json() for c in rule.conditions]}
 
 
 def thresholds_json(thresholds: Thresholds, fit_f1: dict, train: dict, held_out: dict, n_rows: int,
-                    talking: dict) -> dict:
+                    talking: dict, compared: dict | None = None) -> dict:
+    evaluation = {"stills_with_face": n_rows, "fit": train, "leave_one_source_out": held_out,
+                  "talking_frames_firing": talking}
+    if compared:
+        evaluation["leave_one_source_out_rule_vs_model"] = compared
     return {
         "min_face_px": thresholds.min_face_px,
         "population": thresholds.population.to_json(),
-        "gestures": {
-            rule.gesture.value: {"conditions": [c.to_json() for c in rule.conditions]} for rule in thresholds.rules
-        },
-        "evaluation": {"stills_with_face": n_rows, "fit": train, "leave_one_source_out": held_out,
-                       "talking_frames_firing": talking},
+        "gestures": {rule.gesture.value: _rule_json(rule) for rule in thresholds.rules},
+        "evaluation": evaluation,
     }
 
 
@@ -486,11 +572,28 @@ def main(argv: list[str] | None = None) -> int:
         if neutrals is not None:
             with_face = [r for r in with_face if r["source"] in neutrals]
         thresholds, fit_f1 = fit(rows, variant, created)
+        compared = {}
+        if neutrals is not None or args.no_loso:
+            held = {} if args.no_loso else loso(with_face, variant, created)
+        else:
+            # Rule or learned model, per gesture: the model only where it generalises clearly better.
+            held, held_models = loso(with_face, variant, created, models=True)
+            models = {r.gesture: r for r in fit_models(rows, variant, created).rules}
+            chosen = []
+            for rule in thresholds.rules:
+                g = rule.gesture.value
+                a, b = held.get(g, {"f1": 0.0}), held_models.get(g, {"f1": 0.0})
+                use_model = (b["f1"] >= a["f1"] + MODEL_MARGIN and b["f1"] >= MODEL_MIN_LOSO_F1
+                             and rule.gesture in models)
+                compared[g] = {"rule": a, "model": b, "chosen": "model" if use_model else "rule"}
+                chosen.append(models[rule.gesture] if use_model else rule)
+                if use_model:
+                    held[g] = b
+            thresholds = Thresholds(variant, tuple(chosen), thresholds.population, MIN_FACE_PX)
         train = {g: prf(p) for g, p in predict(with_face, backend, thresholds, neutrals).items()}
-        held = {} if args.no_loso else loso(with_face, variant, created)
         talking = talking_rates(rows, backend, thresholds) if neutrals is None else {}
         n_stills = sum(1 for r in with_face if r.get("weight", 1.0) >= 1.0)
-        out["backends"][variant] = thresholds_json(thresholds, fit_f1, train, held, n_stills, talking)
+        out["backends"][variant] = thresholds_json(thresholds, fit_f1, train, held, n_stills, talking, compared)
         print(f"\n[{variant}] {n_stills} stills with a face")
         print(f"{'gesture':12s} {'P':>5s} {'R':>5s} {'F1':>5s} | LOSO {'P':>5s} {'R':>5s} {'F1':>5s} | talk  rule")
         for rule in thresholds.rules:
@@ -498,6 +601,10 @@ def main(argv: list[str] | None = None) -> int:
             a, b = train[g], held.get(g, {"precision": 0, "recall": 0, "f1": 0})
             text = " & ".join(f"{c.feature}[{c.mode}]{'>=' if c.direction > 0 else '<='}{c.threshold:.3f}"
                               for c in rule.conditions)
+            if rule.model is not None:
+                rival = compared[g]["rule"]
+                text = (f"logistic model over {len(rule.model.inputs)} features (the rule's LOSO: "
+                        f"{rival['precision']:.2f} {rival['recall']:.2f} {rival['f1']:.2f})")
             print(f"{g:12s} {a['precision']:5.2f} {a['recall']:5.2f} {a['f1']:5.2f} | "
                   f"     {b['precision']:5.2f} {b['recall']:5.2f} {b['f1']:5.2f} | {talking.get(g, 0):5.3f} {text}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,10 @@ neutral, 0.5 at its threshold and 1 at twice the threshold's distance from neutr
 score is the smallest of its conditions' (all must hold). So 0.5 is the decision threshold, as
 ``FrameScores`` promises, and the temporal recognizer adds hysteresis around it.
 
+Where a hand-written rule generalises badly to new faces (measured leave-one-source-out by the
+tuner), a gesture may instead carry a ``LinearModel``: a logistic regression over the same named
+features relative to neutral, whose probability is the score (0.5 again the decision threshold).
+
 The rules and thresholds live in ``models/thresholds.json``, written by ``scripts/tune_thresholds.py``
 from the labelled photos; each backend (``mesh``: MediaPipe solutions face mesh; ``tasks``: the Tasks
 FaceLandmarker with blendshapes) has its own rules, both for the same gesture names.
@@ -21,6 +25,7 @@ Imports only the standard library, trainer.signals.gestures and trainer.vision (
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -105,10 +110,82 @@ class Condition:
             ) from None
 
 
+ABS_PREFIX = "abs:"
+"""A model input named ``abs:feature`` is |feature - neutral| (a signed asymmetry, either side)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinearModel:
+    """Logistic regression over features relative to neutral: ``sigmoid(bias + sum(w * z))`` with
+    ``z = (relative - center) / scale``; relative is ``feature - neutral`` (or its absolute value for
+    an ``abs:`` input). Fitted by scripts/tune_thresholds.py; stored as plain numbers in JSON."""
+
+    inputs: tuple[str, ...]
+    center: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+
+    def __post_init__(self) -> None:
+        n = len(self.inputs)
+        if not n or not len(self.center) == len(self.scale) == len(self.weights) == n:
+            raise VisionError(
+                f"linear model with {n} inputs but {len(self.center)} centers, {len(self.scale)} scales and "
+                f"{len(self.weights)} weights: rerun scripts/tune_thresholds.py"
+            )
+        if any(not sc > 0 for sc in self.scale):
+            raise VisionError("linear model with a non-positive scale: rerun scripts/tune_thresholds.py")
+
+    def score(self, features: Mapping[str, float], neutral) -> float:
+        """Probability of the gesture; 0 when a feature is missing. ``neutral(name)`` is its neutral."""
+        total = self.bias
+        for name, center, scale, weight in zip(self.inputs, self.center, self.scale, self.weights):
+            absolute = name.startswith(ABS_PREFIX)
+            feature = name[len(ABS_PREFIX):] if absolute else name
+            value = features.get(feature)
+            if value is None:
+                return 0.0
+            relative = value - neutral(feature)
+            total += weight * ((abs(relative) if absolute else relative) - center) / scale
+        # Clamp the exponent: a far-out face must not overflow.
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
+
+    def to_json(self) -> dict:
+        return {
+            "kind": "logistic",
+            "inputs": list(self.inputs),
+            "center": [round(v, 6) for v in self.center],
+            "scale": [round(v, 6) for v in self.scale],
+            "weights": [round(v, 6) for v in self.weights],
+            "bias": round(self.bias, 6),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "LinearModel":
+        if not isinstance(data, Mapping) or data.get("kind") != "logistic":
+            raise VisionError(f"unknown face model {data!r} in the thresholds file: rerun scripts/tune_thresholds.py")
+        try:
+            return cls(
+                inputs=tuple(str(v) for v in data["inputs"]),
+                center=tuple(float(v) for v in data["center"]),
+                scale=tuple(float(v) for v in data["scale"]),
+                weights=tuple(float(v) for v in data["weights"]),
+                bias=float(data["bias"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise VisionError(
+                "bad linear model in the thresholds file: needs inputs, center, scale, weights, bias; "
+                "rerun scripts/tune_thresholds.py"
+            ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class GestureRule:
+    """A gesture's rule: all ``conditions`` must hold, or (when given) the ``model``'s probability."""
+
     gesture: Gesture
     conditions: tuple[Condition, ...]
+    model: LinearModel | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +225,9 @@ class Thresholds:
             except ValueError:
                 raise VisionError(f"thresholds file names unknown gesture {name!r}") from None
             conditions = tuple(Condition.from_json(c) for c in rule.get("conditions", ()))
-            if conditions:
-                rules.append(GestureRule(gesture, conditions))
+            model = LinearModel.from_json(rule["model"]) if rule.get("model") is not None else None
+            if conditions or model is not None:
+                rules.append(GestureRule(gesture, conditions, model))
         population = Profile.from_json(section["population"])
         return cls(
             backend=backend,
@@ -203,6 +281,10 @@ def score_face(
     if not features or features.get("face_px", rules.min_face_px) < rules.min_face_px:
         return scores, sides
     for rule in rules.rules:
+        if rule.model is not None:
+            scores[rule.gesture] = rule.model.score(
+                features, lambda name: _neutral(name, base, rules.population))
+            continue
         value = 1.0
         for condition in rule.conditions:
             x = features.get(condition.feature)
