@@ -51,7 +51,10 @@ def _screenshot(page, name: str, height: int = 2000) -> None:
     """Streamlit scrolls inside its own container, so a tall viewport shows the whole page."""
     page.set_viewport_size({"width": 1400, "height": height})
     page.wait_for_timeout(800)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    # The fake camera plays a real person's face from ../shared/gestures, whose footage may not be
+    # republished: the committed screenshots show the page around a masked video.
+    video = page.frame_locator('iframe[title*="webrtc"]').locator("video")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), mask=[video], mask_color="#4a4f5a")
     page.set_viewport_size({"width": 1400, "height": 1100})
 
 
