@@ -20,6 +20,17 @@ _COMMAND_MODULES = (
 )
 
 
+# The core install (rules, bots, quiz, terminal game) has none of these; say which extra brings them.
+_EXTRA_FOR_MODULE = {
+    "numpy": "vision",
+    "cv2": "vision",
+    "mediapipe": "vision",
+    "streamlit": "app",
+    "streamlit_webrtc": "app",
+    "matplotlib": "vision",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aluette",
@@ -48,6 +59,16 @@ def main(argv: list[str] | None = None) -> int:
         return int(run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as error:
+        extra = _EXTRA_FOR_MODULE.get((error.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(
+            f"aluette: error: 'aluette {args.command}' needs {error.name}, which this install lacks: "
+            f"install the {extra} extra, e.g. pip install -e \".[{extra}]\"",
+            file=sys.stderr,
+        )
+        return 2
     except ValueError as error:
         # Every layer's errors subclass ValueError and say what is wrong and what to do.
         print(f"aluette: error: {error}", file=sys.stderr)
