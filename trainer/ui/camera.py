@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from trainer.ui.settings import Settings
 from trainer.ui.watcher import Report, SignWatcher
 
 RTC_CONFIGURATION = {"iceServers": []}
@@ -45,6 +46,16 @@ def session_watcher(make) -> SignWatcher:
         watcher = make()
         st.session_state["watcher"] = watcher
     return watcher
+
+
+def settings_camera(key: str, settings: Settings) -> tuple[Any, SignWatcher]:
+    """The camera widget ``key`` over this session's watcher (recognizer with the user's saved
+    calibration profile), mirrored as the settings say. Returns ``(ctx, watcher)`` for :func:`watch`."""
+    from trainer.ui import persistence, recognition
+
+    watcher = session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
+    watcher.mirror = settings.mirror
+    return live_camera(key, watcher), watcher
 
 
 POLL_SECONDS = 0.25

@@ -17,7 +17,7 @@ from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, 
 from trainer.rules.cards import Card
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
-from trainer.ui import camera, modes, persistence, recognition, render, state
+from trainer.ui import camera, modes, persistence, render, state
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating, SessionError
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import SignSeen
@@ -351,9 +351,7 @@ def _camera_panel(settings: Settings):
         st.caption(f"Camera signs: off — {mode.why}")
         return None
     with st.expander("Sign with your face and hands (camera)", expanded=True):
-        watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
-        watcher.mirror = settings.mirror
-        ctx = camera.live_camera("play-camera", watcher)
+        ctx, watcher = camera.settings_camera("play-camera", settings)
         st.caption("Each sign the camera sees is sent to your partner when you finish making it.")
     return ctx, watcher
 

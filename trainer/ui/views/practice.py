@@ -327,9 +327,7 @@ def show() -> None:
     ctx = watcher = live_box = None
     with left:
         if mode.mode is modes.InputMode.LIVE_CAMERA:
-            watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
-            watcher.mirror = settings.mirror
-            ctx = camera.live_camera("practice-camera", watcher)
+            ctx, watcher = camera.settings_camera("practice-camera", settings)
             # Always the same slots whether the camera plays or not, so a rerun never leaves the
             # previous run's elements behind (greyed) while the watch loop keeps the script alive.
             status = st.empty()

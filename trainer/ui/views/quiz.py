@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 import streamlit as st
 
 from trainer.signals.conventions import Convention
-from trainer.ui import camera, modes, persistence, recognition, render, state
+from trainer.ui import camera, modes, persistence, render, state
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import SignSeen
 
@@ -122,9 +122,7 @@ def _camera_answer(session, settings: Settings):
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
         return None
     with st.expander("…or answer by making the sign (camera)", expanded=True):
-        watcher = camera.session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
-        watcher.mirror = settings.mirror
-        ctx = camera.live_camera("quiz-camera", watcher)
+        ctx, watcher = camera.settings_camera("quiz-camera", settings)
     return ctx, watcher
 
 
