@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from trainer.bots import tactics as T
 from trainer.bots.heuristic import (
@@ -24,7 +23,6 @@ from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.signs import Sign, Signal
-from trainer.signals.table import Vigilance
 
 
 def idx(codes: str) -> tuple[int, ...]:

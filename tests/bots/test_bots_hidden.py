@@ -9,7 +9,7 @@ import pytest
 
 from trainer.bots.base import make_bot
 from trainer.rules.actions import Phase
-from trainer.rules.cards import CARDS, Card
+from trainer.rules.cards import CARDS
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
 

@@ -12,7 +12,6 @@ from trainer.bots.knowledge import signs_this_deal
 from trainer.bots.table import Table
 from trainer.rules.actions import Phase
 from trainer.rules.errors import IllegalActionError
-from trainer.rules.ruleset import Ruleset
 from trainer.signals.gestures import Gesture
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import SignalError, Vigilance, decode_message, honest_signals

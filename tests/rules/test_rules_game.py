@@ -25,7 +25,7 @@ from trainer.rules.actions import (
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.errors import IllegalActionError, RulesError
 from trainer.rules.game import Contract, DealEnd, Game, Termination
-from trainer.rules.ruleset import AnnouncedMordienne, GameEnd, Players, Ruleset
+from trainer.rules.ruleset import GameEnd, Players, Ruleset
 
 
 def at_declarations(ruleset: Ruleset, seed: int = 1) -> Game:

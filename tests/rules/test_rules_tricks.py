@@ -7,7 +7,6 @@ import random
 import pytest
 
 from rules_helpers import cards, fill_hands, game_at_play
-from trainer.rules.cards import Card
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, deal_winner, is_mordienne
 from trainer.rules.ruleset import Ruleset
 

@@ -149,10 +149,10 @@ class HeuristicBot:
         return PASS
 
     def _answer(self, view: PlayerView) -> Action:
-        declarer, declaration = None, None
-        for seat, decl in view.declarations:
+        declaration = None
+        for _, decl in view.declarations:
             if decl is not Declaration.PASS:
-                declarer, declaration = seat, decl
+                declaration = decl
         strength = self._team_strength(view)
         if declaration is Declaration.GIVE_UP:
             if view.ruleset.giving_up is GivingUp.ACCEPT_OR_REFUSE and strength >= 8 and mordienne_hand(view.hand):

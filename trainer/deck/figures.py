@@ -172,12 +172,12 @@ def _petit_neuf() -> str:
 
 def _chene() -> str:
     return (
-        f'<path d="M20,36 L20,26" stroke="#6b4a2a" stroke-width="2"/>'
-        f'<path d="M20,28 Q11,27 12,22 Q7,20 10,15 Q6,11 12,9 Q14,3 20,5 Q26,3 28,9 Q34,11 30,15 '
-        f'Q33,20 28,22 Q29,27 20,28 Z" fill="#5f8f2f" stroke="#2f4a12" stroke-width="1.2"/>'
-        f'<path d="M20,27 L20,9" stroke="#2f4a12" stroke-width="1"/>'
-        f'<ellipse cx="30" cy="31" rx="3.4" ry="4" fill="#b07a3a" stroke="#5a3a12" stroke-width="1"/>'
-        f'<path d="M26.6,29 Q30,25 33.4,29 Z" fill="#6b4a2a"/>'
+        '<path d="M20,36 L20,26" stroke="#6b4a2a" stroke-width="2"/>'
+        '<path d="M20,28 Q11,27 12,22 Q7,20 10,15 Q6,11 12,9 Q14,3 20,5 Q26,3 28,9 Q34,11 30,15 '
+        'Q33,20 28,22 Q29,27 20,28 Z" fill="#5f8f2f" stroke="#2f4a12" stroke-width="1.2"/>'
+        '<path d="M20,27 L20,9" stroke="#2f4a12" stroke-width="1"/>'
+        '<ellipse cx="30" cy="31" rx="3.4" ry="4" fill="#b07a3a" stroke="#5a3a12" stroke-width="1"/>'
+        '<path d="M26.6,29 Q30,25 33.4,29 Z" fill="#6b4a2a"/>'
     )
 
 

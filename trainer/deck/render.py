@@ -116,7 +116,7 @@ def _names(card: Card, language: str) -> tuple[str, str]:
 def _frame(suit: Suit) -> str:
     c = COLOURS[suit]
     out = [
-        f'<rect x="1.5" y="1.5" width="197" height="297" rx="13" fill="#fffdf6" stroke="#3a3026" stroke-width="3"/>',
+        '<rect x="1.5" y="1.5" width="197" height="297" rx="13" fill="#fffdf6" stroke="#3a3026" stroke-width="3"/>',
         f'<rect x="10" y="10" width="180" height="280" rx="7" fill="none" stroke="{c.main}" stroke-width="2.4"/>',
     ]
     breaks = _PINTA[suit]
@@ -307,7 +307,7 @@ def _gesture_of(item: Sign | Signal | Gesture, convention: Convention) -> tuple[
 @lru_cache(maxsize=256)
 def _sign_svg(item: Sign | Signal | Gesture, convention: Convention, width: float | None, label: bool) -> str:
     gesture, count, caption = _gesture_of(item, convention)
-    body = f'<rect x="0" y="0" width="100" height="100" rx="14" fill="#fbf6ec"/>' + gesture_glyph(gesture)
+    body = '<rect x="0" y="0" width="100" height="100" rx="14" fill="#fbf6ec"/>' + gesture_glyph(gesture)
     if count > 1:
         body += (
             f'<circle cx="84" cy="84" r="13" fill="#c8372d" stroke="#ffffff" stroke-width="2"/>'

@@ -16,7 +16,7 @@ from pathlib import Path
 from html import escape
 
 from trainer.deck.render import SERIF, card_back_svg, card_svg, sign_svg
-from trainer.rules.cards import CARDS, Group
+from trainer.rules.cards import CARDS
 from trainer.signals.conventions import CLASSIC
 from trainer.signals.gestures import Gesture
 

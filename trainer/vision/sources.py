@@ -318,7 +318,6 @@ class Y4MSource(FrameSource):
         if self._file is None or self._file.closed:
             return
         self._file.seek(self._data_start)
-        h, w = self.header.height, self.header.width
         index = 0
         while True:
             marker = self._file.readline(1024)
