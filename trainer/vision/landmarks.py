@@ -21,6 +21,17 @@ that only the *display* mirrors) the Hands label is swapped; for frames that wer
 selfie view (``mirrored=True``) the Hands label is kept and Pose's left/right points are swapped.
 The result always follows ``trainer.signals.gestures.Side``: the subject's own side.
 
+The face mesh needs the same care: it names its points by where they sit in the image (index 33,
+"the subject's right eye outer corner", is always the eye on the image's left), so on a mirrored frame
+index 33 lands on the subject's LEFT eye. With ``mirrored=True`` the 478 points are re-indexed with
+``trainer.vision.mesh_mirror.FACE_MIRROR`` (a measured left<->right involution of the mesh), so every
+index again means the subject's own point; coordinates stay those of the frame, for drawing.
+Features that measure in a face frame (``face_features``) want the unmirrored geometry as well:
+``unmirrored_face`` gives it.
+
+MediaPipe's native log lines (absl, TF Lite) come while graphs are built and on their first
+``process`` call; both are wrapped in ``trainer.vision.quiet.quiet_native_logs``.
+
 Must not import the rules engine, bots, quiz or UI. MediaPipe is imported only when a ``Tracker`` is
 built, so importing this module is cheap.
 """
@@ -34,6 +45,8 @@ import cv2
 import numpy as np
 
 from trainer.signals.gestures import Side
+from trainer.vision.mesh_mirror import FACE_MIRROR
+from trainer.vision.quiet import quiet_native_logs
 from trainer.vision.types import Frame, HandLandmarks, Landmarks, VisionError
 
 # Pose landmark pairs (left index, right index) swapped when the input frames are mirrored.
@@ -44,6 +57,21 @@ _POSE_LR_PAIRS = (
 _POSE_SWAP = np.arange(33)
 for _left, _right in _POSE_LR_PAIRS:
     _POSE_SWAP[_left], _POSE_SWAP[_right] = _right, _left
+# Face mesh indices re-read for a mirrored frame (an involution: mirrored[i] = points[_FACE_SWAP[i]]).
+_FACE_SWAP = np.array(FACE_MIRROR)
+
+
+def unmirrored_face(points: np.ndarray, width: int) -> np.ndarray:
+    """The (already re-indexed) face mesh of a mirrored frame, flipped back to lie as in the
+    unmirrored frame: ``x -> width - x`` (MediaPipe's continuous pixel coordinates).
+
+    ``face_features`` measures in a face frame whose axes follow the subject's right-to-left eye line
+    and point down the face; in mirrored coordinates that frame is left-handed, so head roll would
+    read ~180 degrees and brow/lip heights would change sign. Returns a new array.
+    """
+    out = np.array(points, dtype=np.float32, copy=True)
+    out[:, 0] = width - out[:, 0]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +135,22 @@ class Tracker:
         self._last_hands: tuple[HandLandmarks, ...] = ()
         self._last_hands_size: tuple[int, int] | None = None
         try:
-            import mediapipe as mp  # noqa: PLC0415 - heavy, loaded only when a tracker is built
+            with quiet_native_logs():
+                import mediapipe as mp  # noqa: PLC0415 - heavy, loaded only when a tracker is built
         except ImportError as error:  # pragma: no cover - the vision extra is installed in dev and CI
             raise VisionError(
                 "mediapipe is not installed: install the vision extras (pip install mediapipe==0.10.21)"
             ) from error
-        opts = self.options
         self._face = None
         self._hands = None
         self._pose = None
         self._worker = None
+        self._warmed_up = False
+        with quiet_native_logs():
+            self._build(mp)
+
+    def _build(self, mp) -> None:
+        opts = self.options
         if opts.parallel and opts.face and opts.hands:
             from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
@@ -187,18 +221,28 @@ class Tracker:
             # cvtColor is ~10x faster than a numpy channel flip + copy at 640x480.
             rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
             rgb.flags.writeable = False
-            if self._worker is not None:
-                pending = self._worker.submit(self._run_hands, rgb, width, height)
-                face = self._run_face(rgb, width, height)
-                hands = pending.result()
+            if self._warmed_up:
+                face, hands, pose = self._run_all(rgb, width, height)
             else:
-                face = self._run_face(rgb, width, height)
-                hands = self._run_hands(rgb, width, height)
-            pose = self._run_pose(rgb, width, height)
+                # The graphs log their start-up on the first frame only (measured), so only the
+                # first frame pays for the redirection; the hand worker runs inside the block.
+                with quiet_native_logs():
+                    face, hands, pose = self._run_all(rgb, width, height)
+                self._warmed_up = True
             self._frames_seen += 1
         return Landmarks(
             timestamp=frame.timestamp, width=width, height=height, face=face, hands=hands, pose=pose
         )
+
+    def _run_all(self, rgb: np.ndarray, width: int, height: int):
+        if self._worker is not None:
+            pending = self._worker.submit(self._run_hands, rgb, width, height)
+            face = self._run_face(rgb, width, height)
+            hands = pending.result()
+        else:
+            face = self._run_face(rgb, width, height)
+            hands = self._run_hands(rgb, width, height)
+        return face, hands, self._run_pose(rgb, width, height)
 
     def _run_face(self, rgb: np.ndarray, width: int, height: int) -> np.ndarray | None:
         if self._face is None:
@@ -206,7 +250,11 @@ class Tracker:
         result = self._face.process(rgb)
         if not result.multi_face_landmarks:
             return None
-        return _to_pixels(result.multi_face_landmarks[0], width, height)
+        points = _to_pixels(result.multi_face_landmarks[0], width, height)
+        if self.options.mirrored:
+            # The 10 iris points map among themselves, so the first 468 also serve an unrefined mesh.
+            points = points[_FACE_SWAP[: points.shape[0]]]
+        return points
 
     def _run_hands(self, rgb: np.ndarray, width: int, height: int) -> tuple[HandLandmarks, ...]:
         if self._hands is None:

@@ -31,7 +31,7 @@ from trainer.vision.calibration import Profile, profile_from_samples
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
-from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
 from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
@@ -254,7 +254,8 @@ class Pipeline:
         mouth = face_width = None
         if marks.face is not None:
             try:
-                face = face_features(marks.face)
+                mirrored = self.options.mirrored and not self.options.tasks_face  # the mesh Tracker re-indexes
+                face = face_features(unmirrored_face(marks.face, marks.width) if mirrored else marks.face)
             except VisionError:
                 face = None
             else:

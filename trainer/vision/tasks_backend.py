@@ -24,6 +24,7 @@ from typing import Mapping
 import numpy as np
 
 from trainer.vision.calibration import data_folder
+from trainer.vision.quiet import quiet_native_logs
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 MODEL_NAME = "face_landmarker.task"
@@ -81,8 +82,9 @@ class TasksFaceTracker:
                 "put the model file there or use the default face mesh backend"
             )
         try:
-            import mediapipe as mp  # noqa: PLC0415 - heavy
-            from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
+            with quiet_native_logs():
+                import mediapipe as mp  # noqa: PLC0415 - heavy
+                from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
         except ImportError as error:  # pragma: no cover - vision extras installed in dev and CI
             raise VisionError("mediapipe is not installed: pip install mediapipe==0.10.21") from error
         self._mp = mp
@@ -95,7 +97,9 @@ class TasksFaceTracker:
             output_face_blendshapes=True,
         )
         try:
-            self._landmarker = vision.FaceLandmarker.create_from_options(options)
+            # Its native start-up log lines come here (measured: none on later detect calls).
+            with quiet_native_logs():
+                self._landmarker = vision.FaceLandmarker.create_from_options(options)
         except (RuntimeError, ValueError) as error:
             raise VisionError(f"{model} is not a usable {MODEL_NAME} ({error}): get the official model") from None
         self._lock = threading.Lock()
