@@ -29,8 +29,13 @@ index again means the subject's own point; coordinates stay those of the frame, 
 Features that measure in a face frame (``face_features``) want the unmirrored geometry as well:
 ``unmirrored_face`` gives it.
 
-MediaPipe's native log lines (absl, TF Lite) come while graphs are built and on their first
-``process`` call; both are wrapped in ``trainer.vision.quiet.quiet_native_logs``.
+MediaPipe's native log lines (absl, TF Lite) are kept off stderr with
+``trainer.vision.quiet.quiet_native_logs``. Measured: a graph opens its calculators on its own threads
+*after* the constructor returns and they log as they open, so the constructor also runs each graph
+once on a blank frame (which waits for every calculator to open: ~80 ms for the three graphs,
+mostly time the first real frame used to pay); the only later line
+("Using NORM_RECT without IMAGE_DIMENSIONS") comes once per process, on the first frame where any
+graph finds landmarks, so ``process`` stays quiet until that frame (at most ``QUIET_FRAMES``).
 
 Must not import the rules engine, bots, quiz or UI. MediaPipe is imported only when a ``Tracker`` is
 built, so importing this module is cheap.
@@ -46,7 +51,7 @@ import numpy as np
 
 from trainer.signals.gestures import Side
 from trainer.vision.mesh_mirror import FACE_MIRROR
-from trainer.vision.quiet import quiet_native_logs
+from trainer.vision.quiet import QUIET_FRAMES, quiet_native_logs
 from trainer.vision.types import Frame, HandLandmarks, Landmarks, VisionError
 
 # Pose landmark pairs (left index, right index) swapped when the input frames are mirrored.
@@ -57,6 +62,8 @@ _POSE_LR_PAIRS = (
 _POSE_SWAP = np.arange(33)
 for _left, _right in _POSE_LR_PAIRS:
     _POSE_SWAP[_left], _POSE_SWAP[_right] = _right, _left
+_BLANK = np.zeros((64, 64, 3), np.uint8)
+
 # Face mesh indices re-read for a mirrored frame (an involution: mirrored[i] = points[_FACE_SWAP[i]]).
 _FACE_SWAP = np.array(FACE_MIRROR)
 
@@ -145,9 +152,12 @@ class Tracker:
         self._hands = None
         self._pose = None
         self._worker = None
-        self._warmed_up = False
+        self._quiet_frames = QUIET_FRAMES
         with quiet_native_logs():
             self._build(mp)
+            for graph in (self._face, self._hands, self._pose):
+                if graph is not None:
+                    graph.process(_BLANK)  # returns once every calculator has opened (and logged)
 
     def _build(self, mp) -> None:
         opts = self.options
@@ -221,14 +231,15 @@ class Tracker:
             # cvtColor is ~10x faster than a numpy channel flip + copy at 640x480.
             rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
             rgb.flags.writeable = False
-            if self._warmed_up:
+            if self._quiet_frames <= 0:
                 face, hands, pose = self._run_all(rgb, width, height)
             else:
-                # The graphs log their start-up on the first frame only (measured), so only the
-                # first frame pays for the redirection; the hand worker runs inside the block.
+                # Until some graph finds something: its first landmarks print a warning (measured).
+                # The hand worker runs inside the block too.
                 with quiet_native_logs():
                     face, hands, pose = self._run_all(rgb, width, height)
-                self._warmed_up = True
+                found = face is not None or bool(hands) or pose is not None
+                self._quiet_frames = 0 if found else self._quiet_frames - 1
             self._frames_seen += 1
         return Landmarks(
             timestamp=frame.timestamp, width=width, height=height, face=face, hands=hands, pose=pose

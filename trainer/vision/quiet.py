@@ -7,12 +7,16 @@ calculator.cc ... NORM_RECT without IMAGE_DIMENSIONS". ``GLOG_minloglevel`` does
 Python's ``sys.stderr`` is not involved, so the only lever is the file descriptor itself.
 
 Measured with mediapipe 0.10.21 (face mesh, hands, pose; static and video mode, 40 varied photos):
-every line comes while a graph is built or during its **first** ``process`` call; none after. So
-``quiet_native_logs()`` is meant to wrap exactly those two moments (the trackers do so), not every frame:
-while it is active, fd 2 points to a temporary file, and *anything* written to stderr by any thread
-of the process goes there too, so keep the block short. Nested or concurrent blocks share one
-redirection (a lock and a depth count); the last one out restores fd 2. If a block ends with an
-exception, the captured lines are replayed on stderr, since they may explain the failure.
+the lines come (1) while a graph opens its calculators, which it does on its own threads *after*
+its constructor returned, so a block around the constructor alone loses the race now and then; a
+first ``process`` call inside the block waits for them; and (2) once per process, on the first
+frame where any graph finds landmarks ("Using NORM_RECT without IMAGE_DIMENSIONS"). None after.
+So ``quiet_native_logs()`` is meant to wrap construction plus a warm-up call, and the calls up to
+the first detection (at most ``QUIET_FRAMES``), never every frame: while it is active, fd 2 points
+to a temporary file, and *anything* written to stderr by any thread goes there too. Nested or
+concurrent blocks share one redirection (a lock and a depth count); the last one out restores fd 2.
+If a block ends with an exception, the captured lines are replayed on stderr, since they may
+explain the failure.
 
 Set ``ALUETTE_MEDIAPIPE_LOGS=1`` to see the native lines (nothing is redirected then).
 
@@ -28,6 +32,9 @@ import tempfile
 import threading
 from collections.abc import Iterator
 
+QUIET_FRAMES = 300
+"""Frames (10 s at 30 fps) during which a tracker keeps its ``process`` calls quiet while none of
+its graphs has found anything yet: a graph's first landmarks print one more warning (measured)."""
 LOGS_ENV = "ALUETTE_MEDIAPIPE_LOGS"
 """Set to 1 (or anything but "" / "0") to let MediaPipe's native log lines through."""
 
