@@ -64,6 +64,8 @@ def add_commands(subparsers) -> None:
     evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     evaluate.add_argument("--profile", metavar="FILE", help="a calibrated profile instead of population defaults")
     evaluate.add_argument("--no-clips", action="store_true", help="stills only (skip the talking/neutral clips)")
+    evaluate.add_argument("--no-review", action="store_true",
+                          help="MANIFEST labels only (ignore the reviewed labels of samples/gestures_review.tsv)")
     evaluate.add_argument("--max-clip-frames", type=int, metavar="N", help="read at most N frames per clip")
     evaluate.add_argument("--mistakes", action="store_true", help="list every missed and false detection")
     evaluate.add_argument("--out", metavar="FILE", help="also save the JSON report there")
@@ -278,6 +280,7 @@ def run_eval(args) -> int:
         max_clip_frames=args.max_clip_frames,
         face_model=args.face_model,
         progress=progress,
+        **({"review": None} if args.no_review else {}),
     )
     if args.out:
         save_report(report, args.out)

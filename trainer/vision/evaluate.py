@@ -8,6 +8,11 @@ each gesture fired (a still may fire several). For the clips of the negative fol
 ``neutral``) it runs the temporal recognizer over every frame and reports events per minute: each is a
 false trigger, since nobody signs there.
 
+Labels are the MANIFEST's plus the repository's reviewed labels (``samples/gestures_review.tsv``: what
+a photo visibly shows besides its label, e.g. raised brows in a funny face labelled tongue_out, made
+don't-care); the table also gives precision and recall against the MANIFEST alone, and ``review=None``
+(``--no-review``) drops the review entirely.
+
 Only gestures with at least one real example in the folder are scored. Must not import the rules
 engine, bots, quiz or UI; MediaPipe is loaded only by ``evaluate_folder``.
 """
@@ -21,7 +26,7 @@ from pathlib import Path
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
-from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, read_labels
+from trainer.vision.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels
 from trainer.vision.types import VisionError
 
 THRESHOLD = 0.5
@@ -106,6 +111,10 @@ class EvalReport:
     errors: tuple[tuple[str, str], ...] = ()
     mistakes: tuple[tuple[str, str, str], ...] = ()
     """(file, gesture, "missed" | "false") for every error on the stills."""
+    review: str | None = None
+    """The reviewed-labels file applied, or None (MANIFEST labels only)."""
+    manifest_gestures: tuple[GestureStats, ...] = ()
+    """The same stills scored against the MANIFEST labels alone (when a review was applied)."""
 
     def false_triggers_per_minute(self, label: str | None = None) -> float:
         clips = [c for c in self.clips if label is None or c.label == label]
@@ -124,6 +133,8 @@ class EvalReport:
             "stills": len(self.stills),
             "stills_with_face": sum(s.face for s in self.stills),
             "gestures": [s.to_json() for s in self.gestures],
+            "review": self.review,
+            "gestures_manifest_only": [s.to_json() for s in self.manifest_gestures],
             "confusion": self.confusion,
             "clips": [
                 {
@@ -150,15 +161,20 @@ class EvalReport:
         lines = [
             f"eval-vision {self.folder}  backend={self.backend}  "
             f"{'calibrated profile' if self.calibrated else 'population defaults'}",
-            f"{len(self.stills)} stills ({sum(s.face for s in self.stills)} with a face)",
+            f"{len(self.stills)} stills ({sum(s.face for s in self.stills)} with a face); labels: MANIFEST"
+            + (f" + review {Path(self.review).name}" if self.review else " only"),
             "",
-            f"{'gesture':14s} {'n':>3s} {'TP':>3s} {'FP':>3s} {'FN':>3s} {'prec':>5s} {'recall':>6s} {'F1':>5s}",
+            f"{'gesture':14s} {'n':>3s} {'TP':>3s} {'FP':>3s} {'FN':>3s} {'prec':>5s} {'recall':>6s} {'F1':>5s}"
+            + ("   MANIFEST only: P / R" if self.manifest_gestures else ""),
         ]
+        strict = {s.gesture: s for s in self.manifest_gestures}
         for s in self.gestures:
             flag = "" if s.precision >= 0.9 and s.recall >= 0.9 else "  < 0.9"
+            other = strict.get(s.gesture)
+            extra = f"   {other.precision:4.2f} / {other.recall:4.2f}" if other is not None else ""
             lines.append(
                 f"{s.gesture.value:14s} {s.support:3d} {s.tp:3d} {s.fp:3d} {s.fn:3d} "
-                f"{s.precision:5.2f} {s.recall:6.2f} {s.f1:5.2f}{flag}"
+                f"{s.precision:5.2f} {s.recall:6.2f} {s.f1:5.2f}{flag:7s}{extra}"
             )
         columns = [s.gesture.value for s in self.gestures] + [NONE_COLUMN]
         lines += ["", "confusion (rows: folder label; columns: gestures fired on its stills)"]
@@ -245,6 +261,7 @@ def evaluate_folder(
     max_clip_frames: int | None = None,
     face_model: Path | str | None = None,
     progress: Callable[[str], None] | None = None,
+    review: Path | str | None = DEFAULT_REVIEW,
 ) -> EvalReport:
     """Evaluate the recognizer on a labelled folder (see the module doc); VisionError if unusable.
 
@@ -253,6 +270,7 @@ def evaluate_folder(
     (``VARIANTS``) only sets its options: "mesh" is the default solutions face mesh, "tasks" the Tasks
     FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data folder); "+image"
     adds the mouth-appearance cues (dark cavity, teeth, tongue), as the pipeline does by default.
+    ``review`` is the reviewed-labels file (None: the MANIFEST alone; see the module doc).
     """
     if backend not in VARIANTS:
         raise VisionError(f"unknown backend {backend!r}: use one of {', '.join(VARIANTS)}")
@@ -260,7 +278,10 @@ def evaluate_folder(
     from trainer.vision.sources import open_source  # noqa: PLC0415
 
     root = Path(path)
-    labelled = read_labels(root)
+    if review is not None and Path(review) == DEFAULT_REVIEW and not DEFAULT_REVIEW.is_file():
+        review = None
+    labelled = read_labels(root, review=review)
+    manifest = {item.file: item for item in read_labels(root, review=None)} if review is not None else {}
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
     # The evaluation runs the product's own Pipeline (what `aluette recognize` and the app run): its
     # face features, rule set, running baseline and recognizer; the backend only picks its options.
@@ -294,6 +315,10 @@ def evaluate_folder(
             )
             rows.append((item, scores, scores_frame.face_found, hands))
     stats, confusion, mistakes = score_stills(rows)
+    manifest_stats: tuple[GestureStats, ...] = ()
+    if manifest:
+        manifest_stats, _, _ = score_stills(
+            [(manifest[item.file], *rest) for item, *rest in rows], gestures=[s.gesture for s in stats])
     clip_results: list[ClipResult] = []
     if clips:
         video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
@@ -337,6 +362,8 @@ def evaluate_folder(
         clips=tuple(clip_results),
         errors=tuple(errors),
         mistakes=mistakes,
+        review=None if review is None else str(review),
+        manifest_gestures=manifest_stats,
     )
 
 

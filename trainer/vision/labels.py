@@ -6,6 +6,11 @@ still carries. An explicit ``also X`` or ``+ X`` in the notes makes X a second t
 ``blink``) makes X *don't care*: firing it is neither right nor wrong. Left/right in the notes are the
 subject's own. Shared by the evaluation and the threshold tuner. Standard library and
 ``trainer.signals.gestures`` only.
+
+A **review file** (``samples/gestures_review.tsv``, rows ``file, gesture, verdict, reason``) adds what
+the MANIFEST does not say but the photo visibly shows: ``dont_care`` (e.g. the raised brows in every
+face of the lp_d6 funny-face video) or ``present``/``absent``. Each row was checked by eye and says why;
+``read_labels(folder, review=None)`` ignores it (``aluette eval-vision --no-review``).
 """
 
 from __future__ import annotations
@@ -108,11 +113,62 @@ def label_file(file: str, label: str, notes: str = "") -> LabelledFile:
     )
 
 
-def read_labels(folder: Path | str) -> list[LabelledFile]:
+DEFAULT_REVIEW = Path(__file__).resolve().parents[2] / "samples" / "gestures_review.tsv"
+REVIEW_VERDICTS = ("dont_care", "present", "absent")
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One reviewed label: ``verdict`` on ``gesture`` for ``file`` (relative to the labelled folder)."""
+
+    file: str
+    gesture: Gesture
+    verdict: str
+    reason: str
+
+
+def read_review(path: Path | str) -> list[Review]:
+    """The rows of a review file (``#`` lines are comments). Raises VisionError naming a bad row."""
+    source = Path(path)
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise VisionError(f"label review {source} unreadable ({error}): fix the path or pass review=None") from None
+    rows = [line for line in lines if line.strip() and not line.startswith("#")]
+    out = []
+    for number, row in enumerate(csv.DictReader(rows, delimiter="\t"), start=2):
+        try:
+            gesture = Gesture(row.get("gesture") or "")
+        except ValueError:
+            raise VisionError(f"label review {source}, row {number}: unknown gesture {row.get('gesture')!r}") from None
+        verdict = row.get("verdict") or ""
+        if verdict not in REVIEW_VERDICTS or not row.get("file") or not (row.get("reason") or "").strip():
+            raise VisionError(
+                f"label review {source}, row {number}: needs a file, a verdict in {REVIEW_VERDICTS} and a reason"
+            )
+        out.append(Review(row["file"], gesture, verdict, row["reason"].strip()))
+    return out
+
+
+def apply_review(item: LabelledFile, reviews: list[Review]) -> LabelledFile:
+    """``item`` with the reviewed verdicts on its gestures applied (the review wins over the notes)."""
+    positives, dont_care = set(item.positives), set(item.dont_care)
+    for review in reviews:
+        positives.discard(review.gesture)
+        dont_care.discard(review.gesture)
+        if review.verdict == "present":
+            positives.add(review.gesture)
+        elif review.verdict == "dont_care":
+            dont_care.add(review.gesture)
+    return LabelledFile(item.file, item.label, frozenset(positives), frozenset(dont_care), item.side, item.notes)
+
+
+def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) -> list[LabelledFile]:
     """Every image or clip under ``folder``, labelled by its sub-folder and MANIFEST.tsv notes.
 
-    Without a MANIFEST the folder names alone are the labels. Raises VisionError if the folder is
-    missing or holds no labelled file.
+    Without a MANIFEST the folder names alone are the labels. ``review`` (the repository's reviewed
+    labels by default; None for the MANIFEST alone) applies to the files it names; a missing default
+    review file is skipped. Raises VisionError if the folder is missing or holds no labelled file.
     """
     root = Path(folder)
     if not root.is_dir():
@@ -137,4 +193,9 @@ def read_labels(folder: Path | str) -> list[LabelledFile]:
         raise VisionError(
             f"no labelled image or clip under {root}: put files in sub-folders named after the gesture"
         )
-    return out
+    if review is None or (Path(review) == DEFAULT_REVIEW and not DEFAULT_REVIEW.is_file()):
+        return out
+    by_file: dict[str, list[Review]] = {}
+    for row in read_review(review):
+        by_file.setdefault(row.file, []).append(row)
+    return [apply_review(item, by_file[item.file]) if item.file in by_file else item for item in out]
