@@ -32,6 +32,7 @@ from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
+from trainer.vision.plausibility import face_is_a_hand
 from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
@@ -252,7 +253,7 @@ class Pipeline:
     def _score(self, marks: Landmarks, image: np.ndarray | None = None) -> FrameScores:
         face: dict[str, float] | None = None
         mouth = face_width = None
-        if marks.face is not None:
+        if marks.face is not None and not face_is_a_hand(marks.face, marks.hands):
             try:
                 mirrored = self.options.mirrored and not self.options.tasks_face  # the mesh Tracker re-indexes
                 face = face_features(unmirrored_face(marks.face, marks.width) if mirrored else marks.face)

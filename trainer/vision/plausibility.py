@@ -1,0 +1,43 @@
+"""Sanity checks on what the trackers report, before features are computed from it.
+
+The face mesh, run on a photo of a hand held up to the camera, sometimes "finds" a face in the hand
+itself (``thumb/hagrid_like.png`` of ../shared/gestures: a thumbs-up with no face in the picture
+gives a face mesh whose box is 88 % covered by the hand's landmarks), and that phantom face then
+winks and pouts. A real face next to a sign is much larger than the hand's landmark box or only partly
+covered by it, so a face whose box lies mostly inside a detected hand's box is dropped.
+
+Standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from trainer.vision.types import HandLandmarks
+
+HAND_COVER_LIMIT = 0.6
+"""A face box covered by a hand's landmark box beyond this fraction is taken for the hand itself."""
+
+
+def _box(points: np.ndarray) -> tuple[float, float, float, float]:
+    xy = np.asarray(points)[:, :2]
+    (x0, y0), (x1, y1) = xy.min(axis=0), xy.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def hand_cover(face: np.ndarray, hand: np.ndarray) -> float:
+    """Fraction of the face's bounding box (image plane) inside the hand's landmark box."""
+    fx0, fy0, fx1, fy1 = _box(face)
+    hx0, hy0, hx1, hy1 = _box(hand)
+    area = (fx1 - fx0) * (fy1 - fy0)
+    if area <= 0:
+        return 1.0  # a degenerate face box is no face either
+    inter = max(0.0, min(fx1, hx1) - max(fx0, hx0)) * max(0.0, min(fy1, hy1) - max(fy0, hy0))
+    return inter / area
+
+
+def face_is_a_hand(face: np.ndarray, hands: Iterable[HandLandmarks]) -> bool:
+    """True when the face mesh lies mostly inside a detected hand (see the module doc)."""
+    return any(hand_cover(face, hand.points) > HAND_COVER_LIMIT for hand in hands)
