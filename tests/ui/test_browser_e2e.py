@@ -1,6 +1,7 @@
 """End to end in a real headless Chromium: the app's Practice page, a fake camera playing a clip made
 now from real photos (a neutral face, then the same face with the mouth open: one ace), and the page
-must report that sign. Also saves a screenshot of every page to docs/screenshots/.
+must report that sign. Also takes a screenshot of every page: into the test's temporary folder, or into
+docs/screenshots/ when ALUETTE_UPDATE_SCREENSHOTS=1 (so a test run leaves the checkout unchanged).
 
 Debian's /usr/bin/chromium is driven by Playwright's Python package with ``executable_path``; no
 browser is downloaded. The Streamlit server is started on a free localhost port and stopped in
@@ -9,7 +10,9 @@ browser is downloaded. The Streamlit server is started on a free localhost port 
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,14 @@ from trainer.ui.launch import REPO_ROOT, free_port, start_server, stop_server, w
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SCREENSHOTS = REPO_ROOT / "docs" / "screenshots"
+DOCS_SCREENSHOTS = REPO_ROOT / "docs" / "screenshots"
+SCREENSHOTS = DOCS_SCREENSHOTS
+
+
+@pytest.fixture(autouse=True)
+def _screenshot_folder(tmp_path: Path, monkeypatch):
+    update = os.environ.get("ALUETTE_UPDATE_SCREENSHOTS") == "1"
+    monkeypatch.setattr(sys.modules[__name__], "SCREENSHOTS", DOCS_SCREENSHOTS if update else tmp_path / "screenshots")
 
 
 @pytest.fixture()
