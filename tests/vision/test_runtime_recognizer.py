@@ -225,15 +225,35 @@ def test_a_deliberate_mouth_sign_while_talking_still_counts_but_later():
     assert 0.6 <= reported - 5.0 <= 1.0  # about talking_hold_ms, not the usual 120 ms
 
 
-def test_non_mouth_gestures_are_not_delayed_by_talking():
-    stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0)
-    stream += _talking(30.0, 1.0, 4.0, extra={Gesture.BROWS_UP: 0.9})
+def _first_report(stream, gesture):
     recognizer = Recognizer()
-    reported = None
     for f in stream:
-        update = recognizer.update(f)
-        if reported is None and any(e.gesture is Gesture.BROWS_UP for e in update.started):
-            reported = f.timestamp
+        if any(e.gesture is gesture for e in recognizer.update(f).started):
+            return f.timestamp
+    return None
+
+
+def test_non_mouth_gestures_are_not_delayed_by_talking():
+    for gesture in (Gesture.LOOK_UP, Gesture.WINK, Gesture.THUMB):
+        stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0)
+        stream += _talking(30.0, 1.0, 4.0, extra={gesture: 0.9})
+        reported = _first_report(stream, gesture)
+        assert reported is not None and reported - 4.0 <= 0.25, gesture
+
+
+def test_brows_raised_while_talking_must_be_held_like_a_mouth_sign():
+    """Speakers flash their brows on stressed words: while talking, brows_up needs talking_hold_ms
+    (a 0.4 s flash is ignored, a 1 s raise is reported); when silent it is reported at once."""
+    config = RecognizerConfig()
+    assert Gesture.BROWS_UP in config.talking_also
+    flash = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0) + _talking(30.0, 0.4, 4.0, extra={Gesture.BROWS_UP: 0.9})
+    flash += _talking(30.0, 2.0, 4.4)
+    assert _first_report(flash, Gesture.BROWS_UP) is None
+    held = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0) + _talking(30.0, 1.2, 4.0, extra={Gesture.BROWS_UP: 0.9})
+    reported = _first_report(held, Gesture.BROWS_UP)
+    assert reported is not None and 0.75 <= reported - 4.0 <= 0.9
+    raised = [frame(4.0 + i / 30.0, {Gesture.BROWS_UP: 0.9}) for i in range(30)]
+    reported = _first_report(quiet(30.0, 4.0) + raised, Gesture.BROWS_UP)
     assert reported is not None and reported - 4.0 <= 0.25
 
 
@@ -318,11 +338,11 @@ def test_face_signs_wait_longer_while_the_neutral_face_is_unknown():
     for i in range(90):
         t = i / 30
         f = FrameScores(t, {MOUTH_ACTIVITY: 0.0, NEUTRAL_KNOWN: 0.0},
-                        {Gesture.BROWS_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1)
+                        {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1)
         for event in recognizer.update(f).started:
             reported.setdefault(event.gesture, t)
     assert reported[Gesture.THUMB] <= 0.15
-    assert 0.5 <= reported[Gesture.BROWS_UP] <= 0.55
+    assert 0.5 <= reported[Gesture.LOOK_UP] <= 0.55
 
 
 def test_at_most_one_false_trigger_per_minute_of_talking():

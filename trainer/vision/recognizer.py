@@ -21,7 +21,8 @@ below ``exit``):
   ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
   ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
   ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
-  never last that long, a deliberate sign does.
+  never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
+  stressed words (``talking_also``: brows_up).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
   profile, first seconds: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures need
   ``unsure_hold_ms``: a face that differs from the population does not fire at once.
@@ -97,6 +98,10 @@ class RecognizerConfig:
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
     """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
+    talking_also: tuple[Gesture, ...] = (Gesture.BROWS_UP,)
+    """Face gestures besides the mouth ones that speech makes too: speakers flash their brows on
+    stressed words (the two brows_up false triggers on the talking clips of ../shared/gestures, 0.24
+    and 0.52 s long); they get ``talking_hold_ms`` as well while the person talks."""
     unsure_hold_ms: float = 500.0
     """Hold for face gestures while the person's neutral face is not known yet (NEUTRAL_KNOWN = 0)."""
     talk_hangover_ms: float = 1500.0
@@ -218,6 +223,10 @@ class Recognizer:
                        unsure and gesture.body_part is BodyPart.FACE)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
+    def _speech_prone(self, gesture: Gesture) -> bool:
+        """Speech makes this gesture's shape too (see ``RecognizerConfig.talking_also``)."""
+        return gesture.uses_mouth or gesture in self.config.talking_also
+
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
               side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False) -> None:
         ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
@@ -251,7 +260,7 @@ class Recognizer:
             if score > track.peak:
                 track.peak = score
             # Talking seen at any moment of the hold keeps the longer hold.
-            track.onset_talking = track.onset_talking or (talking and gesture.uses_mouth)
+            track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
             hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
             if unsure:
                 hold = max(hold, self.config.unsure_hold_ms)
@@ -274,11 +283,10 @@ class Recognizer:
             if ms(track.since) >= timing.release_ms:
                 finished.append(self._finish(gesture, track, timing))
 
-    @staticmethod
-    def _begin(track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
+    def _begin(self, track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
         """Start a pending event; its side is the side seen at the onset."""
         track.phase, track.since, track.peak, track.side, track.count = Phase.PENDING, t, score, side, 1
-        track.onset_talking = talking and gesture.uses_mouth
+        track.onset_talking = talking and self._speech_prone(gesture)
         track.switch_since = None
 
     def _finish(self, gesture: Gesture, track: _Track, timing: GestureTiming) -> GestureEvent:
