@@ -57,6 +57,8 @@ from trainer.vision.face_gestures import (  # noqa: E402
 from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
+LANDMARKS = REPO / "samples" / "face_landmarks.npz"
+SHAPE_PREFIX = "shape_"
 FRAMES = REPO / "samples" / "face_talking_frames.json.gz"
 OUT = REPO / "models" / "thresholds.json"
 MIN_FACE_PX = 20.0
@@ -87,7 +89,7 @@ SIGNED_FEATURES = ("lip_corner_diff", "eye_open_diff", "head_roll", "mouth_shift
 # learn that the photos of it often have an open mouth too (a Yale "surprised" face is brows up AND
 # mouth open; a first all-feature brows_up model fired on open mouths while people talked).
 UPPER_GESTURES = frozenset({Gesture.BROWS_UP, Gesture.LOOK_UP, Gesture.WINK, Gesture.EYES_CLOSED, Gesture.HEAD_TILT})
-UPPER_PREFIXES = ("eye", "brow", "gaze", "blink", "look", "cheekSquint", "nose_drop")
+UPPER_PREFIXES = ("eye", "brow", "gaze", "blink", "look", "cheekSquint", "nose_drop", "shape_up")
 
 C = tuple  # (feature, mode, direction)
 # Rules tried per gesture for the face-mesh features (both backends have these features).
@@ -340,10 +342,11 @@ def fit_rule(rows, backend, population, gesture, specs, neutrals=None) -> tuple[
     return f1, [Condition(s[0], s[1], s[2], t) for s, t in zip(specs, thresholds)]
 
 
-def model_inputs(rows, variant, gesture: Gesture) -> list[str]:
+def model_inputs(rows, variant, gesture: Gesture, shape: bool = False) -> list[str]:
     """The features a variant's model of ``gesture`` may use: every named feature of the gesture's part
     of the face (eyes and brows, or mouth) and of the head pose that its rows all carry (no face_px, no
-    image cues without '+image'), plus |relative| of the signed asymmetries."""
+    image cues without '+image'), plus |relative| of the signed asymmetries; with ``shape``, also the
+    face-shape components of that part (``shape_up_*`` or ``shape_mouth_*``) and their |relative|."""
     base_variant = variant.split(":")[0]
     backend = VARIANTS[base_variant][0]
     feats = [r["backends"][backend] for r in rows if backend in r["backends"]]
@@ -355,8 +358,10 @@ def model_inputs(rows, variant, gesture: Gesture) -> list[str]:
         return upper == (gesture in UPPER_GESTURES)
 
     names = sorted(k for k in feats[0] if k != "face_px" and all(k in f for f in feats) and region(k)
-                   and (base_variant.endswith("+image") or k not in IMAGE_FEATURES))
-    return names + [ABS_PREFIX + n for n in SIGNED_FEATURES if n in names]
+                   and (base_variant.endswith("+image") or k not in IMAGE_FEATURES)
+                   and (shape or not k.startswith(SHAPE_PREFIX)))
+    signed = [n for n in names if n in SIGNED_FEATURES or n.startswith(SHAPE_PREFIX)]
+    return names + [ABS_PREFIX + n for n in signed]
 
 
 def fit_model(rows, backend, population, gesture, inputs) -> LinearModel | None:
@@ -370,7 +375,9 @@ def fit_model(rows, backend, population, gesture, inputs) -> LinearModel | None:
 
     def relative(r, n):
         name = n.removeprefix(ABS_PREFIX)
-        v = r["backends"][backend].get(name, population.mean(name)) - neutral[n]
+        base = r.get("baseline", {}).get(backend)  # a talking frame: its clip's own neutral face
+        centre = base.mean(name) if base is not None and name in base.stats else neutral[n]
+        v = r["backends"][backend].get(name, population.mean(name)) - centre
         return abs(v) if n.startswith(ABS_PREFIX) else v
 
     x = np.array([[relative(r, n) for n in inputs] for r in known])
@@ -392,14 +399,15 @@ def fit_model(rows, backend, population, gesture, inputs) -> LinearModel | None:
                        tuple(theta[:-1].tolist()), float(theta[-1]))
 
 
-def fit_models(rows, variant, created) -> Thresholds:
-    """A model for every face gesture of a population variant (the rule set's other fields kept)."""
+def fit_models(rows, variant, created, shape: bool = False) -> Thresholds:
+    """A model for every face gesture of a population variant (the rule set's other fields kept);
+    ``shape`` lets the models use the face-shape components too."""
     backend = VARIANTS[variant.split(":")[0]][0]
     population = _population(rows, backend, created)
     usable = [r for r in rows if backend in r["backends"] and r["backends"][backend].get("face_px", 0) >= MIN_FACE_PX]
     models = []
     for gesture in FACE_GESTURES:
-        model = fit_model(usable, backend, population, gesture, model_inputs(usable, variant, gesture))
+        model = fit_model(usable, backend, population, gesture, model_inputs(usable, variant, gesture, shape))
         if model is not None:
             models.append(GestureRule(gesture, (), model))
     return Thresholds(variant, tuple(models), population, MIN_FACE_PX)
@@ -462,11 +470,12 @@ def predict(rows, backend, thresholds, neutrals=None) -> dict[str, list[tuple[bo
 
 
 def talking_rates(rows, backend, thresholds) -> dict[str, float]:
-    """Share of the talking clips' sampled frames (with a face) on which each gesture fires."""
-    frames = [r["backends"][backend] for r in rows if r.get("weight", 1.0) < 1.0 and backend in r["backends"]]
+    """Share of the talking clips' sampled frames (with a face) on which each gesture fires, each frame
+    measured against its clip's own baseline as the product's Pipeline measures a video."""
+    frames = [r for r in rows if r.get("weight", 1.0) < 1.0 and backend in r["backends"]]
     fired = defaultdict(int)
-    for feats in frames:
-        scores, _ = score_face(feats, None, thresholds)
+    for r in frames:
+        scores, _ = score_face(r["backends"][backend], r.get("baseline", {}).get(backend), thresholds)
         for g in FACE_GESTURES:
             fired[g.value] += scores[g] >= 0.5
     return {g.value: round(fired[g.value] / len(frames), 4) for g in FACE_GESTURES} if frames else {}
@@ -483,8 +492,9 @@ def prf(pairs) -> dict:
             "f1": round(f1, 3)}
 
 
-def loso(rows, variant, created, models: bool = False) -> dict | tuple[dict, dict]:
-    """Leave-one-source-out figures of the rules (and, with ``models``, of the learned models too)."""
+def loso(rows, variant, created, models: bool = False) -> dict | tuple[dict, dict, dict]:
+    """Leave-one-source-out figures of the rules (and, with ``models``, of the learned models without
+    and with the face-shape components too)."""
     backend = VARIANTS[variant.split(":")[0]][0]
     neutrals = _neutrals(rows, backend) if variant.endswith(CALIBRATED) else None
     by_source = defaultdict(list)
@@ -492,6 +502,8 @@ def loso(rows, variant, created, models: bool = False) -> dict | tuple[dict, dic
         by_source[r["source"]].append(r)
     pairs = defaultdict(list)
     model_pairs = defaultdict(list)
+    shape_pairs = defaultdict(list)
+    with_shape = models and _has_shape(rows, backend)
     for source, held in by_source.items():
         if all(r.get("weight", 1.0) < 1.0 for r in held):
             continue  # a talking clip: no still to test on
@@ -504,8 +516,52 @@ def loso(rows, variant, created, models: bool = False) -> dict | tuple[dict, dic
         if models:
             for g, p in predict(held, backend, fit_models(train, variant, created), neutrals).items():
                 model_pairs[g].extend(p)
+            if with_shape:
+                shaped = fit_models(train, variant, created, shape=True)
+                for g, p in predict(held, backend, shaped, neutrals).items():
+                    shape_pairs[g].extend(p)
     rules = {g: prf(p) for g, p in pairs.items()}
-    return (rules, {g: prf(p) for g, p in model_pairs.items()}) if models else rules
+    if not models:
+        return rules
+    return rules, {g: prf(p) for g, p in model_pairs.items()}, {g: prf(p) for g, p in shape_pairs.items()}
+
+
+def attach_clip_baselines(rows) -> None:
+    """Give every talking-clip frame its clip's neutral face (median of the clip's sampled frames), as
+    the product's Pipeline measures a video without a profile against the running median of its own
+    stream: a model must not fire on a talking person's brows or lips relative to *their* rest face."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r.get("weight", 1.0) < 1.0:
+            groups[r["file"].split("#")[0]].append(r)
+    for clip, members in groups.items():
+        for backend in {b for r in members for b in r["backends"]}:
+            frames = [r["backends"][backend] for r in members if backend in r["backends"]]
+            baseline = profile_from_samples(clip, frames, kind="baseline")
+            for r in members:
+                r.setdefault("baseline", {})[backend] = baseline
+
+
+def _has_shape(rows, backend) -> bool:
+    return any(k.startswith(SHAPE_PREFIX) for r in rows if backend in r["backends"] for k in r["backends"][backend])
+
+
+def add_shape_features(rows, landmarks: Path) -> int:
+    """Add the face-shape components (trainer.vision.face_shape) to the mesh rows, from the recorded
+    landmarks of the same files (samples/face_landmarks.npz); returns how many rows got them."""
+    from trainer.vision.face_shape import shape_features  # noqa: PLC0415
+
+    if not landmarks.is_file():
+        return 0
+    data = np.load(landmarks)
+    points = dict(zip(data["files"].tolist(), data["points"]))
+    added = 0
+    for r in rows:
+        mesh = r["backends"].get("mesh")
+        if mesh is not None and r["file"] in points:
+            mesh.update({k: round(v, 5) for k, v in shape_features(points[r["file"]]).items()})
+            added += 1
+    return added
 
 
 def _rule_json(rule: GestureRule) -> dict:
@@ -563,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
                                                   "clip#frame)"), "created": created, "rows": clip_rows},
                       handle, separators=(",", ":"))
         print(f"wrote {samples} ({len(stills)} stills) and {frames} ({len(clip_rows)} clip frames)")
+    print(f"face-shape components added to {add_shape_features(rows, LANDMARKS)} rows (from {LANDMARKS.name})")
+    attach_clip_baselines(rows)
     labels = {item.file: item for item in read_labels(gestures)} if gestures.is_dir() else {}
     for r in rows:
         item: LabelledFile = labels.get(r["file"]) or label_file(r["file"], r["label"])
@@ -595,18 +653,23 @@ def main(argv: list[str] | None = None) -> int:
             held = {} if args.no_loso else loso(with_face, variant, created)
         else:
             # Rule or learned model, per gesture: the model only where it generalises clearly better.
-            held, held_models = loso(with_face, variant, created, models=True)
+            held, held_models, held_shape = loso(with_face, variant, created, models=True)
             models = {r.gesture: r for r in fit_models(rows, variant, created).rules}
+            shaped = {r.gesture: r for r in fit_models(rows, variant, created, shape=True).rules} if held_shape else {}
             chosen = []
             for rule in thresholds.rules:
                 g = rule.gesture.value
-                a, b = held.get(g, {"f1": 0.0}), held_models.get(g, {"f1": 0.0})
-                use_model = (b["f1"] >= a["f1"] + MODEL_MARGIN and b["f1"] >= MODEL_MIN_LOSO_F1
-                             and rule.gesture in models)
-                compared[g] = {"rule": a, "model": b, "chosen": "model" if use_model else "rule"}
-                chosen.append(models[rule.gesture] if use_model else rule)
-                if use_model:
-                    held[g] = b
+                a, b, c = held.get(g, {"f1": 0.0}), held_models.get(g, {"f1": 0.0}), held_shape.get(g, {"f1": 0.0})
+                # Each richer family must generalise clearly better than the simpler one it replaces.
+                pick, best = "rule", a
+                if b["f1"] >= best["f1"] + MODEL_MARGIN and b["f1"] >= MODEL_MIN_LOSO_F1 and rule.gesture in models:
+                    pick, best = "model", b
+                if c["f1"] >= best["f1"] + MODEL_MARGIN and c["f1"] >= MODEL_MIN_LOSO_F1 and rule.gesture in shaped:
+                    pick, best = "shape_model", c
+                compared[g] = {"rule": a, "model": b, "shape_model": c, "chosen": pick}
+                chosen.append({"rule": rule, "model": models.get(rule.gesture),
+                               "shape_model": shaped.get(rule.gesture)}[pick])
+                held[g] = best
             thresholds = Thresholds(variant, tuple(chosen), thresholds.population, MIN_FACE_PX)
         train = {g: prf(p) for g, p in predict(with_face, backend, thresholds, neutrals).items()}
         talking = talking_rates(rows, backend, thresholds) if neutrals is None else {}
@@ -621,8 +684,8 @@ def main(argv: list[str] | None = None) -> int:
                               for c in rule.conditions)
             if rule.model is not None:
                 rival = compared[g]["rule"]
-                text = (f"logistic model over {len(rule.model.inputs)} features (the rule's LOSO: "
-                        f"{rival['precision']:.2f} {rival['recall']:.2f} {rival['f1']:.2f})")
+                text = (f"{compared[g]['chosen'].replace('_', ' ')}: logistic over {len(rule.model.inputs)} features "
+                        f"(the rule's LOSO: {rival['precision']:.2f} {rival['recall']:.2f} {rival['f1']:.2f})")
             print(f"{g:12s} {a['precision']:5.2f} {a['recall']:5.2f} {a['f1']:5.2f} | "
                   f"     {b['precision']:5.2f} {b['recall']:5.2f} {b['f1']:5.2f} | {talking.get(g, 0):5.3f} {text}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

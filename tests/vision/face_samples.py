@@ -37,3 +37,13 @@ def rows_with(backend: str = "mesh") -> list[dict]:
 def talking_frames(backend: str = "mesh") -> list[dict]:
     """Sampled frames of the talking clips (file is "<clip>#<frame index>")."""
     return [r["backends"][backend] for r in sample_rows() if "#" in r["file"] and backend in r["backends"]]
+
+
+def talking_clips(backend: str = "mesh") -> dict[str, list[dict]]:
+    """The sampled frames of each talking clip, by clip (the product measures a video against the
+    running median of its own stream, so tests score these frames against their clip's median)."""
+    clips: dict[str, list[dict]] = {}
+    for r in sample_rows():
+        if "#" in r["file"] and backend in r["backends"]:
+            clips.setdefault(r["file"].split("#")[0], []).append(r["backends"][backend])
+    return clips

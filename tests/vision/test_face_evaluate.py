@@ -120,4 +120,5 @@ def test_evaluation_reads_what_aluette_recognize_reads(tmp_path, gestures_dir):
     recognized = analyse_video(gestures_dir / clip, options=PipelineOptions(shrug=False))
     (evaluated,) = report.clips
     assert evaluated.frames == recognized.frames
-    assert [g for g, _, _ in evaluated.events] == [e.gesture.value for e in recognized.events] == ["wink"]
+    assert [g for g, _, _ in evaluated.events] == [e.gesture.value for e in recognized.events]
+    assert evaluated.events  # the comparison is not vacuous: this clip has (false) events

@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from trainer.vision.face_shape import shape_features
 from trainer.vision.types import VisionError
 
 FACE_POINTS = 478
@@ -180,7 +181,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     mid_u = 0.5 * (fu[_R_MOUTH] + fu[_L_MOUTH])
     shift = (mid_u - fu[_NOSE_TIP]) * scale
 
-    return {
+    named = {
         "eye_open_left": eye_l,
         "eye_open_right": eye_r,
         "eye_open_mean": 0.5 * (eye_l + eye_r),
@@ -215,6 +216,9 @@ def face_features(points: np.ndarray) -> dict[str, float]:
         # Not scale-free on purpose: the face size in pixels says how far the mesh can be trusted.
         "face_px": iod,
     }
+    # The principal components of the brow/eye and lip shapes (trainer.vision.face_shape).
+    named.update(shape_features(p))
+    return named
 
 
 # -- appearance of the mouth (needs the image) ------------------------------------------------------

@@ -1,0 +1,67 @@
+#!/usr/bin/env python
+"""Fit the face-shape basis (models/face_shape.json) from the recorded landmarks, without labels.
+
+    python scripts/fit_face_shapes.py [--components 16]
+
+Reads ``samples/face_landmarks.npz`` (``scripts/record_face_landmarks.py``): the reference face is the
+aligned mean of the ``neutral`` stills; each region's principal components come from every recorded
+face (stills and talking frames). Regions: ``up`` = both brows, both eyes and the irises; ``mouth`` =
+the lips (MediaPipe's own FACEMESH_* contour sets). See trainer/vision/face_shape.py. Then rerun
+``scripts/tune_thresholds.py --replay`` so the gesture models see the new components.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.vision.face_shape import DEFAULT_SHAPE_FILE, fit_shape_basis  # noqa: E402
+
+LANDMARKS = REPO / "samples" / "face_landmarks.npz"
+
+
+def regions() -> dict[str, tuple[int, ...]]:
+    from mediapipe.python.solutions import face_mesh_connections as mesh  # noqa: PLC0415
+
+    def points(*sets) -> tuple[int, ...]:
+        return tuple(sorted({i for edges in sets for edge in edges for i in edge}))
+
+    return {
+        "up": points(mesh.FACEMESH_LEFT_EYEBROW, mesh.FACEMESH_RIGHT_EYEBROW, mesh.FACEMESH_LEFT_EYE,
+                     mesh.FACEMESH_RIGHT_EYE) + tuple(range(468, 478)),
+        "mouth": points(mesh.FACEMESH_LIPS),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--landmarks", default=str(LANDMARKS))
+    parser.add_argument("--components", type=int, default=16)
+    parser.add_argument("--out", default=str(DEFAULT_SHAPE_FILE))
+    args = parser.parse_args(argv)
+    data = np.load(args.landmarks)
+    neutral = (data["labels"] == "neutral") & ~data["from_clip"]
+    basis = fit_shape_basis(data["points"], neutral, regions(), args.components,
+                            version=f"{dt.date.today().isoformat()}-shape")
+    out = Path(args.out)
+    payload = dict(basis.to_json(), about=(
+        f"Face-shape basis fitted by scripts/fit_face_shapes.py from {len(data['points'])} recorded faces "
+        f"({int(neutral.sum())} neutral stills for the reference) of ../shared/gestures; see "
+        "trainer/vision/face_shape.py."))
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(payload, separators=(",", ":")) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    print(f"wrote {out}: {', '.join(f'{r.name} {len(r.points)} points x {len(r.components)}' for r in basis.regions)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
