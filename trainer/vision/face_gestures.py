@@ -30,7 +30,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import FeatureStat, Profile
@@ -240,8 +240,13 @@ class Thresholds:
 
 def load_thresholds(path: Path | str | None = None, backend: str = "mesh") -> Thresholds:
     """Rules from ``path``, ``$ALUETTE_THRESHOLDS`` or the repository's models/thresholds.json."""
-    chosen = Path(path or os.environ.get("ALUETTE_THRESHOLDS") or DEFAULT_THRESHOLDS)
-    return _load_cached(str(chosen.resolve()), backend)
+    return _load_named(str(path or os.environ.get("ALUETTE_THRESHOLDS") or DEFAULT_THRESHOLDS), backend)
+
+
+@lru_cache(maxsize=16)
+def _load_named(name: str, backend: str) -> Thresholds:
+    # Called for every frame: resolving the path (a few system calls) once per name is enough.
+    return _load_cached(str(Path(name).resolve()), backend)
 
 
 @lru_cache(maxsize=8)
@@ -255,6 +260,25 @@ def _load_cached(path: str, backend: str) -> Thresholds:
     except (OSError, json.JSONDecodeError) as error:
         raise VisionError(f"face thresholds {path} unreadable ({error}): rerun scripts/tune_thresholds.py") from None
     return Thresholds.from_json(data, backend)
+
+
+_NEUTRAL_TABLES: dict[tuple[int, int], tuple[Profile, Profile, Callable[[str], float]]] = {}
+
+
+def _neutral_table(profile: Profile, population: Profile) -> Callable[[str], float]:
+    """``name -> neutral value`` (the profile's, else the population's, else 0) as one dict lookup:
+    a model reads dozens of neutrals per frame. Kept for the last few profile pairs (a running
+    baseline is rebuilt every few frames; the pair itself is kept so the ids stay valid)."""
+    key = (id(profile), id(population))
+    hit = _NEUTRAL_TABLES.get(key)
+    if hit is not None and hit[0] is profile and hit[1] is population:
+        return hit[2]
+    table = {name: stat.mean for name, stat in population.stats.items()}
+    table.update((name, stat.mean) for name, stat in profile.stats.items())
+    if len(_NEUTRAL_TABLES) >= 8:
+        _NEUTRAL_TABLES.pop(next(iter(_NEUTRAL_TABLES)))
+    _NEUTRAL_TABLES[key] = (profile, population, lambda name, _get=table.get: _get(name, 0.0))
+    return _NEUTRAL_TABLES[key][2]
 
 
 def _neutral(feature: str, profile: Profile, population: Profile) -> float:
@@ -280,10 +304,10 @@ def score_face(
     sides: dict[Gesture, Side] = {}
     if not features or features.get("face_px", rules.min_face_px) < rules.min_face_px:
         return scores, sides
+    neutral_of = _neutral_table(base, rules.population)
     for rule in rules.rules:
         if rule.model is not None:
-            scores[rule.gesture] = rule.model.score(
-                features, lambda name: _neutral(name, base, rules.population))
+            scores[rule.gesture] = rule.model.score(features, neutral_of)
             continue
         value = 1.0
         for condition in rule.conditions:
