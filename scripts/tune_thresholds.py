@@ -592,6 +592,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--samples", default=str(SAMPLES))
     parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out refits")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated rule sets to fit (e.g. mesh+image); default all. For trying "
+                             "features: the file written then holds only those")
     args = parser.parse_args(argv)
     gestures = Path(args.gestures)
     created = dt.date.today().isoformat()
@@ -639,7 +642,10 @@ def main(argv: list[str] | None = None) -> int:
         },
         "backends": {},
     }
+    wanted = {v.strip() for v in args.variants.split(",") if v.strip()}
     for variant in [v + suffix for v in VARIANTS for suffix in ("", CALIBRATED)]:
+        if wanted and variant not in wanted:
+            continue
         backend = VARIANTS[variant.split(":")[0]][0]
         with_face = [r for r in rows if backend in r["backends"]]
         if not with_face:
