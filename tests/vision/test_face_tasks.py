@@ -71,3 +71,32 @@ def test_tasks_video_mode_needs_increasing_timestamps(model):
         tracker.process(Frame(blank, 1.0))
     with pytest.raises(VisionError, match="H x W x 3"):
         TasksFaceTracker(model).process(Frame(np.zeros((4, 4)), 0.0))
+
+
+def test_mirror_blendshapes_swaps_sides_only():
+    from trainer.vision.tasks_backend import mirror_blendshapes
+
+    assert mirror_blendshapes(None) is None
+    out = mirror_blendshapes({"eyeBlinkLeft": 0.9, "eyeBlinkRight": 0.1, "jawOpen": 0.3, "mouthSmileRight": 0.7})
+    assert out == {"eyeBlinkRight": 0.9, "eyeBlinkLeft": 0.1, "jawOpen": 0.3, "mouthSmileLeft": 0.7}
+
+
+def test_tasks_backend_reads_a_selfie_flipped_wink_as_the_original(model, gestures_dir):
+    """With the Tasks backend too, a selfie-flipped frame said ``mirrored`` gives the subject's own
+    sides: the same winking eye, the same sign of the blink and eye-openness asymmetries."""
+    import cv2
+
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.sources import read_image
+
+    image = read_image(gestures_dir / "wink/lp_d3_f0006_wink_left.jpg")
+    options = dict(static_image_mode=True, shrug=False, hands=False, face_backend="tasks", face_model=str(model))
+    with Pipeline(PipelineOptions(**options)) as plain, Pipeline(PipelineOptions(mirrored=True, **options)) as flipped:
+        a = plain.process(Frame(image, 0.0)).scores
+        b = flipped.process(Frame(cv2.flip(image, 1), 0.0)).scores
+    assert a.face_found and b.face_found
+    assert a.sides[Gesture.WINK] is Side.LEFT and b.sides[Gesture.WINK] is Side.LEFT
+    assert b.scores[Gesture.WINK] >= 0.5
+    assert np.sign(b.features["eye_open_diff"]) == np.sign(a.features["eye_open_diff"]) == -1  # left eye shut
+    assert a.features["bs_eyeBlinkLeft"] > a.features["bs_eyeBlinkRight"]
+    assert b.features["bs_eyeBlinkLeft"] > b.features["bs_eyeBlinkRight"]

@@ -138,7 +138,8 @@ class Pipeline:
         if self.options.tasks_face:
             from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415 - optional backend
 
-            self._tasks = TasksFaceTracker(self.options.face_model, video=not self.options.static_image_mode)
+            self._tasks = TasksFaceTracker(self.options.face_model, video=not self.options.static_image_mode,
+                                           mirrored=self.options.mirrored)
 
     # -- lifecycle -------------------------------------------------------------------------------
     @property
@@ -255,7 +256,8 @@ class Pipeline:
         mouth = face_width = None
         if marks.face is not None and not face_is_a_hand(marks.face, marks.hands):
             try:
-                mirrored = self.options.mirrored and not self.options.tasks_face  # the mesh Tracker re-indexes
+                # Both trackers re-index a mirrored face; the features also want its unmirrored geometry.
+                mirrored = self.options.mirrored
                 face = face_features(unmirrored_face(marks.face, marks.width) if mirrored else marks.face)
             except VisionError:
                 face = None

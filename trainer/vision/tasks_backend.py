@@ -25,6 +25,7 @@ import numpy as np
 
 from trainer.vision.calibration import data_folder
 from trainer.vision.quiet import quiet_native_logs
+from trainer.vision.mesh_mirror import FACE_MIRROR
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 MODEL_NAME = "face_landmarker.task"
@@ -47,6 +48,21 @@ def find_face_model(path: Path | str | None = None) -> Path | None:
         if candidate and Path(candidate).is_file():
             return Path(candidate)
     return None
+
+
+def mirror_blendshapes(shapes: dict[str, float] | None) -> dict[str, float] | None:
+    """The blendshapes of a mirrored face: every ``…Left`` score becomes ``…Right`` and back."""
+    if shapes is None:
+        return None
+
+    def swapped(name: str) -> str:
+        if name.endswith("Left"):
+            return name[:-4] + "Right"
+        if name.endswith("Right"):
+            return name[:-5] + "Left"
+        return name
+
+    return {swapped(name): score for name, score in shapes.items()}
 
 
 def blendshape_features(blendshapes: Mapping[str, float] | None) -> dict[str, float]:
@@ -74,7 +90,10 @@ class TasksFaceTracker:
     ``video=True`` uses the VIDEO running mode (tracking between frames; timestamps must increase).
     """
 
-    def __init__(self, model_path: Path | str | None = None, *, video: bool = False) -> None:
+    def __init__(self, model_path: Path | str | None = None, *, video: bool = False, mirrored: bool = False) -> None:
+        self.mirrored = mirrored
+        """Frames flipped like a selfie view: the mesh is re-indexed and the blendshapes' Left/Right
+        swapped, so both name the subject's own side (as the solutions ``Tracker`` does)."""
         model = find_face_model(model_path)
         if model is None:
             raise VisionError(
@@ -147,6 +166,9 @@ class TasksFaceTracker:
         points[:, 1] *= height
         points[:, 2] *= width
         shapes = {c.category_name: float(c.score) for c in result.face_blendshapes[0]} if result.face_blendshapes else None
+        if self.mirrored:
+            points = points[np.asarray(FACE_MIRROR)[: points.shape[0]]]
+            shapes = mirror_blendshapes(shapes)
         return Landmarks(
             timestamp=frame.timestamp, width=width, height=height, face=points, blendshapes=shapes
         )
