@@ -49,12 +49,20 @@ _NOSE_TIP, _NOSE_BASE = 1, 2
 _FOREHEAD, _CHIN = 10, 152
 # Lip points near each corner (upper and lower), used for how far the lips push forward.
 _LIP_CENTRE = (0, 17, 13, 14, 37, 267, 84, 314)
+# Whole lower lid of each eye, outer corner to inner corner (for the lid height under the iris), and
+# the four points of each iris ring (for the iris radius).
+_R_LID_LOW_LINE = (33, 7, 163, 144, 145, 153, 154, 155, 133)
+_L_LID_LOW_LINE = (263, 249, 390, 373, 374, 380, 381, 382, 362)
+_R_IRIS_RING = (469, 470, 471, 472)
+_L_IRIS_RING = (474, 475, 476, 477)
+# Sides of the nose wings: a width that lips do not move (the yardstick of a narrowed, pursed mouth).
+_R_NOSE_WING, _L_NOSE_WING = 129, 358
 # Only these points are read: converting just them to Python floats keeps the function fast.
 _USED_LIST = sorted(
     {_R_EYE_OUTER, _R_EYE_INNER, _L_EYE_OUTER, _L_EYE_INNER, _R_IRIS, _L_IRIS, _R_MOUTH, _L_MOUTH,
-     _UPPER_OUTER, _LOWER_OUTER, _NOSE_TIP, _NOSE_BASE, _FOREHEAD, _CHIN}
+     _UPPER_OUTER, _LOWER_OUTER, _NOSE_TIP, _NOSE_BASE, _FOREHEAD, _CHIN, _R_NOSE_WING, _L_NOSE_WING}
     | set(_R_LID_UP + _R_LID_DOWN + _L_LID_UP + _L_LID_DOWN + _R_BROW + _L_BROW + _INNER_UP + _INNER_DOWN
-          + _LIP_CENTRE)
+          + _LIP_CENTRE + _R_LID_LOW_LINE + _L_LID_LOW_LINE + _R_IRIS_RING + _L_IRIS_RING)
 )
 _USED = np.array(_USED_LIST)
 
@@ -73,6 +81,12 @@ FEATURE_NAMES: tuple[str, ...] = (
     "gaze_up_left",
     "gaze_up_right",
     "gaze_up",
+    "gaze_low_left",
+    "gaze_low_right",
+    "gaze_low_max",
+    "eye_lid_up_left",
+    "eye_lid_up_right",
+    "eye_lid_up",
     "head_roll",
     "head_yaw",
     "head_pitch",
@@ -80,6 +94,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "mouth_open",
     "mouth_width",
     "mouth_aspect",
+    "mouth_width_nose",
     "lip_protrusion",
     "lip_corner_left",
     "lip_corner_right",
@@ -154,6 +169,29 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     gaze_r = (eye_v_r - fv[_R_IRIS]) / w_r
     gaze_l = (eye_v_l - fv[_L_IRIS]) / w_l
 
+    def white_below(iris: int, ring: tuple, lid: tuple) -> float:
+        # How far the iris centre sits above the lower lid, in iris radii, at the iris's own column
+        # (the lid is curved and a gaze up is often also sideways). Looking up bares the white below
+        # the iris; a surprised stare raises the upper lid but leaves the iris on the lower lid.
+        u, v = fu[iris], fv[iris]
+        radius = sum(math.hypot(fu[i] - u, fv[i] - v) for i in ring) / len(ring)
+        if radius <= 0:
+            return 0.0
+        low = fv[lid[0]] if abs(u - fu[lid[0]]) < abs(u - fu[lid[-1]]) else fv[lid[-1]]
+        for k in range(len(lid) - 1):
+            a, b = lid[k], lid[k + 1]
+            ua, ub = fu[a], fu[b]
+            if min(ua, ub) <= u <= max(ua, ub) and ua != ub:
+                low = fv[a] + (fv[b] - fv[a]) * (u - ua) / (ub - ua)
+                break
+        return (low - v) / radius
+
+    low_r = white_below(_R_IRIS, _R_IRIS_RING, _R_LID_LOW_LINE)
+    low_l = white_below(_L_IRIS, _L_IRIS_RING, _L_LID_LOW_LINE)
+    # Upper lid above the eye-corner line, relative to the eye's width (the lid follows a gaze up).
+    lid_r = (eye_v_r - avg(fv, _R_LID_UP)) / w_r
+    lid_l = (eye_v_l - avg(fv, _L_LID_UP)) / w_l
+
     # Head pose. Roll > 0: the head leans toward the subject's LEFT shoulder (their left eye drops).
     roll = math.degrees(math.atan2(axis[1], axis[0]))
     # Yaw > 0: the subject turns toward their left (their left eye goes away from the camera).
@@ -167,6 +205,11 @@ def face_features(points: np.ndarray) -> dict[str, float]:
 
     gap = (avg(fv, _INNER_DOWN) - avg(fv, _INNER_UP)) * scale
     width = math.hypot(x[_L_MOUTH] - x[_R_MOUTH], y[_L_MOUTH] - y[_R_MOUTH]) * scale
+    # The same width against the nose wings': a pout draws the corners in, the nose stays. By eye
+    # distance a small, blurred HaGRID face had a narrower mouth than an O-shaped pucker (0.54 of
+    # neutral), by its nose clearly not (0.76 vs 0.56-0.60); over the neutral photos the spread is
+    # about the same (5 % vs 6 %).
+    nose = math.hypot(x[_L_NOSE_WING] - x[_R_NOSE_WING], y[_L_NOSE_WING] - y[_R_NOSE_WING]) * scale
     # How far the lip middle sits in front of the mouth corners and cheeks (z smaller = nearer).
     lips_z = avg(z, _LIP_CENTRE)
     protrusion = (0.5 * (z[_R_MOUTH] + z[_L_MOUTH]) - lips_z) * scale
@@ -196,6 +239,13 @@ def face_features(points: np.ndarray) -> dict[str, float]:
         "gaze_up_left": float(gaze_l),
         "gaze_up_right": float(gaze_r),
         "gaze_up": float(0.5 * (gaze_l + gaze_r)),
+        "gaze_low_left": float(low_l),
+        "gaze_low_right": float(low_r),
+        # The larger of the two: on a gaze up and sideways the mesh can leave one iris low (lp_d10).
+        "gaze_low_max": float(max(low_l, low_r)),
+        "eye_lid_up_left": float(lid_l),
+        "eye_lid_up_right": float(lid_r),
+        "eye_lid_up": float(0.5 * (lid_l + lid_r)),
         "head_roll": roll,
         "head_yaw": yaw,
         "head_pitch": pitch,
@@ -203,6 +253,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
         "mouth_open": gap,
         "mouth_width": width,
         "mouth_aspect": gap / width if width > 0 else 0.0,
+        "mouth_width_nose": width / nose if nose > 1e-9 else 0.0,
         "lip_protrusion": float(protrusion),
         "lip_corner_left": float(corner_l),
         "lip_corner_right": float(corner_r),
@@ -222,11 +273,27 @@ def face_features(points: np.ndarray) -> dict[str, float]:
 
 
 # -- appearance of the mouth (needs the image) ------------------------------------------------------
-# Inner lip contour (upper then lower, one loop) and two cheek points for the skin reference.
+# Inner lip contour (upper then lower, one loop), outer lip contour, and two cheek points for the skin
+# reference.
 _INNER_LOOP = (78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95)
+_OUTER_LOOP = (61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146)
 _CHEEK_POINTS = (50, 280)
-APPEARANCE_NAMES: tuple[str, ...] = ("mouth_area", "mouth_dark", "mouth_teeth", "mouth_pink")
-"""Keys of ``mouth_appearance``: areas inside the lips, as fractions of the squared inter-ocular distance."""
+APPEARANCE_NAMES: tuple[str, ...] = (
+    "mouth_area",
+    "mouth_dark",
+    "mouth_teeth",
+    "mouth_pink",
+    "mouth_tongue",
+    "mouth_teeth_white",
+    "mouth_teeth_low",
+    "mouth_teeth_share",
+)
+"""Keys of ``mouth_appearance``: areas inside the lips as fractions of the squared inter-ocular
+distance (``mouth_teeth_share``: a fraction of the opening)."""
+# Below this opening (/ inter-ocular distance²) a share of the opening is noise: reported as 0.
+_MIN_SHARE_AREA = 0.02
+# Lips whose Lab a* (redness, 0 = grey) is below this are treated as colourless (a grayscale photo).
+_MIN_LIP_RED = 8.0
 
 
 def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
@@ -236,7 +303,9 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     inner lip contour divided by the squared inter-ocular distance, so a closed mouth gives ~0 and the
     numbers do not depend on the face size. Pixels are compared with the subject's own cheek skin
     (brightness, saturation), which makes them robust to lighting and skin tone; a grayscale image
-    simply never shows pink. About 0.1 ms on a 640x480 frame (only the mouth box is converted).
+    simply never shows pink. The colour cues (``mouth_tongue``, ``mouth_teeth_*``) compare with the
+    subject's own lips too (``_lip_colour_cues``). About 0.3 ms on a 640x480 frame (only the mouth box
+    is converted, on a coarse grid).
     """
     import cv2  # noqa: PLC0415 - only the appearance cues need OpenCV
 
@@ -273,10 +342,11 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
         cx, cy = int(round(p[index, 0])), int(round(p[index, 1]))
         patch = image[max(cy - r, 0):min(cy + r, height), max(cx - r, 0):min(cx + r, width)]
         if patch.size:
-            patches.append(cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2HSV).reshape(-1, 3))
+            patches.append(np.ascontiguousarray(patch).reshape(-1, 1, 3))
     if not patches:
         return empty
-    skin = np.concatenate(patches)
+    skin_bgr = np.concatenate(patches)
+    skin = cv2.cvtColor(skin_bgr, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     half = skin.shape[0] // 2  # medians via partition: np.median's checks cost more than the work
     skin_v = float(np.partition(skin[:, 2], half)[half]) or 1.0
     skin_s = float(np.partition(skin[:, 1], half)[half])
@@ -286,9 +356,80 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     # OpenCV hue is 0..180: red/pink wraps around 0.
     pink = ~dark & ~teeth & ((hue < 12) | (hue > 160)) & (sat > max(skin_s, 40.0))
     unit = step * step / (iod * iod)
+    skin_lab = cv2.cvtColor(skin_bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    skin_l = float(np.partition(skin_lab[:, 0], half)[half])
+    skin_a = float(np.partition(skin_lab[:, 1], half)[half]) - 128.0
     return {
         "mouth_area": area / (iod * iod),
         "mouth_dark": float(dark.sum()) * unit,
         "mouth_teeth": float(teeth.sum()) * unit,
         "mouth_pink": float(pink.sum()) * unit,
+        **_lip_colour_cues(image, p, iod, skin_l, skin_a, skin_v),
+    }
+
+
+def _lip_colour_cues(image: np.ndarray, p: np.ndarray, iod: float, skin_l: float, skin_a: float,
+                     skin_v: float) -> dict[str, float]:
+    """Tongue and teeth inside the lips, measured against the subject's own cheeks AND lips.
+
+    Colours in Lab: a* is redness (0 = grey), L lightness. The lips (ring between the outer and inner
+    contour) give the person's own "how red is red" under this light, so the same thresholds work for
+    pale and dark skin, warm and cold light:
+    * tongue: at least 60 % as much redder than the cheeks as the lips are, and not dark. The tongue out
+      fills the opening with it; an O-shaped open mouth shows a dark, brownish cavity (little redder than
+      the skin) with the tongue only at its floor.
+    * teeth ("white"): clearly less red than the lips (a* at most 70 % of theirs) and not dark (L at
+      least 75 % of the cheeks') — finds yellowish or shaded teeth that the cheek-brightness test of
+      ``mouth_teeth`` misses. Colourless lips (grayscale photo): brighter than the cheeks and grey.
+    * teeth_low: those teeth in the lower half of the opening (per column): bared lower teeth (a
+      grimace, a clench) rather than a smile's upper row.
+    * teeth_share: teeth over the whole opening (a clench fills it; a smile or a bite shows a strip).
+    """
+    import cv2  # noqa: PLC0415
+
+    height, width = image.shape[:2]
+    outer = p[list(_OUTER_LOOP), :2]
+    inner = p[list(_INNER_LOOP), :2]
+    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, width), min(y1, height)
+    names = ("mouth_tongue", "mouth_teeth_white", "mouth_teeth_low", "mouth_teeth_share")
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return dict.fromkeys(names, 0.0)
+    step = max(1, int(max(x1 - x0, y1 - y0) // 48))
+    crop = np.ascontiguousarray(image[y0:y1:step, x0:x1:step])
+    inside_mask = np.zeros(crop.shape[:2], np.uint8)
+    lips_mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillPoly(lips_mask, [np.round((outer - (x0, y0)) / step).astype(np.int32)], 1)
+    cv2.fillPoly(inside_mask, [np.round((inner - (x0, y0)) / step).astype(np.int32)], 1)
+    inside = inside_mask.view(bool)
+    lips = lips_mask.view(bool) & ~inside
+    n_inside = int(inside.sum())
+    if n_inside == 0 or not lips.any():
+        return dict.fromkeys(names, 0.0)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    light = lab[:, :, 0].astype(np.float32)
+    red = lab[:, :, 1].astype(np.float32) - 128.0
+    lip_red = float(np.median(red[lips]))
+    # Dark: the same cut as mouth_dark's V < 0.45 skin, a little wider (shadowed cavity, not tongue).
+    dark = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)[:, :, 2] < 0.55 * skin_v
+    tongue = inside & ~dark & (red - skin_a >= max(3.0, 0.6 * (lip_red - skin_a)))
+    if lip_red >= _MIN_LIP_RED:
+        teeth = inside & (red <= 0.7 * lip_red) & (light >= 0.75 * skin_l)
+    else:
+        teeth = inside & (np.abs(red) <= 2.0) & (light >= skin_l)
+    # Lower half of the opening, column by column (top and bottom row of the opening in each column).
+    rows = np.arange(inside.shape[0], dtype=np.float32)[:, None]
+    top = np.argmax(inside, axis=0)
+    bottom = inside.shape[0] - 1 - np.argmax(inside[::-1], axis=0)
+    low = rows > 0.5 * (top + bottom)[None, :]
+    unit = step * step / (iod * iod)
+    n_teeth = int(teeth.sum())
+    opening = n_inside * unit
+    return {
+        "mouth_tongue": float(tongue.sum()) * unit,
+        "mouth_teeth_white": n_teeth * unit,
+        "mouth_teeth_low": float((teeth & low).sum()) * unit,
+        "mouth_teeth_share": n_teeth / n_inside if opening >= _MIN_SHARE_AREA else 0.0,
     }
