@@ -34,11 +34,6 @@ def rows_with(backend: str = "mesh") -> list[dict]:
     return [r for r in sample_rows() if backend in r["backends"] and "#" not in r["file"]]
 
 
-def talking_frames(backend: str = "mesh") -> list[dict]:
-    """Sampled frames of the talking clips (file is "<clip>#<frame index>")."""
-    return [r["backends"][backend] for r in sample_rows() if "#" in r["file"] and backend in r["backends"]]
-
-
 def talking_clips(backend: str = "mesh") -> dict[str, list[dict]]:
     """The sampled frames of each talking clip, by clip (the product measures a video against the
     running median of its own stream, so tests score these frames against their clip's median)."""

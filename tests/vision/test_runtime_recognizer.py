@@ -299,14 +299,15 @@ def test_deliberate_mouth_opening_is_not_talking_and_is_seen():
 
 def test_suppression_removes_most_mouth_triggers_on_real_talking():
     """On the recorded talking clips, the talking suppression removes at least 60 % of the mouth
-    gesture triggers that the same recognizer without it fires (measured: 25 -> 4 over 2.1 min).
-    The overall false triggers per minute are reported by eval-vision (docs/vision-runtime.md)."""
+    gesture triggers that the same recognizer without it fires (measured: 25 -> 4 over 2.1 min with
+    the face rules of 2026-11-29; 4 -> 0 with those of 2026-12-01, whose tongue rule no longer fires
+    on speech by itself). The overall false triggers per minute are reported by eval-vision."""
     deaf = RecognizerConfig(talk_reversals=(1e6, 2e6), talking_hold_ms=0.0)
     with_suppression = without = 0
     for stream in _streams("streams_*talking*.npz"):
         with_suppression += sum(e.gesture.uses_mouth for e in _replay(stream)[0])
         without += sum(e.gesture.uses_mouth for e in _replay(stream, deaf)[0])
-    assert without >= 5
+    assert without >= 3  # speech still makes bitten-lip and grimace shapes for a moment
     assert with_suppression <= 0.4 * without
 
 
