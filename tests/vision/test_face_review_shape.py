@@ -141,3 +141,33 @@ def test_a_face_found_inside_a_hand_is_no_face(gestures_dir):
     assert all(phantom.scores.get(g, 0) == 0 for g in (Gesture.WINK, Gesture.POUT))
     real = run("thumb/mps_gesture_video_f0120_thumb.jpg")  # a person showing a thumb beside the face
     assert real.face_found and real.scores.get(Gesture.THUMB, 0) >= 0.5
+
+
+def _inputs_of(thresholds) -> set[str]:
+    names = set()
+    for rule in thresholds.rules:
+        names |= {c.feature for c in rule.conditions}
+        if rule.model is not None:
+            names |= {i.removeprefix("abs:") for i in rule.model.inputs}
+    return names
+
+
+def test_every_feature_the_shipped_rules_read_is_computed_and_recorded(gestures_dir):
+    """A model or rule whose input is missing scores 0 without a word, so check the plumbing: the
+    Pipeline computes every feature the shipped mesh+image rules read, and every recorded stream that
+    the replay tests use carries them all (rerun scripts/record_streams.py after changing features)."""
+    from trainer.vision.face_gestures import load_thresholds
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.sources import open_source
+    from trainer.vision.streams import load_stream
+
+    needed = _inputs_of(load_thresholds(backend="mesh+image"))
+    assert any(n.startswith("shape_") for n in needed) and "mouth_tongue" in needed
+    with Pipeline(PipelineOptions(static_image_mode=True)) as pipe, \
+            open_source(gestures_dir / "neutral" / sorted(p.name for p in (gestures_dir / "neutral").iterdir())[0]) as src:
+        computed = set(pipe.process(next(iter(src))).scores.features)
+    assert needed <= computed, sorted(needed - computed)
+    for path in sorted((REPO / "samples").glob("streams_*.npz")):
+        recorded = {k for f in load_stream(path).frames if f.face for k in f.face}
+        if recorded:
+            assert needed <= recorded, (path.name, sorted(needed - recorded))
