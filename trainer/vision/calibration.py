@@ -164,14 +164,19 @@ def profile_from_samples(
     if not rows:
         raise VisionError(f"no neutral face frames to build profile {name!r}: look at the camera and retry")
     keys = sorted(set().union(*rows))
+    # One (frames x features) matrix and column-wise nan-medians: the running baseline rebuilds this
+    # every second from up to ~200 frames of ~120 features, and a loop per feature cost ~7 ms.
+    nan = math.nan
+    table = np.array([[r.get(key, nan) for key in keys] for r in rows], dtype=float)
+    table[~np.isfinite(table)] = nan
+    present = ~np.isnan(table).all(axis=0)
     stats = {}
-    for key in keys:
-        values = np.array([r[key] for r in rows if key in r and math.isfinite(r[key])], dtype=float)
-        if values.size == 0:
-            continue
-        median = float(np.median(values))
-        spread = float(_MAD_TO_SD * np.median(np.abs(values - median)))
-        stats[key] = FeatureStat(median, spread)
+    if present.any():
+        with np.errstate(all="ignore"):
+            medians = np.nanmedian(table[:, present], axis=0)
+            spreads = _MAD_TO_SD * np.nanmedian(np.abs(table[:, present] - medians), axis=0)
+        for key, median, spread in zip((k for k, keep in zip(keys, present) if keep), medians, spreads):
+            stats[key] = FeatureStat(float(median), float(spread))
     return Profile(name=name, stats=stats, created=created, frames=len(rows), kind=kind)
 
 
