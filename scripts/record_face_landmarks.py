@@ -21,9 +21,10 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
 
 from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance  # noqa: E402
-from trainer.vision.labels import IMAGE_SUFFIXES, read_labels  # noqa: E402
+from trainer.vision.labels import read_labels  # noqa: E402
 
 OUT = REPO / "samples" / "face_landmarks.npz"
 CLIP_LABELS = ("talking",)
@@ -31,7 +32,6 @@ CLIP_STRIDE = 10
 
 
 def record(gestures: Path) -> dict[str, np.ndarray]:
-    import cv2  # noqa: PLC0415
 
     from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: PLC0415
     from trainer.vision.sources import open_source  # noqa: PLC0415
@@ -47,15 +47,11 @@ def record(gestures: Path) -> dict[str, np.ndarray]:
         appearance.append([cues[k] for k in APPEARANCE_NAMES])
         clip.append(from_clip)
 
+    from tune_thresholds import labelled_stills  # noqa: PLC0415 - the tuner's reading of the stills
+
     items = read_labels(gestures)
     with Tracker(TrackerOptions(face=True, hands=False, static_image_mode=True)) as still:
-        for item in items:
-            if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
-                continue
-            image = cv2.imread(str(gestures / item.file))
-            if image is None:
-                print(f"  skipped unreadable {item.file}", file=sys.stderr)
-                continue
+        for item, image in labelled_stills(gestures):
             face = still.process(Frame(image, 0.0)).face
             if face is not None:
                 add(item.file, item.label, face, image, False)

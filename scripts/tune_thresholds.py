@@ -192,8 +192,21 @@ def source_of(file: str) -> str:
 
 
 # -- extraction ----------------------------------------------------------------------------------
-def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
+def labelled_stills(gestures: Path):
+    """(labelled file, BGR image) for every readable still of the folder; unreadable ones are named."""
     import cv2  # noqa: PLC0415
+
+    for item in read_labels(gestures):
+        if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        image = cv2.imread(str(gestures / item.file))
+        if image is None:
+            print(f"  skipped unreadable {item.file}", file=sys.stderr)
+            continue
+        yield item, image
+
+
+def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
 
     from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415
     from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: PLC0415
@@ -203,13 +216,7 @@ def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
     mesh = Tracker(TrackerOptions(face=True, hands=False, static_image_mode=True))
     tasks = TasksFaceTracker(tasks_model) if tasks_model else None
     rows = []
-    for item in read_labels(gestures):
-        if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
-            continue
-        image = cv2.imread(str(gestures / item.file))
-        if image is None:
-            print(f"  skipped unreadable {item.file}", file=sys.stderr)
-            continue
+    for item, image in labelled_stills(gestures):
         frame = Frame(image, 0.0)
         row = {"file": item.file, "label": item.label, "source": source_of(item.file), "backends": {}}
         found = mesh.process(frame).face
