@@ -58,7 +58,6 @@ from trainer.vision.face_gestures import (  # noqa: E402
 from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
-LANDMARKS = REPO / "samples" / "face_landmarks.npz"
 SHAPE_PREFIX = "shape_"
 FRAMES = REPO / "samples" / "face_talking_frames.json.gz"
 OUT = REPO / "models" / "thresholds.json"
@@ -562,24 +561,6 @@ def _has_shape(rows, backend) -> bool:
     return any(k.startswith(SHAPE_PREFIX) for r in rows if backend in r["backends"] for k in r["backends"][backend])
 
 
-def add_shape_features(rows, landmarks: Path) -> int:
-    """Add the face-shape components (trainer.vision.face_shape) to the mesh rows, from the recorded
-    landmarks of the same files (samples/face_landmarks.npz); returns how many rows got them."""
-    from trainer.vision.face_shape import shape_features  # noqa: PLC0415
-
-    if not landmarks.is_file():
-        return 0
-    data = np.load(landmarks)
-    points = dict(zip(data["files"].tolist(), data["points"]))
-    added = 0
-    for r in rows:
-        mesh = r["backends"].get("mesh")
-        if mesh is not None and r["file"] in points:
-            mesh.update({k: round(v, 5) for k, v in shape_features(points[r["file"]]).items()})
-            added += 1
-    return added
-
-
 def _rule_json(rule: GestureRule) -> dict:
     if rule.model is not None:
         return {"model": rule.model.to_json()}
@@ -638,7 +619,6 @@ def main(argv: list[str] | None = None) -> int:
                                                   "clip#frame)"), "created": created, "rows": clip_rows},
                       handle, separators=(",", ":"))
         print(f"wrote {samples} ({len(stills)} stills) and {frames} ({len(clip_rows)} clip frames)")
-    print(f"face-shape components added to {add_shape_features(rows, LANDMARKS)} rows (from {LANDMARKS.name})")
     attach_clip_baselines(rows)
     labels = {item.file: item for item in read_labels(gestures)} if gestures.is_dir() else {}
     for r in rows:

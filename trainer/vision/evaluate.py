@@ -26,7 +26,7 @@ from pathlib import Path
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
-from trainer.vision.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels
+from trainer.vision.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.vision.types import VisionError
 
 THRESHOLD = 0.5
@@ -278,8 +278,7 @@ def evaluate_folder(
     from trainer.vision.sources import open_source  # noqa: PLC0415
 
     root = Path(path)
-    if review is not None and Path(review) == DEFAULT_REVIEW and not DEFAULT_REVIEW.is_file():
-        review = None
+    review = review_in_use(review)
     labelled = read_labels(root, review=review)
     manifest = {item.file: item for item in read_labels(root, review=None)} if review is not None else {}
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]

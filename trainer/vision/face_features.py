@@ -296,6 +296,30 @@ _MIN_SHARE_AREA = 0.02
 _MIN_LIP_RED = 8.0
 
 
+def _sampled_box(image: np.ndarray, loop: np.ndarray):
+    """The image inside ``loop``'s bounding box, sampled on a grid of at most ~48 px across (fractions
+    of a few hundred pixels are as good as of thousands, and the cost stays flat whatever the
+    resolution): (crop, (x0, y0), step), or None for a box under 2 px."""
+    height, width = image.shape[:2]
+    x0, y0 = np.floor(loop.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(loop.max(axis=0)).astype(int) + 1
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, width), min(y1, height)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    step = max(1, int(max(x1 - x0, y1 - y0) // 48))
+    return np.ascontiguousarray(image[y0:y1:step, x0:x1:step]), (x0, y0), step
+
+
+def _polygon_mask(shape: tuple[int, ...], polygon: np.ndarray, origin: tuple[int, int], step: int) -> np.ndarray:
+    """Boolean mask of ``polygon`` (image pixels) on a crop made by ``_sampled_box``."""
+    import cv2  # noqa: PLC0415
+
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round((polygon - origin) / step).astype(np.int32)], 1)
+    return mask.view(bool)
+
+
 def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     """What shows between the lips: dark cavity (an open mouth), teeth (a grimace), pink (a tongue).
 
@@ -317,20 +341,12 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     height, width = image.shape[:2]
     iod = float(np.linalg.norm(0.5 * (p[_R_EYE_OUTER] + p[_R_EYE_INNER]) - 0.5 * (p[_L_EYE_OUTER] + p[_L_EYE_INNER])))
     loop = p[list(_INNER_LOOP), :2]
-    x0, y0 = np.floor(loop.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(loop.max(axis=0)).astype(int) + 1
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, width), min(y1, height)
     empty = {name: 0.0 for name in APPEARANCE_NAMES}
-    if iod <= 1e-6 or x1 - x0 < 2 or y1 - y0 < 2:
+    box = _sampled_box(image, loop)
+    if iod <= 1e-6 or box is None:
         return empty
-    # Sample the mouth box on a grid of at most ~48 px across: fractions of a few hundred pixels are
-    # as good as of thousands, and it keeps the cost flat whatever the resolution.
-    step = max(1, int(max(x1 - x0, y1 - y0) // 48))
-    crop = np.ascontiguousarray(image[y0:y1:step, x0:x1:step])
-    mask = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillPoly(mask, [np.round((loop - (x0, y0)) / step).astype(np.int32)], 1)
-    inside = mask.view(bool)
+    crop, origin, step = box
+    inside = _polygon_mask(crop.shape, loop, origin, step)
     area = float(inside.sum()) * step * step
     if area < 1:
         return empty
@@ -387,24 +403,15 @@ def _lip_colour_cues(image: np.ndarray, p: np.ndarray, iod: float, skin_l: float
     """
     import cv2  # noqa: PLC0415
 
-    height, width = image.shape[:2]
     outer = p[list(_OUTER_LOOP), :2]
     inner = p[list(_INNER_LOOP), :2]
-    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, width), min(y1, height)
     names = ("mouth_tongue", "mouth_teeth_white", "mouth_teeth_low", "mouth_teeth_share")
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    box = _sampled_box(image, outer)
+    if box is None:
         return dict.fromkeys(names, 0.0)
-    step = max(1, int(max(x1 - x0, y1 - y0) // 48))
-    crop = np.ascontiguousarray(image[y0:y1:step, x0:x1:step])
-    inside_mask = np.zeros(crop.shape[:2], np.uint8)
-    lips_mask = np.zeros(crop.shape[:2], np.uint8)
-    cv2.fillPoly(lips_mask, [np.round((outer - (x0, y0)) / step).astype(np.int32)], 1)
-    cv2.fillPoly(inside_mask, [np.round((inner - (x0, y0)) / step).astype(np.int32)], 1)
-    inside = inside_mask.view(bool)
-    lips = lips_mask.view(bool) & ~inside
+    crop, origin, step = box
+    inside = _polygon_mask(crop.shape, inner, origin, step)
+    lips = _polygon_mask(crop.shape, outer, origin, step) & ~inside
     n_inside = int(inside.sum())
     if n_inside == 0 or not lips.any():
         return dict.fromkeys(names, 0.0)

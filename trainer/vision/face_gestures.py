@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision.calibration import FeatureStat, Profile
+from trainer.vision.calibration import Profile
 from trainer.vision.types import VisionError
 
 THRESHOLDS_SCHEMA = 1
@@ -281,11 +281,6 @@ def _neutral_table(profile: Profile, population: Profile) -> Callable[[str], flo
     return _NEUTRAL_TABLES[key][2]
 
 
-def _neutral(feature: str, profile: Profile, population: Profile) -> float:
-    stat: FeatureStat | None = profile.stats.get(feature) or population.stats.get(feature)
-    return stat.mean if stat is not None else 0.0
-
-
 def score_face(
     features: Mapping[str, float],
     profile: Profile | None = None,
@@ -315,19 +310,19 @@ def score_face(
             if x is None:
                 value = 0.0
                 break
-            value = min(value, condition.score(x, _neutral(condition.feature, base, rules.population)))
+            value = min(value, condition.score(x, neutral_of(condition.feature)))
         scores[rule.gesture] = value
     # Both eyes shut is eyes_closed, not a wink, even if one lid is lower (MediaPipe often reads a
     # firm one-eye closure as both eyes partly closing, and a blink as uneven).
     scores[Gesture.WINK] = min(scores[Gesture.WINK], 1.0 - scores[Gesture.EYES_CLOSED])
 
     def rel(name: str) -> float:
-        neutral = _neutral(name, base, rules.population)
+        neutral = neutral_of(name)
         return features.get(name, neutral) - neutral
 
     def eye(name: str) -> float:
         # Openness as a fraction of the neutral eye: eyes differ in size, so compare ratios.
-        neutral = _neutral(name, base, rules.population) or 1.0
+        neutral = neutral_of(name) or 1.0
         return features.get(name, neutral) / neutral
 
     sides[Gesture.WINK] = Side.LEFT if eye("eye_open_left") < eye("eye_open_right") else Side.RIGHT
@@ -368,4 +363,4 @@ def mouth_activity(features: Mapping[str, float], profile: Profile | None = None
     base = profile or rules.population
     if "mouth_open" not in features:
         return 0.0
-    return max(0.0, features["mouth_open"] - _neutral("mouth_open", base, rules.population))
+    return max(0.0, features["mouth_open"] - _neutral_table(base, rules.population)("mouth_open"))

@@ -163,6 +163,13 @@ def apply_review(item: LabelledFile, reviews: list[Review]) -> LabelledFile:
     return LabelledFile(item.file, item.label, frozenset(positives), frozenset(dont_care), item.side, item.notes)
 
 
+def review_in_use(review: Path | str | None) -> Path | None:
+    """The review file that will be applied: None for none, or for the default when it is absent."""
+    if review is None or (Path(review) == DEFAULT_REVIEW and not DEFAULT_REVIEW.is_file()):
+        return None
+    return Path(review)
+
+
 def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) -> list[LabelledFile]:
     """Every image or clip under ``folder``, labelled by its sub-folder and MANIFEST.tsv notes.
 
@@ -193,7 +200,8 @@ def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) 
         raise VisionError(
             f"no labelled image or clip under {root}: put files in sub-folders named after the gesture"
         )
-    if review is None or (Path(review) == DEFAULT_REVIEW and not DEFAULT_REVIEW.is_file()):
+    review = review_in_use(review)
+    if review is None:
         return out
     by_file: dict[str, list[Review]] = {}
     for row in read_review(review):

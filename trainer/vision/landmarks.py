@@ -68,6 +68,12 @@ _BLANK = np.zeros((64, 64, 3), np.uint8)
 _FACE_SWAP = np.array(FACE_MIRROR)
 
 
+def reindex_mirrored_face(points: np.ndarray) -> np.ndarray:
+    """The face mesh of a selfie-flipped frame with every index meaning the subject's own point again.
+    The 10 iris points map among themselves, so the first 468 also serve an unrefined mesh."""
+    return points[_FACE_SWAP[: points.shape[0]]]
+
+
 def unmirrored_face(points: np.ndarray, width: int) -> np.ndarray:
     """The (already re-indexed) face mesh of a mirrored frame, flipped back to lie as in the
     unmirrored frame: ``x -> width - x`` (MediaPipe's continuous pixel coordinates).
@@ -282,10 +288,7 @@ class Tracker:
         if not result.multi_face_landmarks:
             return None
         points = _to_pixels(result.multi_face_landmarks[0], width, height)
-        if self.options.mirrored:
-            # The 10 iris points map among themselves, so the first 468 also serve an unrefined mesh.
-            points = points[_FACE_SWAP[: points.shape[0]]]
-        return points
+        return reindex_mirrored_face(points) if self.options.mirrored else points
 
     def _run_hands(self, rgb: np.ndarray, width: int, height: int) -> tuple[HandLandmarks, ...]:
         if self._hands is None:

@@ -24,8 +24,8 @@ from typing import Mapping
 import numpy as np
 
 from trainer.vision.calibration import data_folder
+from trainer.vision.landmarks import reindex_mirrored_face
 from trainer.vision.quiet import quiet_native_logs
-from trainer.vision.mesh_mirror import FACE_MIRROR
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 MODEL_NAME = "face_landmarker.task"
@@ -167,7 +167,7 @@ class TasksFaceTracker:
         points[:, 2] *= width
         shapes = {c.category_name: float(c.score) for c in result.face_blendshapes[0]} if result.face_blendshapes else None
         if self.mirrored:
-            points = points[np.asarray(FACE_MIRROR)[: points.shape[0]]]
+            points = reindex_mirrored_face(points)
             shapes = mirror_blendshapes(shapes)
         return Landmarks(
             timestamp=frame.timestamp, width=width, height=height, face=points, blendshapes=shapes
