@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -164,20 +165,100 @@ def profile_from_samples(
     if not rows:
         raise VisionError(f"no neutral face frames to build profile {name!r}: look at the camera and retry")
     keys = sorted(set().union(*rows))
-    # One (frames x features) matrix and column-wise nan-medians: the running baseline rebuilds this
-    # every second from up to ~200 frames of ~120 features, and a loop per feature cost ~7 ms.
+    return profile_from_table(name, keys, _table(rows, keys), created, kind)
+
+
+def _table(rows: Iterable[Mapping[str, float]], keys: list[str]) -> np.ndarray:
     nan = math.nan
-    table = np.array([[r.get(key, nan) for key in keys] for r in rows], dtype=float)
-    table[~np.isfinite(table)] = nan
-    present = ~np.isnan(table).all(axis=0)
+    return np.array([[r.get(key, nan) for key in keys] for r in rows], dtype=float).reshape(-1, len(keys))
+
+
+def profile_from_table(
+    name: str, keys: list[str], table: np.ndarray, created: str = "", kind: str = "user"
+) -> Profile:
+    """``profile_from_samples`` on a (frames x features) matrix whose columns are ``keys`` (NaN: not
+    measured on that frame; a column with no number is left out)."""
+    if len(table) == 0:
+        raise VisionError(f"no neutral face frames to build profile {name!r}: look at the camera and retry")
+    finite = np.isfinite(table)
     stats = {}
-    if present.any():
-        with np.errstate(all="ignore"):
-            medians = np.nanmedian(table[:, present], axis=0)
-            spreads = _MAD_TO_SD * np.nanmedian(np.abs(table[:, present] - medians), axis=0)
-        for key, median, spread in zip((k for k, keep in zip(keys, present) if keep), medians, spreads):
-            stats[key] = FeatureStat(float(median), float(spread))
-    return Profile(name=name, stats=stats, created=created, frames=len(rows), kind=kind)
+    if finite.all():
+        # The common case (every frame has every feature): plain medians are ~5x faster than
+        # nanmedian's masked path, and give the same numbers.
+        medians = np.median(table, axis=0)
+        spreads = _MAD_TO_SD * np.median(np.abs(table - medians), axis=0)
+        kept = keys
+    else:
+        table = np.where(finite, table, math.nan)
+        present = finite.any(axis=0)
+        kept = [k for k, keep in zip(keys, present) if keep]
+        medians = spreads = np.zeros(0)
+        if kept:
+            with np.errstate(all="ignore"):
+                medians = np.nanmedian(table[:, present], axis=0)
+                spreads = _MAD_TO_SD * np.nanmedian(np.abs(table[:, present] - medians), axis=0)
+    for key, median, spread in zip(kept, medians.tolist(), spreads.tolist()):
+        stats[key] = FeatureStat(median, spread)
+    return Profile(name=name, stats=stats, created=created, frames=len(table), kind=kind)
+
+
+class RunningBaseline:
+    """The neutral face of a stream that has no calibration: per-feature medians over the last
+    ``window`` seconds of face features, rebuilt every ``rebuild_every`` seconds once ``min_span``
+    seconds are seen (people talk or sit still most of the time, so the median is their neutral).
+
+    It runs on every video frame, so each kept sample becomes a row of numbers once, when it arrives,
+    and a rebuild is two column-wise medians of that matrix (~0.7 ms for 20 s of samples, where
+    building it from the feature dicts each time cost ~7 ms, i.e. ~0.25 ms a frame at 30 fps).
+    Timestamps going back mean a new stream: the samples are dropped.
+    """
+
+    def __init__(self, window: float = 20.0, min_span: float = 3.0, keep_every: int = 3,
+                 rebuild_every: float = 1.0) -> None:
+        self.window = window
+        self.min_span = min_span
+        self.keep_every = keep_every
+        """Every third frame is plenty for a median over seconds and keeps the cost small."""
+        self.rebuild_every = rebuild_every
+        self.reset()
+
+    def reset(self) -> None:
+        self._samples: deque[tuple[float, Mapping[str, float], np.ndarray]] = deque()
+        self._keys: list[str] = []
+        self._key_set: frozenset[str] = frozenset()
+        self._frames = 0
+        self._built_at = -math.inf
+
+    def add(self, timestamp: float, features: Mapping[str, float]) -> Profile | None:
+        """Feed one frame's face features; returns a freshly rebuilt profile, or None (no change)."""
+        samples = self._samples
+        if samples and timestamp < samples[-1][0]:
+            self.reset()  # a new stream
+            samples = self._samples
+        self._frames += 1
+        if self._frames % self.keep_every == 0:
+            if not features.keys() <= self._key_set:
+                samples = self._rekey(features)
+            nan = math.nan
+            samples.append((timestamp, features,
+                            np.array([features.get(k, nan) for k in self._keys], dtype=float)))
+        while samples and timestamp - samples[0][0] > self.window:
+            samples.popleft()
+        if (samples and samples[-1][0] - samples[0][0] >= self.min_span
+                and timestamp - self._built_at >= self.rebuild_every):
+            self._built_at = timestamp
+            return profile_from_table("running baseline", self._keys, np.stack([row for _, _, row in samples]),
+                                      kind="auto")
+        return None
+
+    def _rekey(self, features: Mapping[str, float]) -> deque:
+        """A new feature: one column per feature seen since the stream began (a frame without one
+        has NaN there; a column with no number in the window is left out of the profile)."""
+        self._keys = sorted(self._key_set.union(features))
+        self._key_set = frozenset(self._keys)
+        table = _table((f for _, f, _ in self._samples), self._keys)
+        self._samples = deque((t, f, row) for (t, f, _), row in zip(self._samples, table))
+        return self._samples
 
 
 @dataclass(slots=True)

@@ -114,7 +114,7 @@ ABS_PREFIX = "abs:"
 """A model input named ``abs:feature`` is |feature - neutral| (a signed asymmetry, either side)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LinearModel:
     """Logistic regression over features relative to neutral: ``sigmoid(bias + sum(w * z))`` with
     ``z = (relative - center) / scale``; relative is ``feature - neutral`` (or its absolute value for
@@ -135,18 +135,29 @@ class LinearModel:
             )
         if any(not sc > 0 for sc in self.scale):
             raise VisionError("linear model with a non-positive scale: rerun scripts/tune_thresholds.py")
+        # Folded once for the per-frame path (a model reads dozens of inputs every video frame):
+        # bias + sum(w * (r - c) / s) = offset + sum(slope * r).
+        object.__setattr__(self, "_names", tuple(n.removeprefix(ABS_PREFIX) for n in self.inputs))
+        object.__setattr__(self, "_absolute", tuple(n.startswith(ABS_PREFIX) for n in self.inputs))
+        object.__setattr__(self, "_slope", tuple(w / sc for w, sc in zip(self.weights, self.scale)))
+        object.__setattr__(self, "_offset", self.bias - sum(w * c / sc for w, c, sc in
+                                                            zip(self.weights, self.center, self.scale)))
+        object.__setattr__(self, "_neutrals", (None, ()))
 
     def score(self, features: Mapping[str, float], neutral) -> float:
-        """Probability of the gesture; 0 when a feature is missing. ``neutral(name)`` is its neutral."""
-        total = self.bias
-        for name, center, scale, weight in zip(self.inputs, self.center, self.scale, self.weights):
-            absolute = name.startswith(ABS_PREFIX)
-            feature = name[len(ABS_PREFIX):] if absolute else name
-            value = features.get(feature)
-            if value is None:
-                return 0.0
-            relative = value - neutral(feature)
-            total += weight * ((abs(relative) if absolute else relative) - center) / scale
+        """Probability of the gesture; 0 when a feature is missing. ``neutral(name)`` is its neutral
+        (the same callable for the same profile: its values are read once per profile)."""
+        values = [features.get(name) for name in self._names]
+        if None in values:
+            return 0.0
+        seen, neutrals = self._neutrals
+        if seen is not neutral:
+            neutrals = tuple(neutral(name) for name in self._names)
+            object.__setattr__(self, "_neutrals", (neutral, neutrals))  # one tuple: atomic between threads
+        total = self._offset
+        for value, base, absolute, slope in zip(values, neutrals, self._absolute, self._slope):
+            relative = value - base
+            total += slope * (abs(relative) if absolute else relative)
         # Clamp the exponent: a far-out face must not overflow.
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
 

@@ -15,9 +15,9 @@ Must not import the rules engine, bots, quiz or UI.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +27,7 @@ import numpy as np
 from trainer.signals.gestures import Gesture, GestureEvent, Side
 from trainer.vision import face_gestures
 from trainer.vision.body import BodyConfig, BodyScorer
-from trainer.vision.calibration import Profile, profile_from_samples
+from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
@@ -130,9 +130,7 @@ class Pipeline:
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
         self.recognizer = Recognizer(self.options.recognizer)
-        self._baseline_samples: deque[tuple[float, dict[str, float]]] = deque()
-        self._baseline_at = float("-inf")
-        self._baseline_frames = 0
+        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
         self._auto_profile: Profile | None = None
         self._tasks = None
         if self.options.tasks_face:
@@ -177,8 +175,7 @@ class Pipeline:
             self.hands.reset()
             self.body.reset()
             self.recognizer.reset()
-            self._baseline_samples.clear()
-            self._baseline_at = float("-inf")
+            self._baseline.reset()
             self._auto_profile = None
 
     @property
@@ -196,19 +193,9 @@ class Pipeline:
         opts = self.options
         if self.profile is not None or not opts.auto_baseline or opts.static_image_mode:
             return
-        samples = self._baseline_samples
-        if samples and timestamp < samples[-1][0]:
-            samples.clear()  # a new stream
-        # Every third frame is plenty for a median over seconds and keeps the cost small.
-        self._baseline_frames += 1
-        if self._baseline_frames % 3 == 0:
-            samples.append((timestamp, face))
-        while samples and timestamp - samples[0][0] > opts.baseline_window:
-            samples.popleft()
-        if (samples and samples[-1][0] - samples[0][0] >= opts.baseline_min_span
-                and timestamp - self._baseline_at >= 1.0):
-            self._auto_profile = profile_from_samples("running baseline", [f for _, f in samples], kind="auto")
-            self._baseline_at = timestamp
+        rebuilt = self._baseline.add(timestamp, face)
+        if rebuilt is not None:
+            self._auto_profile = rebuilt
 
     # -- work ------------------------------------------------------------------------------------
     def process(self, frame: Frame) -> FrameResult:
@@ -352,9 +339,9 @@ class Pipeline:
 
 def mouth_and_width(face: np.ndarray) -> tuple[tuple[float, float], float]:
     """Mouth centre (pixels) and cheek-to-cheek face width (pixels) from the face mesh."""
-    mouth = face[list(_MOUTH_POINTS), :2].mean(axis=0)
-    width = float(np.linalg.norm(face[_CHEEKS[0], :2] - face[_CHEEKS[1], :2]))
-    return (float(mouth[0]), float(mouth[1])), width
+    (ax, ay), (bx, by) = face[_MOUTH_POINTS[0], :2].tolist(), face[_MOUTH_POINTS[1], :2].tolist()
+    (cx, cy), (dx, dy) = face[_CHEEKS[0], :2].tolist(), face[_CHEEKS[1], :2].tolist()
+    return (0.5 * (ax + bx), 0.5 * (ay + by)), math.hypot(cx - dx, cy - dy)
 
 
 def _profile_shoulders(profile: Profile | None) -> tuple[float, float] | None:

@@ -155,7 +155,7 @@ class LiveState:
     active: dict[Gesture, ActiveGesture]
     talking: float
     thresholds: dict[Gesture, tuple[float, float]] = field(default_factory=dict)
-    """(enter, exit) per gesture."""
+    """(enter, exit) per gesture: the recognizer's own table, shared by every frame's state (read only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +177,7 @@ class Recognizer:
         self._talking = 0.0
         self._last_talking = float("-inf")
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
+        self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
 
     def reset(self) -> None:
         self.__init__(self.config)
@@ -325,7 +326,7 @@ class Recognizer:
             scores=dict(self._scores),
             active=active,
             talking=self._talking,
-            thresholds={g: (tm.enter, tm.exit) for g, tm in self._timings.items()},
+            thresholds=self._thresholds,
         )
 
 
