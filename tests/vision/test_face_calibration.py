@@ -12,6 +12,7 @@ from trainer.vision.calibration import (
     Calibrator,
     FeatureStat,
     Profile,
+    RunningBaseline,
     load_user_profile,
     profile_from_samples,
     profile_path,
@@ -112,3 +113,61 @@ def test_profiles_are_saved_per_user(data_home):
     assert load_user_profile("Ann Marie").name == "Ann Marie"
     with pytest.raises(VisionError, match="choose a name"):
         profile_path(" ../ ")
+
+
+def _talking_faces():
+    """Real faces of one person: neutral with jitter, now and then a blink or a smile."""
+    base, blink, smile = mesh(NEUTRAL), mesh(BLINK), mesh("smile/yale_s01_happy.jpg")
+    for i in range(400):
+        if i % 25 == 7:
+            yield blink
+        elif i % 40 == 11:
+            yield smile
+        else:
+            yield {k: v * (1.0 + 0.01 * math.sin(i)) for k, v in base.items()}
+
+
+def test_running_baseline_gives_the_profile_of_its_window():
+    """Every third frame of the last window, as ``profile_from_samples`` would make of them, rebuilt
+    once a second once the span is seen; time going back is a new stream."""
+    fps, window = 30.0, 5.0
+    baseline = RunningBaseline(window=window, min_span=3.0)
+    frames = list(_talking_faces())
+    built: list[tuple[float, Profile]] = []
+    for i, features in enumerate(frames):
+        profile = baseline.add(i / fps, features)
+        if profile is not None:
+            built.append((i / fps, profile))
+    times = [t for t, _ in built]
+    assert times[0] == pytest.approx(3.0, abs=0.11)  # the third kept frame after 3 s of span
+    assert all(b - a == pytest.approx(1.0, abs=0.04) for a, b in zip(times, times[1:]))
+    last_t, last = built[-1]
+    kept = [f for i, f in enumerate(frames) if (i + 1) % 3 == 0 and last_t - i / fps <= window
+            and i / fps <= last_t]
+    expected = profile_from_samples("running baseline", kept, kind="auto")
+    assert last.kind == "auto" and last.frames == expected.frames == len(kept)
+    assert last.stats.keys() == expected.stats.keys()
+    for name, stat in expected.stats.items():
+        assert last.stats[name].mean == pytest.approx(stat.mean, rel=1e-12, abs=1e-12), name
+        assert last.stats[name].spread == pytest.approx(stat.spread, rel=1e-12, abs=1e-12), name
+    # A blink or a smile now and then does not move the neutral eye.
+    assert last.mean("eye_open_mean") == pytest.approx(mesh(NEUTRAL)["eye_open_mean"], rel=0.02)
+    # A new stream (time goes back) starts over: no profile until its own span is seen.
+    assert baseline.add(0.0, frames[0]) is None
+    assert all(baseline.add(i / fps, frames[i]) is None for i in range(1, 80))
+
+
+def test_running_baseline_takes_features_that_appear_later():
+    """A feature missing from the first frames (NaN there) still gets its median from the frames
+    that have it; one never measured stays out of the profile."""
+    base = mesh(NEUTRAL)
+    baseline = RunningBaseline(window=10.0, min_span=1.0, keep_every=1)
+    profile = None
+    for i in range(61):  # rebuilt at 1 s (one "late" frame) and at 2 s (31 of them)
+        features = dict(base, late=2.0 + 0.01 * (i % 3)) if i >= 30 else dict(base)
+        features["never"] = math.nan
+        profile = baseline.add(i / 30, features) or profile
+    assert profile is not None
+    assert profile.mean("late") == pytest.approx(2.01)
+    assert "never" not in profile.stats
+    assert profile.mean("eye_open_mean") == pytest.approx(base["eye_open_mean"])
