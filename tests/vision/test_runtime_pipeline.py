@@ -221,3 +221,57 @@ def test_running_baseline_follows_the_stream_and_yields_to_a_profile():
     for i in range(150):
         still.score_parts(i / 30, dict(face), None, None)
     assert still.baseline_profile is None
+
+
+class _RecordedTracker:
+    """Stands in for the MediaPipe tracker: hands back recorded meshes of real photos (or no face)."""
+
+    def __init__(self, meshes: list[np.ndarray | None]) -> None:
+        self.meshes = meshes
+
+    def process(self, frame: Frame):
+        from trainer.vision.types import Landmarks
+
+        height, width = frame.image.shape[:2]
+        return Landmarks(frame.timestamp, width, height, face=self.meshes[frame.index])
+
+    def close(self) -> None:
+        pass
+
+
+def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Path):
+    """Video mode reuses the mouth's image cues on every other frame of a tracked face (the geometry
+    is measured on every frame); a lost face, a reset or a still measures afresh."""
+    from trainer.vision.face_features import APPEARANCE_NAMES, face_features, mouth_appearance
+
+    recorded = np.load(Path(__file__).resolve().parents[2] / "samples" / "face_landmarks.npz")
+    meshes = dict(zip(recorded["files"].tolist(), recorded["points"]))
+    # Two frames of one video: the wide-open mouth shows its tongue, the neutral one none.
+    tongue, neutral = "mouth_open/lp_d18_f0132_mouth_open.jpg", "neutral/lp_d18_f0000_neutral.jpg"
+    images = {f: cv2.imread(str(gestures_dir / f)) for f in (tongue, neutral)}
+    assert images[tongue].shape == images[neutral].shape
+    order = [tongue, neutral, neutral, tongue, None, neutral, tongue]
+    expected_from = [tongue, tongue, neutral, neutral, None, neutral, neutral]
+    frames = [Frame(images[f or neutral], i / 30, i) for i, f in enumerate(order)]
+    own = {f: mouth_appearance(images[f], meshes[f]) for f in (tongue, neutral)}
+    assert own[tongue]["mouth_tongue"] > own[neutral]["mouth_tongue"] + 0.01  # the two differ
+
+    tracker = _RecordedTracker([meshes[f] if f else None for f in order])
+    with Pipeline(PipelineOptions(hands=False), tracker=tracker) as pipe:
+        for frame, shown, source in zip(frames, order, expected_from):
+            features = pipe.process(frame).scores.features
+            if shown is None:
+                assert "mouth_tongue" not in features
+                continue
+            assert {n: features[n] for n in APPEARANCE_NAMES} == own[source], (frame.index, shown)
+            assert features["mouth_open"] == face_features(meshes[shown])["mouth_open"]
+        pipe.reset()
+        assert pipe.process(frames[1]).scores.features["mouth_tongue"] == own[neutral]["mouth_tongue"]
+    for options in (PipelineOptions(hands=False, appearance_every=1),
+                    PipelineOptions(hands=False, static_image_mode=True)):
+        with Pipeline(options, tracker=_RecordedTracker([meshes[f] if f else None for f in order])) as pipe:
+            for frame, shown in zip(frames, order):
+                if shown is not None:
+                    assert pipe.process(frame).scores.features["mouth_tongue"] == own[shown]["mouth_tongue"]
+    with pytest.raises(VisionError, match="appearance_every"):
+        PipelineOptions(appearance_every=0)

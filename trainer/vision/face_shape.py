@@ -33,6 +33,7 @@ SHAPE_SCHEMA = 1
 DEFAULT_SHAPE_FILE = Path(__file__).resolve().parents[2] / "models" / "face_shape.json"
 STABLE_POINTS: tuple[int, ...] = (33, 133, 362, 263, 168, 6, 197, 195, 5, 4, 10, 151, 9, 8, 234, 454, 127, 356)
 """Mesh points that expressions barely move: eye corners, nose bridge and tip, forehead midline, temples."""
+_STABLE_INDEX = np.array(STABLE_POINTS, dtype=np.intp)
 
 
 @dataclass(frozen=True)
@@ -148,14 +149,28 @@ def _load_cached(path: str) -> ShapeBasis:
 
 def _umeyama(source: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray] | None:
     """Scale and rotation best mapping centred ``source`` points onto centred ``target`` points
-    (Umeyama 1991); None when the source points all coincide."""
-    u, sigma, vt = np.linalg.svd(target.T @ source / len(source))
-    d = np.ones(3)
-    d[2] = np.sign(np.linalg.det(u @ vt)) or 1.0  # a reflection is never a valid head pose
-    variance = float((source * source).sum() / len(source))
+    (Umeyama 1991); None when the source points all coincide. Runs on every video frame: the 3x3
+    determinant and sums are plain Python (numpy's per-call overhead is most of the cost at this size)."""
+    n = len(source)
+    variance = float(np.vdot(source, source)) / n
     if not variance > 0:
         return None
-    return float((sigma * d).sum() / variance), (u * d) @ vt
+    u, sigma, vt = np.linalg.svd(target.T @ source / n)
+    rotation = u @ vt
+    s1, s2, s3 = sigma.tolist()
+    if _det3(rotation) < 0:  # a reflection is never a valid head pose: flip the weakest axis
+        u = u * _FLIP_LAST
+        rotation = u @ vt
+        s3 = -s3
+    return (s1 + s2 + s3) / variance, rotation
+
+
+_FLIP_LAST = np.array([1.0, 1.0, -1.0])
+
+
+def _det3(m: np.ndarray) -> float:
+    (a, b, c), (d, e, f), (g, h, i) = m.tolist()
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
 def similarity_align(source: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -180,11 +195,11 @@ def shape_features(points: np.ndarray, basis: ShapeBasis | None = None) -> dict[
     p = np.asarray(points, dtype=np.float64)
     if p.ndim != 2 or p.shape[0] < 478 or p.shape[1] < 3:
         return {}
-    stable = p[list(STABLE_POINTS), :3]
+    stable = p[_STABLE_INDEX, :3]
     if not np.isfinite(stable).all():
         return {}
     # As ``aligned``, with the reference side precomputed, and only the regions' points moved.
-    centre = stable.mean(0)
+    centre = stable.sum(0) / len(stable)  # what .mean(0) computes, without its overhead
     fit = _umeyama(stable - centre, basis._stable_centred)
     if fit is None:
         return {}

@@ -70,8 +70,13 @@ class PipelineOptions:
     face_landmarker.task file: ``face_model``, $ALUETTE_FACE_MODEL or the data folder)."""
     face_model: str | None = None
     mouth_image: bool = True
-    """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.5 ms) to the face features;
+    """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.3 ms) to the face features;
     score_face then uses the '+image' rule set."""
+    appearance_every: int = 2
+    """Video mode: measure the mouth appearance on every 2nd frame of a tracked face and reuse it in
+    between (the geometry is still measured on every frame). Mouth signs are held for 120 ms or more,
+    so this costs at most one frame (33 ms) of delay on the image cues and saves about 2 % of a frame's
+    time (docs/vision-runtime.md). Stills always measure it."""
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     writing: WritingConfig = field(default_factory=WritingConfig)
     body: BodyConfig = field(default_factory=BodyConfig)
@@ -79,6 +84,8 @@ class PipelineOptions:
     def __post_init__(self) -> None:
         if self.face_backend not in ("mesh", "tasks"):
             raise VisionError(f"face_backend={self.face_backend!r}: use 'mesh' or 'tasks'")
+        if self.appearance_every < 1:
+            raise VisionError(f"appearance_every={self.appearance_every} must be >= 1 (1 measures every frame)")
 
     @property
     def tasks_face(self) -> bool:
@@ -131,6 +138,8 @@ class Pipeline:
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
         self.recognizer = Recognizer(self.options.recognizer)
         self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
+        self._appearance: dict[str, float] | None = None
+        self._appearance_age = 0
         self._auto_profile: Profile | None = None
         self._tasks = None
         if self.options.tasks_face:
@@ -176,6 +185,7 @@ class Pipeline:
             self.body.reset()
             self.recognizer.reset()
             self._baseline.reset()
+            self._appearance = None
             self._auto_profile = None
 
     @property
@@ -255,8 +265,18 @@ class Pipeline:
 
                     face.update(blendshape_features(marks.blendshapes))
                 if image is not None and self.options.mouth_image:
-                    face.update(mouth_appearance(image, marks.face))
+                    face.update(self._mouth_appearance(image, marks.face))
+        if face is None:
+            self._appearance = None  # the face is lost: measure the next one afresh
         return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose)
+
+    def _mouth_appearance(self, image: np.ndarray, points: np.ndarray) -> dict[str, float]:
+        every = 1 if self.options.static_image_mode else self.options.appearance_every
+        self._appearance_age += 1
+        if self._appearance is None or self._appearance_age >= every:
+            self._appearance = mouth_appearance(image, points)
+            self._appearance_age = 0
+        return self._appearance
 
     def _rules(self, face: dict[str, float], profile: Profile | None):
         """The face rule set: None lets score_face pick it from the features (mesh/tasks, +image) and
