@@ -84,7 +84,7 @@ MODEL_MARGIN = 0.1
 # better fit of the same photos: keep the simpler rule then).
 MODEL_MIN_LOSO_F1 = 0.5
 IMAGE_FEATURES = frozenset(APPEARANCE_NAMES)  # the mouth-appearance cues (need the image)
-SIGNED_FEATURES = ("lip_corner_diff", "eye_open_diff", "head_roll", "mouth_shift")
+SIGNED_FEATURES = ("lip_corner_diff", "mouth_tilt_nose", "eye_open_diff", "head_roll", "mouth_shift")
 # A model sees only its own part of the face (and the head pose): an eye/brow gesture's model must not
 # learn that the photos of it often have an open mouth too (a Yale "surprised" face is brows up AND
 # mouth open; a first all-feature brows_up model fired on open mouths while people talked).
@@ -129,11 +129,13 @@ MESH_RULES: dict[Gesture, list[list[C]]] = {
         [("mouth_width", "ratio", 1), ("mouth_open", "delta", 1)],
         [("mouth_width", "ratio", 1), ("mouth_open", "delta", 1), ("lip_corner_mean", "delta", -1)],
     ],
-    # Corners at different heights. The 7 examples come from 3 people (4 from one): with the two
-    # two-condition alternatives (corners down, mouth shifted) on offer, the leave-one-source-out refits
-    # held out at 0.00; the single condition alone at 0.57 / 0.57. (A 3-D, yaw-free corner tilt and mouth
-    # offset were tried: the one-sided pulls of the lp_d6 faces make the offset fire on her other faces.)
-    Gesture.LIP_CORNER: [[("lip_corner_diff", "abs", 1)]],
+    # Corners at different heights: the corner line tilted against the nose-to-chin line. The 7 examples
+    # come from 3 people (4 from one). Against the eye line (lip_corner_diff) the rule held out at
+    # 0.57 / 0.57 and fired on a sideways-pulled bite; the nose-line tilt holds out at 0.80 / 0.57.
+    # Tried and worse held out: 3-D tilts, tilts against the forehead line, both tilts as two rules,
+    # corner-to-nose asymmetries, half-width asymmetry and mouth shifts (0.1-0.5 precision). The
+    # lp_d6 twists (mouth pushed sideways, corners level) stay missed.
+    Gesture.LIP_CORNER: [[("mouth_tilt_nose", "abs", 1)]],
 }
 # Extra rules on blendshapes for the Tasks backend.
 TASKS_RULES: dict[Gesture, list[list[C]]] = {
