@@ -131,7 +131,7 @@ MESH_RULES: dict[Gesture, list[list[C]]] = {
     ],
     # Corners at different heights: the corner line tilted against the nose-to-chin line. The 7 examples
     # come from 3 people (4 from one). Against the eye line (lip_corner_diff) the rule held out at
-    # 0.57 / 0.57 and fired on a sideways-pulled bite; the nose-line tilt holds out at 0.80 / 0.57.
+    # 0.57 / 0.57 and fired on a sideways-pulled bite; the nose-line tilt holds out at 0.56 / 0.71.
     # Tried and worse held out: 3-D tilts, tilts against the forehead line, both tilts as two rules,
     # corner-to-nose asymmetries, half-width asymmetry and mouth shifts (0.1-0.5 precision). The
     # lp_d6 twists (mouth pushed sideways, corners level) stay missed.

@@ -208,7 +208,7 @@ class RunningBaseline:
     seconds are seen (people talk or sit still most of the time, so the median is their neutral).
 
     It runs on every video frame, so each kept sample becomes a row of numbers once, when it arrives,
-    and a rebuild is two column-wise medians of that matrix (~0.7 ms for 20 s of samples, where
+    and a rebuild is two column-wise medians of that matrix (~0.8 ms for 20 s of samples, where
     building it from the feature dicts each time cost ~7 ms, i.e. ~0.25 ms a frame at 30 fps).
     Timestamps going back mean a new stream: the samples are dropped.
     """
@@ -217,8 +217,7 @@ class RunningBaseline:
                  rebuild_every: float = 1.0) -> None:
         self.window = window
         self.min_span = min_span
-        self.keep_every = keep_every
-        """Every third frame is plenty for a median over seconds and keeps the cost small."""
+        self.keep_every = keep_every  # every third frame is plenty for a median over seconds
         self.rebuild_every = rebuild_every
         self.reset()
 

@@ -10,7 +10,7 @@ subject's left eye is on the image's right (mesh points 263/362), their right ey
 
 It runs per frame at 30 fps, so it reads only the few dozen points it needs (about 0.1 ms a call).
 ``mouth_appearance(image, points)`` adds what shows between the lips (dark cavity, teeth, tongue pink),
-which needs the frame itself (about 0.3 ms).
+which needs the frame itself (about 0.4 ms).
 Imports numpy and ``trainer.vision.types`` (OpenCV lazily, for ``mouth_appearance`` only); never
 mediapipe or anything outside the vision layer.
 """
@@ -228,8 +228,8 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     shift = (mid_u - fu[_NOSE_TIP]) * scale
     # Tilt of the corner-to-corner line against the face's own midline (nose bridge to chin), in
     # degrees; + = the subject's left corner lower. A one-sided pull tilts the mouth against the nose,
-    # while a head roll turns both together; measured against the eye line instead, faces whose eyes
-    # and mouth are not quite parallel at rest fired (leave-one-source-out precision 0.67 vs 0.80).
+    # while a head roll turns both together. (Against the eye line, as lip_corner_diff measures, faces
+    # whose eyes and mouth are not quite parallel at rest fired: lower held-out precision.)
     down_x, down_y = x[_CHIN] - x[_NOSE_BRIDGE], y[_CHIN] - y[_NOSE_BRIDGE]
     across_x, across_y = x[_L_MOUTH] - x[_R_MOUTH], y[_L_MOUTH] - y[_R_MOUTH]
     tilt = math.degrees(math.atan2(across_x * down_x + across_y * down_y,
@@ -345,7 +345,8 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
 
     Runs on every video frame, so the work is a fixed handful of array calls whatever the face size:
     one crop of the lips' box on a grid of at most ~48 px across, and the crop and the cheek patches
-    converted together, once to HSV and once to Lab (about 0.2 ms on a 640x480 frame).
+    converted together, once to HSV and once to Lab (about 0.4 ms on a 640x480 frame; the video
+    pipeline measures it on every 2nd frame).
     """
     import cv2  # noqa: PLC0415 - only the appearance cues need OpenCV
 

@@ -70,7 +70,7 @@ class PipelineOptions:
     face_landmarker.task file: ``face_model``, $ALUETTE_FACE_MODEL or the data folder)."""
     face_model: str | None = None
     mouth_image: bool = True
-    """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.3 ms) to the face features;
+    """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.4 ms) to the face features;
     score_face then uses the '+image' rule set."""
     appearance_every: int = 2
     """Video mode: measure the mouth appearance on every 2nd frame of a tracked face and reuse it in
