@@ -194,15 +194,19 @@ def source_of(file: str) -> str:
 
 # -- extraction ----------------------------------------------------------------------------------
 def labelled_stills(gestures: Path):
-    """(labelled file, BGR image) for every readable still of the folder; unreadable ones are named."""
-    import cv2  # noqa: PLC0415
+    """(labelled file, BGR image) for every readable still of the folder; unreadable ones are named.
+    Read as the product reads them (``read_image``: the same pixels as cv2.imread, and no libpng
+    warning on stderr)."""
+    from trainer.vision.sources import read_image  # noqa: PLC0415
+    from trainer.vision.types import VisionError  # noqa: PLC0415
 
     for item in read_labels(gestures):
         if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
             continue
-        image = cv2.imread(str(gestures / item.file))
-        if image is None:
-            print(f"  skipped unreadable {item.file}", file=sys.stderr)
+        try:
+            image = read_image(gestures / item.file)
+        except VisionError as error:
+            print(f"  skipped unreadable {item.file}: {error}", file=sys.stderr)
             continue
         yield item, image
 

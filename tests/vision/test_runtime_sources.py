@@ -190,3 +190,28 @@ def test_landmarks_read_from_the_serialized_message_match_the_protobuf_fields(ge
     odd.landmark.add(x=0.25, y=0.5, z=-0.125, visibility=0.9)
     odd.landmark.add(x=0.75, y=0.0, z=0.5)
     assert np.array_equal(_xyz(odd), np.array([[0.25, 0.5, -0.125], [0.75, 0.0, 0.5]], dtype=np.float32))
+
+
+def test_png_with_a_broken_colour_profile_decodes_silently(gestures_dir: Path, tmp_path: Path):
+    """A real PNG whose iCCP chunk makes libpng print a warning on the process's stderr (through
+    cv2.imread): read_image gives the very same pixels and prints nothing; a truncated copy is still
+    reported as undecodable."""
+    import subprocess
+    import sys
+
+    photo = gestures_dir / "thumb" / "mps_thumbs_up.png"
+    assert b"iCCP" in photo.read_bytes()[:4096]
+    code = ("import sys, cv2, numpy as np; from trainer.vision.sources import read_image; "
+            "a = read_image(sys.argv[1]); sys.stdout.write(str(a.shape)); "
+            "sys.stdout.flush(); b = cv2.imread(sys.argv[1]); sys.stdout.write(' ' + str(np.array_equal(a, b)))")
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code, str(photo)], cwd=repo, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "(1280, 1920, 3) True"
+    # The control: cv2.imread of the same file does print the warning, so its absence above is real.
+    assert done.stderr.count("iCCP") == 1
+    truncated = tmp_path / "truncated.png"
+    truncated.write_bytes(photo.read_bytes()[:3000])
+    with pytest.raises(VisionError, match="cannot be decoded"):
+        read_image(truncated)

@@ -92,7 +92,7 @@ def read_image(path: str | Path) -> np.ndarray:
     path = Path(path)
     _check_file(path, "an image (jpg, png, ...)")
     # imdecode from bytes also works with non-ASCII paths, which cv2.imread does not on every OS.
-    data = np.fromfile(str(path), dtype=np.uint8)
+    data = _without_colour_profile(np.fromfile(str(path), dtype=np.uint8))
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
         raise VisionError(
@@ -101,6 +101,29 @@ def read_image(path: str | Path) -> np.ndarray:
         )
     _check_size(image, path)
     return image
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _without_colour_profile(data: np.ndarray) -> np.ndarray:
+    """A PNG's bytes without its iCCP chunks (other files unchanged). OpenCV ignores colour profiles
+    anyway, but libpng prints "libpng warning: iCCP: known incorrect sRGB profile" straight to the
+    process's stderr for the common broken one, in the middle of a command's output."""
+    raw = data.tobytes()
+    if not raw.startswith(_PNG_SIGNATURE) or b"iCCP" not in raw:
+        return data
+    kept, at = [raw[:8]], 8
+    while at + 8 <= len(raw):
+        length = int.from_bytes(raw[at:at + 4], "big")
+        end = at + 12 + length  # length, type, data, CRC
+        if end > len(raw):
+            return data  # truncated: let the decoder report it as it would
+        if raw[at + 4:at + 8] != b"iCCP":
+            kept.append(raw[at:end])
+        at = end
+    kept.append(raw[at:])
+    return np.frombuffer(b"".join(kept), dtype=np.uint8)
 
 
 class ImageSource(FrameSource):
