@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -140,7 +141,7 @@ def test_running_baseline_gives_the_profile_of_its_window():
             built.append((i / fps, profile))
     times = [t for t, _ in built]
     assert times[0] == pytest.approx(3.0, abs=0.11)  # the third kept frame after 3 s of span
-    assert all(b - a == pytest.approx(1.0, abs=0.04) for a, b in zip(times, times[1:]))
+    assert all(b - a == pytest.approx(1.0, abs=0.04) for a, b in itertools.pairwise(times))
     last_t, last = built[-1]
     kept = [f for i, f in enumerate(frames) if (i + 1) % 3 == 0 and last_t - i / fps <= window
             and i / fps <= last_t]

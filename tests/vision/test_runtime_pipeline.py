@@ -15,7 +15,8 @@ from trainer.vision.annotate import annotate
 from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.pipeline import Pipeline, PipelineOptions, analyse_image, analyse_video
 from trainer.vision.sources import read_image, write_y4m
-from trainer.vision.types import Frame, VisionError
+from trainer.vision.face_features import APPEARANCE_NAMES, face_features, mouth_appearance
+from trainer.vision.types import Frame, Landmarks, VisionError
 
 
 @pytest.fixture(scope="module")
@@ -229,9 +230,7 @@ class _RecordedTracker:
     def __init__(self, meshes: list[np.ndarray | None]) -> None:
         self.meshes = meshes
 
-    def process(self, frame: Frame):
-        from trainer.vision.types import Landmarks
-
+    def process(self, frame: Frame) -> Landmarks:
         height, width = frame.image.shape[:2]
         return Landmarks(frame.timestamp, width, height, face=self.meshes[frame.index])
 
@@ -242,8 +241,6 @@ class _RecordedTracker:
 def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Path):
     """Video mode reuses the mouth's image cues on every other frame of a tracked face (the geometry
     is measured on every frame); a lost face, a reset or a still measures afresh."""
-    from trainer.vision.face_features import APPEARANCE_NAMES, face_features, mouth_appearance
-
     recorded = np.load(Path(__file__).resolve().parents[2] / "samples" / "face_landmarks.npz")
     meshes = dict(zip(recorded["files"].tolist(), recorded["points"]))
     # Two frames of one video: the wide-open mouth shows its tongue, the neutral one none.
