@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -274,6 +275,7 @@ def _load_cached(path: str, backend: str) -> Thresholds:
 
 
 _NEUTRAL_TABLES: dict[tuple[int, int], tuple[Profile, Profile, Callable[[str], float]]] = {}
+_NEUTRAL_TABLES_LOCK = threading.Lock()
 
 
 def _neutral_table(profile: Profile, population: Profile) -> Callable[[str], float]:
@@ -286,10 +288,13 @@ def _neutral_table(profile: Profile, population: Profile) -> Callable[[str], flo
         return hit[2]
     table = {name: stat.mean for name, stat in population.stats.items()}
     table.update((name, stat.mean) for name, stat in profile.stats.items())
-    if len(_NEUTRAL_TABLES) >= 8:
-        _NEUTRAL_TABLES.pop(next(iter(_NEUTRAL_TABLES)))
-    _NEUTRAL_TABLES[key] = (profile, population, lambda name, _get=table.get: _get(name, 0.0))
-    return _NEUTRAL_TABLES[key][2]
+    neutral_of = lambda name, _get=table.get: _get(name, 0.0)  # noqa: E731 - the cached callable
+    # Each app session scores on its own thread: the eviction must not interleave with another's.
+    with _NEUTRAL_TABLES_LOCK:
+        if len(_NEUTRAL_TABLES) >= 8:
+            _NEUTRAL_TABLES.pop(next(iter(_NEUTRAL_TABLES)))
+        _NEUTRAL_TABLES[key] = (profile, population, neutral_of)
+    return neutral_of
 
 
 def score_face(
