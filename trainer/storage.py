@@ -174,8 +174,9 @@ class Store:
         if target.is_dir():
             raise StorageError(f"{target} is a folder: give the path of a database file inside it, e.g. {target / DB_NAME}")
         if target.exists():
-            _check_existing(target)
-            _check_writable(target)
+            with _left_as_found(target):
+                _check_writable(target)
+                _check_existing(target)
         else:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -418,17 +419,24 @@ def _check_existing(path: Path) -> None:
             f"{path} is not an Aluette database (not an SQLite file); it was left untouched. "
             f"Move it away, or choose another file with --db or {ENV_HOME}"
         )
-    # A read-only connection to a WAL database creates empty -wal/-shm files beside it; when the
-    # file is then refused, remove the ones this check made so a refused file is left as found.
+    _probe(path)
+
+
+@contextmanager
+def _left_as_found(path: Path) -> Iterator[None]:
+    """A read-only connection to a WAL database creates empty -wal/-shm files beside it; when the
+    file is then refused, remove the ones the checks made, so a refused file is left as found."""
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
     existed = {companion: companion.exists() for companion in companions}
     try:
-        _probe(path)
+        yield
     except BaseException:
         for companion in companions:
             try:
-                if not existed[companion] and companion.stat().st_size == 0:
-                    companion.unlink()
+                if not existed[companion] and companion.stat().st_size <= 32768:
+                    # -shm is an index rebuilt from the -wal; an empty -wal holds no data
+                    if companion.name.endswith("-shm") or companion.stat().st_size == 0:
+                        companion.unlink()
             except OSError:
                 pass
         raise
@@ -483,11 +491,23 @@ def _read_only_folder(path: Path) -> str:
             f"{ELSEWHERE}")
 
 
+def _read_only_disk(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): os.access below still answers
+        return False
+
+
 def _check_writable(path: Path) -> None:
     """Refuse, before the first answer rather than at it, a file this user cannot write.
 
     ``os.access`` asks the kernel with the real user's rights (root passes; a read-only mount is
     then caught by SQLite itself and reported by :func:`_fault`)."""
+    if _read_only_disk(path):
+        raise StorageError(
+            f"{path} is on a disk mounted read-only: answers could not be saved, so it was not opened "
+            f"and was left untouched. Remount that disk read-write, or copy the file to a writable "
+            f"folder and use the copy, {ELSEWHERE}")
     if not os.access(path, os.W_OK):
         raise StorageError(
             f"{path} is read-only for this user: answers could not be saved, so it was not opened and "
