@@ -147,7 +147,7 @@ def _name(value: str, what: str) -> str:
 def _dumps(value: Any, where: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         raise StorageError(f"{where}: value cannot be stored as JSON ({error}); convert it to plain data first") from None
 
 
