@@ -96,3 +96,27 @@ def test_a_bad_save_name_on_the_play_page_is_a_message(data_home, name):
     at.button(key="play_save").click().run()
     assert not at.exception, at.exception
     assert any(e.value.startswith("Not saved: ") for e in at.error), [e.value for e in at.error]
+
+
+def test_a_failing_store_is_a_warning_for_practice_and_calibration(data_home, monkeypatch: pytest.MonkeyPatch):
+    """A store that fails under the page (here: closed, as after a fault) never raises into it."""
+    import sqlite3
+
+    from trainer.signals.signs import Sign
+    from trainer.storage import Store
+    from trainer.ui import drill
+
+    path = data_home / "aluette.sqlite3"
+    with Store.open(path) as db:
+        db.append(persistence.PRACTICE_KIND, {"target": "not a sign"}, time=1.0)  # a hand-edited record
+        db.append(persistence.PRACTICE_KIND, persistence.attempt_to_json(drill.Attempt(Sign.MONSIEUR, True)), time=2.0)
+        db.put(persistence.PROFILE_KIND, persistence.PROFILE_KEY, {"schema": "wrong"})
+    live = Store.open(path)
+    monkeypatch.setattr(persistence, "store", lambda: live)
+    assert [a.target for a in persistence.practice_history()] == [Sign.MONSIEUR]
+    assert persistence.load_profile() is None  # damaged profile: population defaults, and a warning
+    live.close()
+    assert persistence.save_attempt(drill.Attempt(Sign.MONSIEUR, False)) is False
+    assert persistence.practice_history() == []
+    persistence.forget_profile()
+    assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM log").fetchone()[0] == 2

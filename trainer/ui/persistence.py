@@ -96,20 +96,41 @@ def attempt_from_json(data: dict) -> drill.Attempt:
     )
 
 
+def _problem(doing: str, error: Exception) -> None:
+    """A storage failure on a page: shown as a warning (it names the file and the way out); the
+    page goes on with what it has in memory."""
+    st.warning(f"{doing}: {error}", icon=":material/warning:")
+
+
 def practice_history() -> list[drill.Attempt]:
-    """Every saved attempt, oldest first (empty without a Store)."""
+    """Every saved attempt, oldest first (empty without a Store; a damaged record is skipped)."""
     db = store()
     if db is None:
         return []
-    return [attempt_from_json(entry.record) for entry in db.records(PRACTICE_KIND)]
+    try:
+        entries = db.records(PRACTICE_KIND)
+    except ValueError as error:
+        _problem("Your practice history could not be read", error)
+        return []
+    attempts = []
+    for entry in entries:
+        try:
+            attempts.append(attempt_from_json(entry.record))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # one hand-edited record must not hide the others
+    return attempts
 
 
 def save_attempt(attempt: drill.Attempt) -> bool:
-    """Append the attempt to the log; False when there is no Store (kept for the session only)."""
+    """Append the attempt to the log; False when there is no Store or it failed (kept for the session only)."""
     db = store()
     if db is None:
         return False
-    db.append(PRACTICE_KIND, attempt_to_json(attempt), time=now())
+    try:
+        db.append(PRACTICE_KIND, attempt_to_json(attempt), time=now())
+    except ValueError as error:
+        _problem("This attempt was not saved", error)
+        return False
     return True
 
 
@@ -120,26 +141,37 @@ def load_profile() -> Any:
     db = store()
     if db is None:
         return None
-    data = db.get(PROFILE_KIND, PROFILE_KEY)
-    if data is None:
-        return None
-    from trainer.vision.calibration import Profile
+    try:
+        data = db.get(PROFILE_KIND, PROFILE_KEY)
+        if data is None:
+            return None
+        from trainer.vision.calibration import Profile
 
-    return Profile.from_json(data)
+        return Profile.from_json(data)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        _problem("Your saved calibration could not be used (calibrate again to replace it)", error)
+        return None
 
 
 def save_profile(profile: Any) -> bool:
     db = store()
     if db is None:
         return False
-    db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+    try:
+        db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+    except ValueError as error:
+        _problem("Your calibration was not saved (it is used until the app closes)", error)
+        return False
     return True
 
 
 def forget_profile() -> None:
     db = store()
     if db is not None:
-        db.delete(PROFILE_KIND, PROFILE_KEY)
+        try:
+            db.delete(PROFILE_KIND, PROFILE_KEY)
+        except ValueError as error:
+            _problem("Your calibration could not be forgotten", error)
 
 
 def iso_now() -> str:
