@@ -68,7 +68,7 @@ def check_regular_file(path: Path, what: str, limit: int) -> int:
     return info.st_size
 
 
-def check_pixels(width: int, height: int, path: Path | str, what: str = "an image") -> None:
+def check_pixels(width: int, height: int, path: Path | str, what: str = "the image") -> None:
     """Refuse a frame over :data:`MAX_PIXELS` (or without a size) before it is decoded."""
     if width <= 0 or height <= 0:
         raise VisionError(f"{path}: {what} declares {width}x{height} pixels: the file is damaged")
