@@ -169,7 +169,8 @@ for line in open(sys.argv[2]).read().splitlines()[int(sys.argv[3]):]:
         outcome, detail = "refused", str(error)[:300]
     except BaseException as error:
         outcome, detail = "traceback", type(error).__name__ + ": " + str(error)[:300]
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across exec
+    rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
     print(json.dumps({"path": path, "outcome": outcome, "detail": detail, "rss_kib": rss}), flush=True)
 """
 

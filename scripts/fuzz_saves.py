@@ -96,10 +96,18 @@ def mutate(save: dict, rng: random.Random) -> object:
 
 
 def run(count: int, seed: int) -> dict:
-    warnings.filterwarnings("ignore")
     import logging
 
     logging.disable(logging.CRITICAL)  # the unexpected-error log goes to the terminal; counted below
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Streamlit's "no runtime" warnings, outside an app
+            return _run(count, seed)
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _run(count: int, seed: int) -> dict:
     import os
 
     from trainer.ui import persistence
@@ -142,8 +150,16 @@ def run(count: int, seed: int) -> dict:
                     problems.append(f"{name} {action.__name__}: {type(error).__name__}: {error}"[:300])
             if data is not None:
                 db.delete(persistence.GAME_KIND, name)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _peak_mb()
     return {"saves": count, **counts, "peak_rss_mb": round(peak, 1), "problems": problems[:20]}
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited from a parent)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> int:

@@ -106,10 +106,11 @@ def quiz(path: Path, *extra: str, user: str | None = None, stdin: str = "1\n",
     return command, done
 
 
-def _trial(fault: str, path: Path, run: Callable[[], tuple[list[str], subprocess.CompletedProcess]]) -> Trial:
+def _trial(fault: str, path: Path, run: Callable[[], tuple[list[str], subprocess.CompletedProcess]],
+           prefix: tuple[str, ...] = ()) -> Trial:
     before, siblings = sha256(path), _siblings(path)
     command, done = run()
-    shown = [a if a != ALUETTE else "aluette" for a in command]
+    shown = [*prefix, *(a if a != ALUETTE else "aluette" for a in command)]
     message = (done.stderr.strip() or done.stdout.strip()).splitlines()
     return Trial(fault, " ".join(shown), done.returncode, "\n".join(message[-3:]), before, sha256(path),
                  siblings, _siblings(path), path)
@@ -217,7 +218,8 @@ def locked(folder: Path) -> Trial:
         stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        return _trial("locked by another process (BEGIN EXCLUSIVE held)", path, lambda: quiz(path))
+        return _trial("locked by another process (BEGIN EXCLUSIVE held)", path,
+                      lambda: quiz(path, env={"ALUETTE_BUSY_TIMEOUT": "3"}), ("ALUETTE_BUSY_TIMEOUT=3",))
     finally:
         holder.kill()
         holder.wait()

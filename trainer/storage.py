@@ -40,7 +40,10 @@ ENV_HOME = "ALUETTE_HOME"
 DB_NAME = "aluette.sqlite3"
 APPLICATION_ID = 0x416C7565  # "Alue": marks the file as ours in the SQLite header
 SQLITE_MAGIC = b"SQLite format 3\x00"
-BUSY_TIMEOUT_S = 10.0
+BUSY_TIMEOUT_S = float(os.environ.get("ALUETTE_BUSY_TIMEOUT", "30"))
+"""How long a write waits for another process's lock before saying so. SQLite's waiting is not a
+queue: with many writers on a loaded machine one can wait several seconds (8 processes answering
+at once starved one for over 10 s), so the default is generous."""
 
 # Migration i (1-based) takes the schema from version i-1 to i. Append, never edit a shipped one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
