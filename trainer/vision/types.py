@@ -71,3 +71,8 @@ class FrameScores:
     sides: dict[Gesture, Side] = field(default_factory=dict)
     face_found: bool = False
     hands_found: int = 0
+    mouth_hidden: bool = False
+    """A hand was in front of the mouth: the mouth signs were muted."""
+    blendshapes: dict[str, float] = field(default_factory=dict)
+    """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
+    face mesh fallback or without a face). A personal model reads them here."""
