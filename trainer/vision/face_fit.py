@@ -34,23 +34,23 @@ from trainer.vision.face_signs import (
 )
 
 SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
-    Gesture.WINK: ("blink_asym", "squint_asym", "eye_ratio"),
+    Gesture.WINK: ("blink_asym", "eye_ratio"),
     Gesture.EYES_CLOSED: ("blink_low", "eye_max"),
-    Gesture.BROWS_UP: ("brow_inner", "brow_outer", "brow_down"),
+    Gesture.BROWS_UP: ("brow_inner", "brow_outer", "brow_raise", "eye_wide"),
     Gesture.LOOK_UP: ("look", "gaze_up"),
-    Gesture.LIP_CORNER: ("smile_asym", "dimple_asym", "shift", "corner_asym", "smile"),
+    Gesture.LIP_CORNER: ("smile_asym", "shift"),
     Gesture.HEAD_TILT: ("roll",),
-    Gesture.POUT: ("pucker", "funnel", "jaw"),
+    Gesture.POUT: ("pucker",),
     Gesture.MOUTH_OPEN: ("jaw", "mouth_open"),
     Gesture.TONGUE_OUT: ("tongue", "pink", "jaw"),
     Gesture.LIP_BITE: ("roll_lower", "teeth_low", "upper_up", "jaw"),
-    Gesture.GRIMACE: ("stretch", "upper_up", "teeth", "smile", "press"),
+    Gesture.GRIMACE: ("stretch", "upper_up", "smile"),
 }
 """The cues each sign reads: chosen for what the sign is (RULES.md), not searched over the photos."""
 
 PENALTY = 1.0
 """L2 penalty on the standardised weights (the bias is free)."""
-SHARES = (0.25, 0.5, 1.0)
+SHARES = (0.1, 0.25, 0.5)
 """Total weight of a sign's positives relative to its negatives, tried by ``choose_share``."""
 
 
