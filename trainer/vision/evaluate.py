@@ -408,6 +408,8 @@ def _held_out(root: Path, readings, signs, gestures) -> tuple[tuple[tuple[Gestur
     from trainer.vision.face_signs import FACE_SIGNS, MOUTH_SIGNS, score_face_signs  # noqa: PLC0415
     from trainer.vision.labels import read_persons  # noqa: PLC0415
 
+    if not any(item.label == "neutral" for item, _, _ in readings):
+        return (), 0  # no neutral face to measure the others against: no held-out fit possible
     persons = read_persons(root)
     hidden = {}
     faces = []
@@ -425,7 +427,12 @@ def _held_out(root: Path, readings, signs, gestures) -> tuple[tuple[tuple[Gestur
 
     shares = {g: float(signs.held_out.get(g.value, {}).get("positive_share", 0.5)) for g in FACE_SIGNS}
     wanted = [g for g in gestures if g in FACE_SIGNS]
-    scored = lopo_scores(faces, shares, scorer, wanted, fit_on=lambda f: f.label not in HAND_LABELS)
+    if len({f.person for f in faces}) < 3:
+        return (), 0
+    try:
+        scored = lopo_scores(faces, shares, scorer, wanted, fit_on=lambda f: f.label not in HAND_LABELS)
+    except ValueError:
+        return (), 0  # a held-out person had the only neutral faces: too small a folder to hold people out
     out = []
     for g in wanted:
         c = count(scored, g)
