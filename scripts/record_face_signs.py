@@ -23,11 +23,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.vision.face_features import face_features, mouth_appearance  # noqa: E402
 from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
 from trainer.vision.labels import IMAGE_SUFFIXES, read_labels  # noqa: E402
 from trainer.vision.sources import read_image  # noqa: E402
-from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: E402
+from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: E402
 from trainer.vision.types import Frame, VisionError  # noqa: E402
 
 OUT = REPO / "samples" / "face_signs.json"
@@ -41,7 +40,9 @@ def persons(gestures: Path) -> dict[str, str]:
 def record(gestures: Path) -> list[dict]:
     who = persons(gestures)
     rows = []
-    with TasksFaceTracker() as tracker:
+    # The product's own Pipeline (still mode, default Tasks backend, hands on): the same reading as
+    # `aluette recognize`, and whether a hand hid the mouth (the pipeline then mutes the mouth signs).
+    with Pipeline(PipelineOptions(static_image_mode=True, shrug=False)) as pipe:
         for item in read_labels(gestures):
             if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
                 continue
@@ -50,20 +51,16 @@ def record(gestures: Path) -> list[dict]:
             except VisionError as error:
                 print(f"  skipped {item.file}: {error}", file=sys.stderr)
                 continue
-            marks = tracker.process(Frame(image, 0.0))
+            pipe.reset()
+            frame = pipe.process(Frame(image, 0.0)).scores
             row = {"file": item.file, "label": item.label, "person": who.get(item.file, item.file),
                    "truth": {g.value: item.truth(g) for g in FACE_SIGNS}}
-            if marks.face is not None:
-                try:
-                    geometry = face_features(marks.face)
-                except VisionError:
-                    geometry = None
-                if geometry is not None:
-                    row["face_px"] = round(float(geometry.get("face_px", 0.0)), 2)
-                    row["blendshapes"] = {k: round(v, 5) for k, v in (marks.blendshapes or {}).items()
-                                          if not k.startswith("_")}
-                    row["geometry"] = {k: round(v, 5) for k, v in geometry.items()}
-                    row["appearance"] = {k: round(v, 5) for k, v in mouth_appearance(image, marks.face).items()}
+            if frame.face_found and frame.blendshapes:
+                reading = frame.face
+                row["mouth_hidden"] = frame.mouth_hidden
+                row["blendshapes"] = {k: round(v, 5) for k, v in reading.blendshapes.items() if not k.startswith("_")}
+                row["geometry"] = {k: round(v, 5) for k, v in reading.geometry.items()}
+                row["appearance"] = {k: round(v, 5) for k, v in reading.appearance.items()}
             rows.append(row)
     return rows
 
@@ -72,8 +69,9 @@ def main(argv: list[str]) -> int:
     gestures = Path(argv[0]) if argv else REPO.parent / "shared" / "gestures"
     rows = record(gestures)
     header = {
-        "about": "MediaPipe Tasks FaceLandmarker (models/face_landmarker.task, image mode) blendshapes, "
-                 "trainer.vision.face_features geometry and mouth appearance of every still of "
+        "about": "What the product's Pipeline (still mode, Tasks FaceLandmarker models/face_landmarker.task) "
+                 "reads on every still of ../shared/gestures: blendshapes, trainer.vision.face_features "
+                 "geometry, mouth appearance, and whether a hand hid the mouth; "
                  "../shared/gestures; 'file' names the source (never copied here). "
                  "Written by scripts/record_face_signs.py.",
         "created": dt.date.today().isoformat(),

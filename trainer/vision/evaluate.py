@@ -341,8 +341,7 @@ def evaluate_folder(
             )
             rows.append((item, scores, scores_frame.face_found, hands))
             if scores_frame.face_found and scores_frame.blendshapes:
-                readings.append((item, pipe.face_reading(scores_frame.features, scores_frame.blendshapes),
-                                 scores_frame.mouth_hidden))
+                readings.append((item, scores_frame.face, scores_frame.mouth_hidden))
     stats, confusion, mistakes = score_stills(rows)
     manifest_stats: tuple[GestureStats, ...] = ()
     if manifest:
@@ -350,7 +349,8 @@ def evaluate_folder(
             [(manifest[item.file], *rest) for item, *rest in rows], gestures=[s.gesture for s in stats])
     held_out, people = (), 0
     if signs is not None and profile is None and readings:
-        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats])
+        faceless = [item for item, _scores, face, _hands in rows if not face]
+        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
     clip_results: list[ClipResult] = []
     if clips:
         video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
@@ -401,42 +401,33 @@ def evaluate_folder(
     )
 
 
-def _held_out(root: Path, readings, signs, gestures) -> tuple[tuple[tuple[GestureStats, int], ...], int]:
+def _held_out(root: Path, readings, signs, gestures, faceless=()) -> tuple[tuple[tuple[GestureStats, int], ...], int]:
     """Leave-one-person-out counts of the face signs on the folder's stills (see the module doc).
     A still without a face cannot be read by any face model: it counts as a miss where it shows a sign."""
-    from trainer.vision.face_fit import HAND_LABELS, LabelledFace, count, lopo_scores  # noqa: PLC0415
-    from trainer.vision.face_signs import FACE_SIGNS, MOUTH_SIGNS, score_face_signs  # noqa: PLC0415
+    from trainer.vision.face_fit import HAND_LABELS, LabelledFace, count, lopo_scores, product_scores  # noqa: PLC0415
+    from trainer.vision.face_signs import FACE_SIGNS  # noqa: PLC0415
     from trainer.vision.labels import read_persons  # noqa: PLC0415
 
     if not any(item.label == "neutral" for item, _, _ in readings):
         return (), 0  # no neutral face to measure the others against: no held-out fit possible
     persons = read_persons(root)
-    hidden = {}
-    faces = []
-    for item, reading, mouth_hidden in readings:
-        face = LabelledFace(item.file, persons.get(item.file, item.file), reading,
-                            {g: item.truth(g) for g in FACE_SIGNS}, item.label)
-        hidden[item.file] = mouth_hidden
-        faces.append(face)
-
-    def scorer(face, params):
-        scores = score_face_signs(face.reading, None, params).scores
-        if hidden[face.file]:
-            scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.items()}
-        return scores
+    faces = [LabelledFace(item.file, persons.get(item.file, item.file), reading,
+                          {g: item.truth(g) for g in FACE_SIGNS}, item.label, mouth_hidden)
+             for item, reading, mouth_hidden in readings]
 
     shares = {g: float(signs.held_out.get(g.value, {}).get("positive_share", 0.5)) for g in FACE_SIGNS}
     wanted = [g for g in gestures if g in FACE_SIGNS]
     if len({f.person for f in faces}) < 3:
         return (), 0
     try:
-        scored = lopo_scores(faces, shares, scorer, wanted, fit_on=lambda f: f.label not in HAND_LABELS)
+        scored = lopo_scores(faces, shares, product_scores, wanted, fit_on=lambda f: f.label not in HAND_LABELS)
     except ValueError:
         return (), 0  # a held-out person had the only neutral faces: too small a folder to hold people out
     out = []
     for g in wanted:
         c = count(scored, g)
-        out.append((GestureStats(g, c.tp, c.fp, c.fn), c.people))
+        unseen = sum(item.truth(g) is True for item in faceless)
+        out.append((GestureStats(g, c.tp, c.fp, c.fn + unseen), c.people))
     return tuple(out), len({f.person for f in faces})
 
 

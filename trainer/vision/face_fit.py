@@ -25,6 +25,7 @@ import numpy as np
 from trainer.signals.gestures import Gesture
 from trainer.vision.face_signs import (
     FACE_SIGNS,
+    MOUTH_SIGNS,
     FaceReading,
     FaceSignParams,
     Neutral,
@@ -61,6 +62,8 @@ class LabelledFace:
     reading: FaceReading
     truth: dict[Gesture, bool | None]
     label: str = ""
+    mouth_hidden: bool = False
+    """The pipeline saw a hand in front of the mouth (it mutes the mouth signs there)."""
 
 
 def population_neutral(faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})) -> Neutral:
@@ -161,8 +164,12 @@ Scorer = Callable[[LabelledFace, FaceSignParams], dict[Gesture, float]]
 
 
 def product_scores(face: LabelledFace, params: FaceSignParams) -> dict[Gesture, float]:
-    """What the product scores on a single photo: population neutral, ``score_face_signs``."""
-    return score_face_signs(face.reading, None, params).scores
+    """What the product scores on a single photo: population neutral, ``score_face_signs``, the mouth
+    signs muted where a hand hid the mouth."""
+    scores = score_face_signs(face.reading, None, params).scores
+    if face.mouth_hidden:
+        scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.items()}
+    return scores
 
 
 def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
@@ -232,5 +239,6 @@ def faces_from_samples(path) -> list[LabelledFace]:
             continue
         truth = {Gesture(k): v for k, v in r["truth"].items()}
         out.append(LabelledFace(r["file"], r["person"], FaceReading(r["blendshapes"], r["geometry"],
-                                                                    r.get("appearance", {})), truth, r["label"]))
+                                                                    r.get("appearance", {})), truth, r["label"],
+                                bool(r.get("mouth_hidden", False))))
     return out

@@ -29,16 +29,14 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision.types import VisionError
+from trainer.vision.types import BLENDSHAPE_PREFIX, FaceBackend, FaceReading, VisionError
 
 SIGNS_SCHEMA = 1
 DEFAULT_SIGNS = Path(__file__).resolve().parents[2] / "models" / "face_signs.json"
-BLENDSHAPE_PREFIX = "bs_"
-"""Blendshapes inside a flat feature table (a running baseline, a profile) are ``bs_<MediaPipe name>``."""
+__all__ = ["BLENDSHAPE_PREFIX", "FaceBackend", "FaceReading"]  # re-exported: they live in trainer.vision.types
 
 FACE_SIGNS: tuple[Gesture, ...] = (
     Gesture.BROWS_UP,
@@ -56,37 +54,6 @@ FACE_SIGNS: tuple[Gesture, ...] = (
 MOUTH_SIGNS = frozenset({Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.TONGUE_OUT, Gesture.LIP_BITE,
                          Gesture.GRIMACE, Gesture.LIP_CORNER})
 """Signs a hand in front of the mouth hides (the face model then reads the hand)."""
-
-
-class FaceBackend(Enum):
-    """Which face tracker produced a reading."""
-
-    TASKS = "tasks"
-    """MediaPipe Tasks FaceLandmarker: 478 points + 52 blendshapes (the default)."""
-    MESH = "mesh"
-    """MediaPipe solutions face mesh: 478 points, no blendshapes (the fallback)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FaceReading:
-    """One face in one frame."""
-
-    blendshapes: Mapping[str, float]
-    """MediaPipe's blendshape scores by their own names (``mouthPucker``, ``eyeBlinkLeft``...; the
-    side is the subject's own). Empty for the mesh backend."""
-    geometry: Mapping[str, float]
-    """``trainer.vision.face_features`` of the 478 points."""
-    appearance: Mapping[str, float] = field(default_factory=dict)
-    """``trainer.vision.face_features.mouth_appearance`` (empty when not measured)."""
-    backend: FaceBackend = FaceBackend.TASKS
-
-    def flat(self) -> dict[str, float]:
-        """One table (geometry, appearance, ``bs_``-prefixed blendshapes): what profiles and the
-        running baseline store."""
-        out = dict(self.geometry)
-        out.update(self.appearance)
-        out.update((BLENDSHAPE_PREFIX + k, v) for k, v in self.blendshapes.items())
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,12 +229,13 @@ class SignModel:
     @classmethod
     def from_json(cls, gesture: Gesture, data: Mapping) -> "SignModel":
         try:
-            return cls(gesture, tuple(str(c) for c in data["cues"]), tuple(float(v) for v in data["center"]),
-                       tuple(float(v) for v in data["scale"]), tuple(float(v) for v in data["weights"]),
-                       float(data["bias"]))
+            fields = (tuple(str(c) for c in data["cues"]), tuple(float(v) for v in data["center"]),
+                      tuple(float(v) for v in data["scale"]), tuple(float(v) for v in data["weights"]),
+                      float(data["bias"]))
         except (KeyError, TypeError, ValueError):
             raise VisionError(f"bad model for {gesture.value} in the face signs file: "
                               "rerun scripts/fit_face_signs.py") from None
+        return cls(gesture, *fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,10 @@ class PipelineOptions:
     baseline_rules: str = "population"
     """Rule set used with the running baseline: "population" or "calibrated"."""
     baseline_window: float = 20.0
-    baseline_min_span: float = 3.0
+    baseline_min_span: float = 1.0
+    """Seconds of a stream before its running baseline exists; face signs wait for it (the
+    recognizer's NEUTRAL_KNOWN), so this is also the delay of a face sign made from the very first
+    frame of a session without a calibrated profile."""
     face_backend: FaceBackend | str = FaceBackend.TASKS
     """TASKS (default): the Tasks FaceLandmarker with blendshapes (models/face_landmarker.task, or
     ``face_model`` / $ALUETTE_FACE_MODEL); MESH: the solutions face mesh. The Pipeline falls back to
@@ -385,6 +388,7 @@ class Pipeline:
         face_found = bool(face)
         shapes: dict[str, float] = {}
         hidden = False
+        reading = None
         if face:
             features.update(face)
             reading = self.face_reading(face, blendshapes)
@@ -438,6 +442,7 @@ class Pipeline:
             sides=sides,
             face_found=face_found,
             hands_found=len(hands),
+            face=reading,
             mouth_hidden=hidden,
             blendshapes=shapes,
         )
