@@ -94,11 +94,14 @@ class _BareTasksFace:
     def __init__(self, mp, model: Path) -> None:
         from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
 
+        from trainer.vision.quiet import quiet_native_logs  # noqa: PLC0415
+
         self._mp = mp
         self._stamp = 0
-        self._landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-            base_options=BaseOptions(model_asset_buffer=Path(model).read_bytes()),
-            running_mode=vision.RunningMode.VIDEO, num_faces=1, output_face_blendshapes=True))
+        with quiet_native_logs():
+            self._landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+                base_options=BaseOptions(model_asset_buffer=Path(model).read_bytes()),
+                running_mode=vision.RunningMode.VIDEO, num_faces=1, output_face_blendshapes=True))
 
     def process(self, rgb: np.ndarray) -> None:
         self._stamp += 33

@@ -45,7 +45,7 @@ SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.MOUTH_OPEN: ("jaw", "mouth_open"),
     Gesture.TONGUE_OUT: ("tongue", "pink", "jaw"),
     Gesture.LIP_BITE: ("roll_lower", "teeth_low", "upper_up", "jaw"),
-    Gesture.GRIMACE: ("stretch", "upper_up", "smile"),
+    Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile"),
 }
 """The cues each sign reads: chosen for what the sign is (RULES.md), not searched over the photos."""
 

@@ -238,6 +238,8 @@ class Pipeline:
             self._baseline.reset()
             self._appearance = None
             self._auto_profile = None
+            if self._tasks is not None:
+                self._tasks.restart()
 
     @property
     def baseline_profile(self) -> Profile | None:

@@ -157,7 +157,16 @@ class TasksFaceTracker:
         except (RuntimeError, ValueError) as error:
             raise VisionError(f"{model} is not a usable {MODEL_NAME} ({error}): get the official model") from None
         self._lock = threading.Lock()
-        self._last_ms = -1
+        self._last_ms: int | None = None
+        self._offset_ms = 0
+
+    def restart(self) -> None:
+        """A new stream whose clock starts again (the graph itself needs increasing timestamps, so the
+        new stream's are shifted past the last one)."""
+        with self._lock:
+            if self._last_ms is not None:
+                self._offset_ms = self._last_ms + 1
+                self._started = False
 
     def close(self) -> None:
         with self._lock:
@@ -186,8 +195,11 @@ class TasksFaceTracker:
             if self._landmarker is None:
                 raise VisionError("this TasksFaceTracker was closed: build a new one")
             if self.video:
-                stamp = int(round(frame.timestamp * 1000))
-                if stamp <= self._last_ms:
+                if not getattr(self, "_started", True):
+                    self._offset_ms -= int(round(frame.timestamp * 1000))  # the new stream's first frame
+                    self._started = True
+                stamp = int(round(frame.timestamp * 1000)) + self._offset_ms
+                if self._last_ms is not None and stamp <= self._last_ms:
                     raise VisionError(
                         f"frame {frame.index} at {frame.timestamp:.3f} s is not after the previous frame: "
                         "video mode needs strictly increasing timestamps"
