@@ -163,7 +163,23 @@ def test_frame_scores_carry_the_blendshapes_by_their_mediapipe_names():
         scores = pipe.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands,
                                   blendshapes=frame.blendshapes)
     assert "mouthPucker" in scores.blendshapes and "eyeBlinkLeft" in scores.blendshapes
-    assert scores.blendshapes == frame.blendshapes
+    assert scores.blendshapes == frame.blendshapes == dict(scores.face.blendshapes)
+
+
+def test_a_calibration_on_frame_features_keeps_the_person_s_blendshapes():
+    """The app calibrates on FrameScores.features: the profile then holds the person's neutral
+    blendshapes, and the Tasks scores are measured against them (not the population's)."""
+    from trainer.vision.calibration import profile_from_samples
+
+    stream = load_stream(REPO / "samples" / "streams_lp_d20_talking.npz")
+    with Pipeline(PipelineOptions()) as pipe:
+        features = [pipe.score_parts(f.timestamp, f.face, f.mouth, f.face_width, f.hands,
+                                     blendshapes=f.blendshapes).features
+                    for f in stream.frames[:60] if f.blendshapes]
+        profile = profile_from_samples("me", features)
+        neutral = pipe.neutral(profile)
+    assert neutral.blendshapes["mouthPucker"] == pytest.approx(profile.stats["bs_mouthPucker"].mean)
+    assert neutral.blendshapes["browInnerUp"] != pytest.approx(load_face_signs().population.blendshapes["browInnerUp"])
 
 
 # -- the bundled model and the fallback -------------------------------------------------------------

@@ -102,3 +102,20 @@ def test_tasks_backend_reads_a_selfie_flipped_wink_as_the_original(model, gestur
     assert np.sign(b.features["eye_open_diff"]) == np.sign(a.features["eye_open_diff"]) == -1  # left eye shut
     assert a.blendshapes["eyeBlinkLeft"] > a.blendshapes["eyeBlinkRight"]
     assert b.blendshapes["eyeBlinkLeft"] > b.blendshapes["eyeBlinkRight"]
+
+
+@pytest.mark.vision
+def test_a_reset_pipeline_takes_a_new_stream_whose_clock_starts_again(gestures_dir):
+    """The Tasks graph needs increasing timestamps; after Pipeline.reset() a new clip starts at 0 s
+    again (the app restarts the camera, eval-vision reuses a pipeline) and must not be refused."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.sources import read_image
+
+    image = read_image(gestures_dir / "wink" / "lp_d3_f0006_wink_left.jpg")
+    with Pipeline(PipelineOptions(hands=False)) as pipe:
+        for i in range(3):
+            assert pipe.process(Frame(image, i / 30, i)).scores.face_found
+        pipe.reset()
+        assert pipe.process(Frame(image, 0.0, 0)).scores.face_found
+        with pytest.raises(VisionError, match="increasing"):
+            pipe.process(Frame(image, 0.0, 1))  # within one stream time must still go forward

@@ -33,7 +33,7 @@ from trainer.vision import face_gestures
 from trainer.vision.body import BodyConfig, BodyScorer
 from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
-from trainer.vision.face_signs import APPEARANCE_KEYS
+from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
     MOUTH_SIGNS,
     FaceBackend,
@@ -395,6 +395,9 @@ class Pipeline:
             features.update(face)
             reading = self.face_reading(face, blendshapes)
             shapes = dict(reading.blendshapes)
+            # In the flat table too, as bs_<name>: a Calibrator fed FrameScores.features then stores
+            # the person's neutral blendshapes in the Profile (nothing chooses rules by these keys).
+            features.update((BLENDSHAPE_PREFIX + k, v) for k, v in shapes.items())
             self._update_baseline(timestamp, reading.flat() if shapes else face)
             profile = self.baseline_profile
             if self.signs is not None and reading.backend is FaceBackend.TASKS:
