@@ -1,9 +1,10 @@
 """Record landmark streams of real clips in ../shared/gestures into samples/streams_<clip>.npz, so
 fast tests replay the temporal logic (recognizer, talking suppression, writing) without MediaPipe.
 
-Per frame it stores what our own code computed: the timestamp (the clip's clock), the face features
-of ``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and face width, and up to two
-hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
+Per frame it stores what the default backend read and our own code computed: the timestamp (the clip's
+clock), the Tasks FaceLandmarker's 52 blendshapes (MediaPipe names), the face features of
+``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and
+face width, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
 names its source. Rerun after the face features change:
 
     nice /work/venv/bin/python scripts/record_streams.py            # the default clip list
@@ -24,6 +25,7 @@ from trainer.vision.face_features import face_features, mouth_appearance  # noqa
 from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
 from trainer.vision.pipeline import mouth_and_width  # noqa: E402
 from trainer.vision.sources import open_source  # noqa: E402
+from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: E402
 from trainer.vision.types import VisionError  # noqa: E402
 
 DEFAULT_CLIPS = (
@@ -40,6 +42,13 @@ DEFAULT_CLIPS = (
     "talking/edtalk_pose_source2_talking.mp4",
     "talking/lp_d20_talking.mp4",
     "talking/lp_d13_talking_then_faces.mp4",
+    "talking/spectre_mead_W023_talk.mp4",
+    "talking/skyreels_a1_driving2.mp4",
+    "talking/skyreels_a1_driving3.mp4",
+    "talking/skyreels_a1_driving5.mp4",
+    "talking/spectre_lrs3_OzA6jRYjVQs_00004.mp4",
+    "talking/spectre_lrs3_PbgB2TaYhio_00007.mp4",
+    "talking/spectre_lrs3_BImnT7lcLDE_00003.mp4",
     "sequence/lp_d18.mp4",
     "sequence/lp_d3.mp4",
     "sequence/lp_d10.mp4",
@@ -50,11 +59,15 @@ SIDES = {"left": 1, "right": 2}
 
 def record(gestures: Path, rel: str) -> Path:
     source = open_source(gestures / rel)
-    times, faces, mouths, hands, hand_sides = [], [], [], [], []
+    times, faces, shapes, mouths, hands, hand_sides = [], [], [], [], [], []
     keys: list[str] | None = None
-    with source, Tracker(TrackerOptions(face=True, hands=True)) as tracker:
+    shape_keys: list[str] | None = None
+    with source, Tracker(TrackerOptions(face=False, hands=True)) as tracker, TasksFaceTracker(video=True) as tasks:
         for frame in source:
             marks = tracker.process(frame)
+            face_marks = tasks.process(frame)
+            marks = type(marks)(marks.timestamp, marks.width, marks.height, face=face_marks.face,
+                                blendshapes=face_marks.blendshapes, hands=marks.hands)
             times.append(frame.timestamp)
             feats = None
             if marks.face is not None:
@@ -64,7 +77,10 @@ def record(gestures: Path, rel: str) -> Path:
                     feats = None
             if feats is not None and keys is None:
                 keys = sorted(feats)
+            if feats is not None and marks.blendshapes and shape_keys is None:
+                shape_keys = sorted(k for k in marks.blendshapes if not k.startswith("_"))
             faces.append(feats)
+            shapes.append(marks.blendshapes if feats is not None else None)
             if feats is not None:
                 (mx, my), width = mouth_and_width(marks.face)
                 mouths.append((mx, my, width))
@@ -82,16 +98,24 @@ def record(gestures: Path, rel: str) -> Path:
         [[f.get(k, np.nan) for k in keys] if f is not None else [np.nan] * len(keys) for f in faces],
         dtype=np.float32,
     ).reshape(len(faces), len(keys))
+    shape_keys = shape_keys or []
+    shape_matrix = np.array(
+        [[f.get(k, np.nan) for k in shape_keys] if f else [np.nan] * len(shape_keys) for f in shapes],
+        dtype=np.float32,
+    ).reshape(len(shapes), len(shape_keys))
     out = REPO / "samples" / f"streams_{Path(rel).stem}.npz"
     np.savez_compressed(
         out,
         source=np.array(f"../shared/gestures/{rel}"),
-        about=np.array("computed by scripts/record_streams.py with MediaPipe 0.10.21 solutions "
-                       "(video mode, face+hands) and trainer.vision.face_features (geometry + mouth appearance)"),
+        about=np.array("computed by scripts/record_streams.py with MediaPipe 0.10.21 (video mode): Tasks "
+                       "FaceLandmarker blendshapes, solutions hands, and trainer.vision.face_features "
+                       "(geometry + mouth appearance)"),
         size=np.array(source.info.size or (0, 0)),
         t=np.array(times, dtype=np.float64),
         face_keys=np.array(keys),
         face=face_matrix,
+        blendshape_keys=np.array(shape_keys),
+        blendshapes=shape_matrix,
         mouth=np.array(mouths, dtype=np.float32),
         hands=np.array(hands, dtype=np.float32),
         hand_sides=np.array(hand_sides, dtype=np.int8),

@@ -1,4 +1,5 @@
-"""The optional Tasks FaceLandmarker backend, on the shared model file (skipped when it is absent)."""
+"""The Tasks FaceLandmarker backend (the default; the model is bundled in models/, and the shared copy
+is the same file)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import pytest
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.face_features import face_features
-from trainer.vision.face_gestures import FACE_GESTURES, score_face
-from trainer.vision.tasks_backend import MODEL_NAME, blendshape_features, data_folder, find_face_model
+from trainer.vision.face_signs import FACE_SIGNS, FaceReading, load_face_signs, score_face_signs
+from trainer.vision.tasks_backend import BUNDLED_MODEL, MODEL_NAME, blendshape_features, data_folder, find_face_model
 from trainer.vision.types import Frame, VisionError
 
 
@@ -24,7 +25,7 @@ def model(shared):
 def test_model_discovery(data_home, monkeypatch, tmp_path):
     monkeypatch.delenv("ALUETTE_FACE_MODEL", raising=False)
     assert data_folder() == data_home
-    assert find_face_model() is None
+    assert find_face_model() == BUNDLED_MODEL  # the bundled model, when nothing overrides it
     with pytest.raises(VisionError, match="not found"):
         find_face_model(tmp_path / "nope.task")
     data_home.mkdir(parents=True)
@@ -51,9 +52,10 @@ def test_tasks_backend_reads_a_left_wink(model, gestures_dir):
     assert marks.width == image.shape[1] and 0 <= marks.face[:, 0].min() < marks.face[:, 0].max() <= marks.width
     # MediaPipe names blendshapes for the subject's side, like our features.
     assert marks.blendshapes["eyeBlinkLeft"] > marks.blendshapes["eyeBlinkRight"] + 0.2
-    features = dict(face_features(marks.face), **blendshape_features(marks.blendshapes))
-    scores, sides = score_face(features)  # "tasks" rules, chosen from the bs_* features
-    assert set(scores) == set(FACE_GESTURES)
+    reading = FaceReading(marks.blendshapes, face_features(marks.face))
+    signs = score_face_signs(reading, None, load_face_signs())
+    scores, sides = signs.scores, signs.sides
+    assert set(scores) == set(FACE_SIGNS)
     assert scores[Gesture.WINK] >= 0.5 and sides[Gesture.WINK] is Side.LEFT
     assert scores[Gesture.EYES_CLOSED] < 0.5
 
@@ -98,5 +100,22 @@ def test_tasks_backend_reads_a_selfie_flipped_wink_as_the_original(model, gestur
     assert a.sides[Gesture.WINK] is Side.LEFT and b.sides[Gesture.WINK] is Side.LEFT
     assert b.scores[Gesture.WINK] >= 0.5
     assert np.sign(b.features["eye_open_diff"]) == np.sign(a.features["eye_open_diff"]) == -1  # left eye shut
-    assert a.features["bs_eyeBlinkLeft"] > a.features["bs_eyeBlinkRight"]
-    assert b.features["bs_eyeBlinkLeft"] > b.features["bs_eyeBlinkRight"]
+    assert a.blendshapes["eyeBlinkLeft"] > a.blendshapes["eyeBlinkRight"]
+    assert b.blendshapes["eyeBlinkLeft"] > b.blendshapes["eyeBlinkRight"]
+
+
+@pytest.mark.vision
+def test_a_reset_pipeline_takes_a_new_stream_whose_clock_starts_again(gestures_dir):
+    """The Tasks graph needs increasing timestamps; after Pipeline.reset() a new clip starts at 0 s
+    again (the app restarts the camera, eval-vision reuses a pipeline) and must not be refused."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.sources import read_image
+
+    image = read_image(gestures_dir / "wink" / "lp_d3_f0006_wink_left.jpg")
+    with Pipeline(PipelineOptions(hands=False)) as pipe:
+        for i in range(3):
+            assert pipe.process(Frame(image, i / 30, i)).scores.face_found
+        pipe.reset()
+        assert pipe.process(Frame(image, 0.0, 0)).scores.face_found
+        with pytest.raises(VisionError, match="increasing"):
+            pipe.process(Frame(image, 0.0, 1))  # within one stream time must still go forward

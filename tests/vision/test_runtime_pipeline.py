@@ -155,14 +155,18 @@ def test_annotate_draws_without_touching_the_input(gestures_dir: Path, still_pip
 
 
 def test_tasks_backend_gives_the_same_gesture_names(shared: Path, gestures_dir: Path, tmp_path: Path):
-    """The optional Tasks FaceLandmarker (blendshapes) backend, with the model of ../shared/models."""
+    """The Tasks FaceLandmarker (blendshapes) backend, with the model of ../shared/models (the same file
+    as the bundled one), and the face-mesh fallback: the same gesture names."""
     model = shared / "models" / "face_landmarker.task"
     options = PipelineOptions(static_image_mode=True, face_backend="tasks", face_model=str(model))
     with Pipeline(options) as pipe:
         result = analyse_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg", pipeline=pipe)
     assert result.face and set(result.scores) == set(Gesture)
-    assert any(k.startswith("bs_") for k in result.result.scores.features)
+    assert result.result.scores.blendshapes["eyeBlinkLeft"] > result.result.scores.blendshapes["eyeBlinkRight"]
     assert Gesture.WINK in result.gestures and result.sides[Gesture.WINK] is Side.LEFT
+    with Pipeline(PipelineOptions(static_image_mode=True, face_backend="mesh")) as pipe:
+        mesh = analyse_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg", pipeline=pipe)
+    assert set(mesh.scores) == set(result.scores) and not mesh.result.scores.blendshapes
     # Video mode on a short real clip: the source's timestamps drive the Tasks graph.
     from trainer.vision.sources import open_source
 
@@ -254,7 +258,7 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
     assert own[tongue]["mouth_tongue"] > own[neutral]["mouth_tongue"] + 0.01  # the two differ
 
     tracker = _RecordedTracker([meshes[f] if f else None for f in order])
-    with Pipeline(PipelineOptions(hands=False), tracker=tracker) as pipe:
+    with Pipeline(PipelineOptions(hands=False, face_backend="mesh"), tracker=tracker) as pipe:
         for frame, shown, source in zip(frames, order, expected_from):
             features = pipe.process(frame).scores.features
             if shown is None:
@@ -264,8 +268,8 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
             assert features["mouth_open"] == face_features(meshes[shown])["mouth_open"]
         pipe.reset()
         assert pipe.process(frames[1]).scores.features["mouth_tongue"] == own[neutral]["mouth_tongue"]
-    for options in (PipelineOptions(hands=False, appearance_every=1),
-                    PipelineOptions(hands=False, static_image_mode=True)):
+    for options in (PipelineOptions(hands=False, appearance_every=1, face_backend="mesh"),
+                    PipelineOptions(hands=False, static_image_mode=True, face_backend="mesh")):
         with Pipeline(options, tracker=_RecordedTracker([meshes[f] if f else None for f in order])) as pipe:
             for frame, shown in zip(frames, order):
                 if shown is not None:

@@ -1,6 +1,10 @@
 """``aluette bench vision``: frames per second of the full pipeline and of the bare MediaPipe graphs
 on the same frames (a clip resized to 640x480, face + hands), and the pipeline's own overhead.
 
+The face graph is the default backend's: the Tasks FaceLandmarker with blendshapes (the bundled
+models/face_landmarker.task), called bare in video mode; the solutions face mesh when the pipeline fell
+back to it.
+
 The pipeline as shipped runs the face and hand graphs on two threads; the bare calls run one after
 the other, so the pipeline's own work is measured like for like on a third run (the pipeline with its
 graphs one after the other). The runs are interleaved in blocks of frames so that a busy machine
@@ -42,6 +46,7 @@ class BenchResult:
     """The pipeline with its face and hand graphs run one after the other, like the bare calls."""
     scoring_ms: float
     """Mean time per frame in features, scores and the recognizer (after the tracker)."""
+    face_backend: str = "tasks"
 
     @property
     def sequential_fps(self) -> float:
@@ -65,7 +70,9 @@ class BenchResult:
         return "\n".join(
             [
                 f"bench vision: {self.clip}",
-                f"  {self.frames} frames at {self.size[0]}x{self.size[1]}, face mesh (refined) + hands (2)"
+                f"  {self.frames} frames at {self.size[0]}x{self.size[1]}, "
+                + ("Tasks FaceLandmarker (blendshapes)" if self.face_backend == "tasks" else "face mesh (refined)")
+                + " + hands (2)"
                 + (f", hands every {self.hands_every} frames" if self.hands_every > 1 else ""),
                 f"  full pipeline : {self.pipeline_fps:6.1f} fps  ({self.pipeline_ms:.2f} ms/frame; face and "
                 "hand graphs on two threads)",
@@ -79,6 +86,30 @@ class BenchResult:
                 f"  (wall time {wall:.1f} s)",
             ]
         )
+
+
+class _BareTasksFace:
+    """The bare Tasks FaceLandmarker call (video mode, blendshapes on), as the pipeline makes it."""
+
+    def __init__(self, mp, model: Path) -> None:
+        from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
+
+        from trainer.vision.quiet import quiet_native_logs  # noqa: PLC0415
+
+        self._mp = mp
+        self._stamp = 0
+        with quiet_native_logs():
+            self._landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+                base_options=BaseOptions(model_asset_buffer=Path(model).read_bytes()),
+                running_mode=vision.RunningMode.VIDEO, num_faces=1, output_face_blendshapes=True))
+
+    def process(self, rgb: np.ndarray) -> None:
+        self._stamp += 33
+        self._landmarker.detect_for_video(self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb),
+                                          self._stamp)
+
+    def close(self) -> None:
+        self._landmarker.close()
 
 
 def load_frames(clip: Path, frames: int, size: tuple[int, int]) -> list[np.ndarray]:
@@ -112,9 +143,13 @@ def bench_vision(
     fps = 30.0
     options = PipelineOptions(face=True, hands=True, hands_every=hands_every)
     pipeline = Pipeline(options)
+    options = pipeline.options  # after any fallback to the face mesh
     sequential_tracker = Tracker(replace(options.tracker_options(), parallel=False))
     sequential = Pipeline(options, tracker=sequential_tracker)
-    face = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True)
+    if options.tasks_face:
+        face = _BareTasksFace(mp, pipeline._tasks.model_path)
+    else:
+        face = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True)
     hands = mp.solutions.hands.Hands(static_image_mode=False, max_num_hands=2, model_complexity=1)
     try:
         # Warm up all three (graph start-up, first detection) outside the timing.
@@ -165,4 +200,5 @@ def bench_vision(
         hands_every=hands_every,
         sequential_ms=1000 * seq_time / frames,
         scoring_ms=scoring_ms / frames,
+        face_backend=options.face_backend.value,
     )

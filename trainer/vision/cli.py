@@ -42,11 +42,12 @@ def add_commands(subparsers) -> None:
     recognize.add_argument("--profile", metavar="FILE", help="a calibrated profile (JSON) instead of population defaults")
     recognize.add_argument("--shrug", action="store_true", help="also run MediaPipe Pose on clips (stills always do)")
     recognize.add_argument("--mirrored", action="store_true", help="the input was flipped like a selfie view")
-    recognize.add_argument("--backend", choices=("mesh", "tasks"), default="mesh",
-                           help="face backend: solutions face mesh (default) or Tasks FaceLandmarker + blendshapes")
+    recognize.add_argument("--backend", choices=("tasks", "mesh"), default="tasks",
+                           help="face backend: Tasks FaceLandmarker + blendshapes (default; bundled "
+                           "models/face_landmarker.task) or the solutions face mesh")
     recognize.add_argument("--no-mouth-image", action="store_true",
                            help="leave out the mouth-appearance cues (teeth, tongue) computed from the image")
-    recognize.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
+    recognize.add_argument("--face-model", metavar="FILE", help="a face_landmarker.task other than the bundled one")
     recognize.set_defaults(run=run_recognize)
 
     evaluate = subparsers.add_parser(
@@ -57,9 +58,9 @@ def add_commands(subparsers) -> None:
     evaluate.add_argument("folder", metavar="DIR", help="e.g. ../shared/gestures")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluate.add_argument(
-        "--backend", choices=("mesh+image", "mesh", "tasks+image", "tasks"), default="mesh+image",
-        help="face rule set: solutions mesh or Tasks FaceLandmarker, with or without the mouth-appearance "
-        "cues (default mesh+image)",
+        "--backend", choices=("tasks+image", "tasks", "mesh+image", "mesh"), default="tasks+image",
+        help="face backend: Tasks FaceLandmarker (blendshapes) or solutions mesh, with or without the "
+        "mouth-appearance cues (default tasks+image)",
     )
     evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     evaluate.add_argument("--profile", metavar="FILE", help="a calibrated profile instead of population defaults")

@@ -1,4 +1,7 @@
-"""Per-frame face gesture scores: features (+ a neutral profile) -> 0..1 score per face gesture.
+"""The face-mesh FALLBACK's per-frame face gesture scores: features (+ a neutral profile) -> 0..1 score
+per face gesture. The default backend (Tasks FaceLandmarker, blendshapes) scores with
+``trainer.vision.face_signs``; this module runs when models/face_landmarker.task is missing or fails its
+checksum, with the same gesture names.
 
 Each gesture is a small rule: one to three conditions on named features of
 ``trainer.vision.face_features``, each measured against the face's neutral value (the user's
@@ -12,8 +15,9 @@ tuner), a gesture may instead carry a ``LinearModel``: a logistic regression ove
 features relative to neutral, whose probability is the score (0.5 again the decision threshold).
 
 The rules and thresholds live in ``models/thresholds.json``, written by ``scripts/tune_thresholds.py``
-from the labelled photos; each backend (``mesh``: MediaPipe solutions face mesh; ``tasks``: the Tasks
-FaceLandmarker with blendshapes) has its own rules, both for the same gesture names.
+from the labelled photos. The caller loads the rule set it wants once (``load_thresholds``; the
+Pipeline picks "mesh+image" or "mesh", and their ":calibrated" sets for a calibrated profile) and passes
+it to ``score_face``: nothing is chosen from the features' keys or loaded per frame.
 
 Known confusions handled here: a wink needs one eye clearly more closed than the other and yields to
 ``eyes_closed`` when both are shut; ``lip_corner`` needs the corners at different heights (a smile
@@ -299,17 +303,16 @@ def _neutral_table(profile: Profile, population: Profile) -> Callable[[str], flo
 
 def score_face(
     features: Mapping[str, float],
-    profile: Profile | None = None,
-    thresholds: Thresholds | None = None,
+    profile: Profile | None,
+    thresholds: Thresholds,
 ) -> tuple[dict[Gesture, float], dict[Gesture, Side]]:
     """Scores (0..1, 0.5 = threshold) and sides (subject's own) of every face gesture.
 
-    ``profile`` is the user's calibrated neutral face; None uses the population's. ``thresholds``
-    None loads models/thresholds.json for the backend the features come from (``tasks`` when they
-    hold blendshape ``bs_*`` features, else ``mesh``). An empty ``features`` (no face) or a face too
-    small to read scores 0 everywhere.
+    ``profile`` is the user's calibrated neutral face; None uses the population's. ``thresholds`` is
+    the rule set (``load_thresholds``). An empty ``features`` (no face) or a face too small to read
+    scores 0 everywhere.
     """
-    rules = thresholds or _default_rules(features, profile)
+    rules = thresholds
     base = profile or rules.population
     scores = {gesture: 0.0 for gesture in FACE_GESTURES}
     sides: dict[Gesture, Side] = {}
@@ -351,31 +354,13 @@ CALIBRATED = ":calibrated"
 """Suffix of the rule sets fitted against each person's own neutral face (used with a Profile)."""
 
 
-def _default_rules(features: Mapping[str, float], profile: Profile | None) -> Thresholds:
-    variant = backend_of(features)
-    if profile is not None and profile.kind != "population":
-        try:
-            return load_thresholds(backend=variant + CALIBRATED)
-        except VisionError:
-            pass  # an older thresholds file without calibrated rules: population rules still work
-    return load_thresholds(backend=variant)
-
-
-def backend_of(features: Mapping[str, float]) -> str:
-    """Which rule set fits these features: "tasks" when they carry blendshapes (``bs_*``), else
-    "mesh"; with "+image" when the mouth appearance cues (``mouth_appearance``) are there too."""
-    base = "tasks" if "bs_jawOpen" in features else "mesh"
-    return base + "+image" if "mouth_dark" in features else base
-
-
-def mouth_activity(features: Mapping[str, float], profile: Profile | None = None,
-                   thresholds: Thresholds | None = None) -> float:
+def mouth_activity(features: Mapping[str, float], profile: Profile | None, thresholds: Thresholds) -> float:
     """Lip opening above neutral (fraction of the inter-ocular distance), for talking detection.
 
     The recognizer looks at how this wanders over about a second: speech opens and closes the lips
     several times a second, a deliberate mouth opening holds.
     """
-    rules = thresholds or load_thresholds(backend=backend_of(features))
+    rules = thresholds
     base = profile or rules.population
     if "mouth_open" not in features:
         return 0.0

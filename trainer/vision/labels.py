@@ -113,6 +113,17 @@ def label_file(file: str, label: str, notes: str = "") -> LabelledFile:
     )
 
 
+def read_persons(folder: Path | str) -> dict[str, str]:
+    """``file -> person`` from the MANIFEST's ``person`` column (a file without one is its own person:
+    held out alone). Empty without a MANIFEST."""
+    manifest = Path(folder) / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return {}
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        return {row.get("file", ""): (row.get("person") or row.get("file", ""))
+                for row in csv.DictReader(handle, delimiter="\t")}
+
+
 DEFAULT_REVIEW = Path(__file__).resolve().parents[2] / "samples" / "gestures_review.tsv"
 REVIEW_VERDICTS = ("dont_care", "present", "absent")
 

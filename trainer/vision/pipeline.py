@@ -1,8 +1,11 @@
 """The vision pipeline: frame -> landmarks -> features -> per-frame scores -> gesture events.
 
-``Pipeline.process(frame)`` runs one frame through the tracker (MediaPipe), the face features and
-face scores (``face_features`` / ``face_gestures.score_face``, relative to the user's ``Profile`` when
-one is given), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
+``Pipeline.process(frame)`` runs one frame through the trackers (MediaPipe: by default the Tasks
+FaceLandmarker with its blendshapes, models/face_landmarker.task; the solutions face mesh when that
+file is missing or fails its checksum), the face reading (``face_signs.FaceReading``: blendshapes,
+``face_features`` geometry, mouth appearance) and its scores (``face_signs.score_face_signs`` with the
+parameters of models/face_signs.json, relative to the user's ``Profile`` or the stream's running
+baseline; the mesh fallback scores with ``face_gestures.score_face`` and models/thresholds.json), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
 pose on) and the temporal ``Recognizer``, and returns a ``FrameResult`` with everything a UI or a
 command needs. ``Pipeline.score(landmarks)`` is the same without the tracker, for recorded landmarks.
 
@@ -16,6 +19,7 @@ Must not import the rules engine, bots, quiz or UI.
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +33,16 @@ from trainer.vision import face_gestures
 from trainer.vision.body import BodyConfig, BodyScorer
 from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
+from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
+from trainer.vision.face_signs import (
+    MOUTH_SIGNS,
+    FaceBackend,
+    FaceReading,
+    FaceSignParams,
+    Neutral,
+    load_face_signs,
+    score_face_signs,
+)
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
@@ -64,11 +78,17 @@ class PipelineOptions:
     baseline_rules: str = "population"
     """Rule set used with the running baseline: "population" or "calibrated"."""
     baseline_window: float = 20.0
-    baseline_min_span: float = 3.0
-    face_backend: str = "mesh"
-    """"mesh": the solutions face mesh; "tasks": the Tasks FaceLandmarker with blendshapes (needs a
-    face_landmarker.task file: ``face_model``, $ALUETTE_FACE_MODEL or the data folder)."""
+    baseline_min_span: float = 1.0
+    """Seconds of a stream before its running baseline exists; face signs wait for it (the
+    recognizer's NEUTRAL_KNOWN), so this is also the delay of a face sign made from the very first
+    frame of a session without a calibrated profile."""
+    face_backend: FaceBackend | str = FaceBackend.TASKS
+    """TASKS (default): the Tasks FaceLandmarker with blendshapes (models/face_landmarker.task, or
+    ``face_model`` / $ALUETTE_FACE_MODEL); MESH: the solutions face mesh. The Pipeline falls back to
+    MESH, with a one-line notice, when no usable model file is found."""
     face_model: str | None = None
+    face_signs: str | None = None
+    """Population parameters of the Tasks face signs (None: models/face_signs.json)."""
     mouth_image: bool = True
     """Add the mouth-appearance cues (teeth, tongue, dark cavity; about 0.4 ms) to the face features;
     score_face then uses the '+image' rule set."""
@@ -82,14 +102,16 @@ class PipelineOptions:
     body: BodyConfig = field(default_factory=BodyConfig)
 
     def __post_init__(self) -> None:
-        if self.face_backend not in ("mesh", "tasks"):
-            raise VisionError(f"face_backend={self.face_backend!r}: use 'mesh' or 'tasks'")
+        try:
+            object.__setattr__(self, "face_backend", FaceBackend(self.face_backend))
+        except ValueError:
+            raise VisionError(f"face_backend={self.face_backend!r}: use 'tasks' or 'mesh'") from None
         if self.appearance_every < 1:
             raise VisionError(f"appearance_every={self.appearance_every} must be >= 1 (1 measures every frame)")
 
     @property
     def tasks_face(self) -> bool:
-        return self.face and self.face_backend == "tasks"
+        return self.face and self.face_backend is FaceBackend.TASKS
 
     def tracker_options(self) -> TrackerOptions:
         return TrackerOptions(
@@ -128,8 +150,20 @@ class Pipeline:
         options: PipelineOptions | None = None,
         profile: Profile | None = None,
         tracker: Tracker | None = None,
+        notice=None,
     ) -> None:
-        self.options = options or PipelineOptions()
+        options = options or PipelineOptions()
+        self.fallback_reason = ""
+        """Why the Tasks backend was asked for but the face mesh runs instead ("" when it did not)."""
+        if options.tasks_face:
+            from trainer.vision.tasks_backend import resolve_face_model  # noqa: PLC0415 - numpy only
+
+            choice = resolve_face_model(options.face_model)
+            if choice.path is None:
+                self.fallback_reason = choice.reason
+                options = replace(options, face_backend=FaceBackend.MESH)
+                (notice or _notice)(f"aluette: face backend falls back to the solutions face mesh: {choice.reason}")
+        self.options = options
         self.profile = profile
         self._lock = threading.Lock()
         self._tracker = tracker
@@ -142,6 +176,15 @@ class Pipeline:
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
         self._tasks = None
+        self._worker = None
+        # The face rules, chosen once here from the backend in use and passed in explicitly.
+        self.signs: FaceSignParams | None = (load_face_signs(self.options.face_signs)
+                                              if self.options.tasks_face else None)
+        variant = "mesh+image" if self.options.mouth_image else "mesh"
+        self.mesh_rules = face_gestures.load_thresholds(backend=variant)
+        self.mesh_rules_calibrated = _optional_rules(variant + face_gestures.CALIBRATED)
+        self._neutral_key: tuple[int, int] = (0, 0)
+        self._neutral: Neutral | None = None
         if self.options.tasks_face:
             from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415 - optional backend
 
@@ -149,6 +192,11 @@ class Pipeline:
                                            mirrored=self.options.mirrored)
 
     # -- lifecycle -------------------------------------------------------------------------------
+    @property
+    def face_backend(self) -> FaceBackend:
+        """The face backend in use (after any fallback)."""
+        return FaceBackend(self.options.face_backend)
+
     @property
     def tracker(self) -> Tracker | None:
         """The solutions tracker (None when the Tasks backend does the face and nothing else runs)."""
@@ -162,6 +210,9 @@ class Pipeline:
             if self._tracker is not None and self._owns_tracker:
                 self._tracker.close()
             self._tracker = None
+            if self._worker is not None:
+                self._worker.shutdown(wait=True)
+                self._worker = None
             if self._tasks is not None:
                 self._tasks.close()
                 self._tasks = None
@@ -187,6 +238,8 @@ class Pipeline:
             self._baseline.reset()
             self._appearance = None
             self._auto_profile = None
+            if self._tasks is not None:
+                self._tasks.restart()
 
     @property
     def baseline_profile(self) -> Profile | None:
@@ -232,10 +285,21 @@ class Pipeline:
         tracker = self.tracker
         if self._tasks is None:
             return tracker.process(frame)
-        face = self._tasks.process(frame)
         if tracker is None:
-            return face
-        body = tracker.process(frame)
+            return self._tasks.process(frame)
+        if tracker.options.parallel and not self.options.static_image_mode:
+            # The Tasks face graph on a worker thread while the hands run here (MediaPipe releases the
+            # GIL): on two free cores a frame costs max(face, hands), as with the solutions graphs.
+            if self._worker is None:
+                from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aluette-face")
+            pending = self._worker.submit(self._tasks.process, frame)
+            body = tracker.process(frame)
+            face = pending.result()
+        else:
+            face = self._tasks.process(frame)
+            body = tracker.process(frame)
         return replace(body, face=face.face, blendshapes=face.blendshapes)
 
     def score(self, landmarks: Landmarks) -> FrameScores:
@@ -260,15 +324,12 @@ class Pipeline:
                 face = None
             else:
                 mouth, face_width = mouth_and_width(marks.face)
-                if marks.blendshapes:
-                    from trainer.vision.tasks_backend import blendshape_features  # noqa: PLC0415
-
-                    face.update(blendshape_features(marks.blendshapes))
                 if image is not None and self.options.mouth_image:
                     face.update(self._mouth_appearance(image, marks.face))
         if face is None:
             self._appearance = None  # the face is lost: measure the next one afresh
-        return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose)
+        return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose,
+                                 marks.blendshapes if face is not None else None)
 
     def _mouth_appearance(self, image: np.ndarray, points: np.ndarray) -> dict[str, float]:
         every = 1 if self.options.static_image_mode else self.options.appearance_every
@@ -278,14 +339,34 @@ class Pipeline:
             self._appearance_age = 0
         return self._appearance
 
-    def _rules(self, face: dict[str, float], profile: Profile | None):
-        """The face rule set: None lets score_face pick it from the features (mesh/tasks, +image) and
-        the profile (a calibrated one gets the ':calibrated' rules). The running baseline is not a
-        calibration (it is taken while the person talks and signs), so it keeps the population rules,
-        measured against its own neutral."""
-        if profile is not None and profile is self._auto_profile and self.options.baseline_rules == "population":
-            return face_gestures.load_thresholds(backend=face_gestures.backend_of(face))
-        return None
+    def _mesh_rules(self, profile: Profile | None):
+        """The fallback's rule set: a calibrated profile gets the ':calibrated' rules. The running
+        baseline is not a calibration (it is taken while the person talks and signs), so it keeps the
+        population rules, measured against its own neutral."""
+        calibrated = profile is not None and not (
+            profile is self._auto_profile and self.options.baseline_rules == "population")
+        return self.mesh_rules_calibrated if calibrated and self.mesh_rules_calibrated else self.mesh_rules
+
+    def neutral(self, profile: Profile | None) -> Neutral | None:
+        """The person's neutral face for the Tasks scores: the profile's values, the population's for
+        any the profile lacks; None without a profile (then the population's). Rebuilt when the
+        profile object changes (the running baseline makes a new one about once a second)."""
+        if profile is None or self.signs is None:
+            return None
+        key = (id(profile), id(self.signs))
+        if self._neutral is None or key != self._neutral_key:
+            table = {name: stat.mean for name, stat in profile.stats.items()}
+            self._neutral = Neutral.from_table(table, fallback=self.signs.population)
+            self._neutral_key = key
+            self._neutral_profile = profile  # keeps the id valid while it is the key
+        return self._neutral
+
+    def face_reading(self, face: dict[str, float], blendshapes: dict[str, float] | None) -> FaceReading:
+        """The typed reading of one face: geometry and appearance split, blendshapes by their names."""
+        geometry = {k: v for k, v in face.items() if k not in APPEARANCE_KEYS}
+        appearance = {k: v for k, v in face.items() if k in APPEARANCE_KEYS}
+        backend = FaceBackend.TASKS if blendshapes else FaceBackend.MESH
+        return FaceReading(dict(blendshapes or {}), geometry, appearance, backend)
 
     def score_parts(
         self,
@@ -295,26 +376,49 @@ class Pipeline:
         face_width: float | None,
         hands: tuple[HandLandmarks, ...] = (),
         pose: np.ndarray | None = None,
+        blendshapes: dict[str, float] | None = None,
     ) -> FrameScores:
-        """The static stage from precomputed face features (recorded streams replay through this)."""
+        """The static stage from precomputed face features and blendshapes (recorded streams replay
+        through this)."""
         with self._lock:
-            return self._score_parts(timestamp, face, mouth, face_width, hands, pose)
+            return self._score_parts(timestamp, face, mouth, face_width, hands, pose, blendshapes)
 
-    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose) -> FrameScores:
+    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose, blendshapes=None) -> FrameScores:
         features: dict[str, float] = {}
         scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
         sides: dict[Gesture, Side] = {}
         face_found = bool(face)
+        shapes: dict[str, float] = {}
+        hidden = False
+        reading = None
         if face:
             features.update(face)
-            self._update_baseline(timestamp, face)
+            reading = self.face_reading(face, blendshapes)
+            shapes = dict(reading.blendshapes)
+            # In the flat table too, as bs_<name>: a Calibrator fed FrameScores.features then stores
+            # the person's neutral blendshapes in the Profile (nothing chooses rules by these keys).
+            features.update((BLENDSHAPE_PREFIX + k, v) for k, v in shapes.items())
+            self._update_baseline(timestamp, reading.flat() if shapes else face)
             profile = self.baseline_profile
-            face_scores, face_sides = face_gestures.score_face(face, profile, self._rules(face, profile))
+            if self.signs is not None and reading.backend is FaceBackend.TASKS:
+                signed = score_face_signs(reading, self.neutral(profile), self.signs)
+                face_scores, face_sides = signed.scores, signed.sides
+                population = self.signs.population.geometry
+            else:
+                rules = self._mesh_rules(profile)
+                face_scores, face_sides = face_gestures.score_face(face, profile, rules)
+                population = {name: stat.mean for name, stat in rules.population.stats.items()}
+            hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
+            if hidden:
+                # The face model reads the hand in front of the mouth: mute the mouth signs.
+                face_scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in face_scores.items()}
             scores.update(face_scores)
             sides.update(face_sides)
             # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
             # the population's), since a running baseline taken during speech would clip them.
-            features[MOUTH_ACTIVITY] = face_gestures.mouth_activity(face, self.profile)
+            fixed = self.profile.mean("mouth_open", population.get("mouth_open", 0.0)) if self.profile \
+                else population.get("mouth_open", 0.0)
+            features[MOUTH_ACTIVITY] = max(0.0, face.get("mouth_open", fixed) - fixed)
             if self._learning_neutral():
                 features[NEUTRAL_KNOWN] = 0.0
         else:
@@ -343,6 +447,9 @@ class Pipeline:
             sides=sides,
             face_found=face_found,
             hands_found=len(hands),
+            face=reading,
+            mouth_hidden=hidden,
+            blendshapes=shapes,
         )
 
     def step(self, scores: FrameScores) -> RecognizerUpdate:
@@ -362,6 +469,32 @@ def mouth_and_width(face: np.ndarray) -> tuple[tuple[float, float], float]:
     (ax, ay), (bx, by) = face[_MOUTH_POINTS[0], :2].tolist(), face[_MOUTH_POINTS[1], :2].tolist()
     (cx, cy), (dx, dy) = face[_CHEEKS[0], :2].tolist(), face[_CHEEKS[1], :2].tolist()
     return (0.5 * (ax + bx), 0.5 * (ay + by)), math.hypot(cx - dx, cy - dy)
+
+
+HAND_OVER_MOUTH = 0.35
+"""A hand point closer to the mouth centre than this fraction of the face width hides the mouth."""
+
+
+def _hand_over_mouth(hands: tuple[HandLandmarks, ...], mouth: tuple[float, float], face_width: float | None) -> bool:
+    if not face_width:
+        return False
+    reach = (HAND_OVER_MOUTH * face_width) ** 2
+    for hand in hands:
+        d = hand.points[:, :2] - np.asarray(mouth, dtype=float)
+        if float(np.min((d * d).sum(axis=1))) < reach:
+            return True
+    return False
+
+
+def _notice(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _optional_rules(backend: str):
+    try:
+        return face_gestures.load_thresholds(backend=backend)
+    except VisionError:
+        return None  # an older thresholds file without calibrated rules: population rules still work
 
 
 def _profile_shoulders(profile: Profile | None) -> tuple[float, float] | None:

@@ -22,10 +22,10 @@ below ``exit``):
   ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
   ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
   never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
-  stressed words (``talking_also``: brows_up).
+  stressed words, the head sway and the short eye closures of speech (``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
-  profile, first seconds: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures need
-  ``unsure_hold_ms``: a face that differs from the population does not fire at once.
+  profile, first second: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures wait: their hold
+  starts once the neutral is known, so a face that differs from the population does not fire.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
@@ -51,7 +51,7 @@ MOUTH_ACTIVITY = "mouth_activity"
 """Feature name the pipeline puts in FrameScores.features for the talking detector."""
 NEUTRAL_KNOWN = "neutral_known"
 """Feature the pipeline sets to 0.0 while it does not know this person's neutral face yet (first
-seconds of a video without a calibrated profile); face gestures then need ``unsure_hold_ms``."""
+second of a video without a calibrated profile); face gestures then wait for it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +98,12 @@ class RecognizerConfig:
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
     """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
-    talking_also: tuple[Gesture, ...] = (Gesture.BROWS_UP,)
+    talking_also: tuple[Gesture, ...] = (Gesture.BROWS_UP, Gesture.HEAD_TILT, Gesture.EYES_CLOSED)
     """Face gestures besides the mouth ones that speech makes too: speakers flash their brows on
     stressed words (the two brows_up false triggers on the talking clips of ../shared/gestures, 0.24
-    and 0.52 s long); they get ``talking_hold_ms`` as well while the person talks."""
-    unsure_hold_ms: float = 500.0
-    """Hold for face gestures while the person's neutral face is not known yet (NEUTRAL_KNOWN = 0)."""
+    and 0.52 s long), sway their head (head_tilt events of 0.3-0.4 s on three talking clips) and close
+    their eyes for a moment (eyes_closed of 0.3-0.4 s on two); they get ``talking_hold_ms`` as well
+    while the person talks."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
@@ -264,7 +264,11 @@ class Recognizer:
             track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
             hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
             if unsure:
-                hold = max(hold, self.config.unsure_hold_ms)
+                # The person's neutral face is not known yet (the first second of a stream without a
+                # calibrated profile): a face sign measured against the population's neutral is not
+                # trusted (a new face's rest position reads as raised brows, a look up...); its hold
+                # starts once the neutral is known.
+                track.since = t
             if ms(track.since) + 1e-6 >= hold:
                 track.phase, track.start = Phase.ACTIVE, track.since
                 started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))

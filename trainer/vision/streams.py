@@ -25,6 +25,8 @@ class StreamFrame:
     mouth: tuple[float, float] | None
     face_width: float | None
     hands: tuple[HandLandmarks, ...]
+    blendshapes: dict[str, float] | None = None
+    """MediaPipe's blendshapes by name (streams recorded with the Tasks backend), else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,8 @@ def load_stream(path: str | Path) -> Stream:
         keys = [str(k) for k in data["face_keys"]]
         face, mouth, hands, sides, times = data["face"], data["mouth"], data["hands"], data["hand_sides"], data["t"]
         source, size = str(data["source"]), tuple(int(v) for v in data["size"])
+        shape_keys = [str(k) for k in data["blendshape_keys"]] if "blendshape_keys" in data else []
+        shapes = data["blendshapes"] if shape_keys else None
     frames = []
     for i, t in enumerate(times):
         row = face[i]
@@ -67,6 +71,8 @@ def load_stream(path: str | Path) -> Stream:
                 mouth=(float(m[0]), float(m[1])) if has_face and not np.isnan(m[0]) else None,
                 face_width=float(m[2]) if has_face and not np.isnan(m[2]) else None,
                 hands=hand_list,
+                blendshapes=({k: float(v) for k, v in zip(shape_keys, shapes[i]) if not np.isnan(v)} or None)
+                if has_face and shapes is not None else None,
             )
         )
     return Stream(source=source, size=size, frames=tuple(frames))
@@ -75,7 +81,8 @@ def load_stream(path: str | Path) -> Stream:
 def replay(stream: Stream, pipeline) -> Iterator[tuple[FrameScores, tuple[GestureEvent, ...], tuple[GestureEvent, ...]]]:
     """Yield (scores, started, finished) per frame; call ``pipeline.finish()`` afterwards."""
     for frame in stream.frames:
-        scores = pipeline.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands)
+        scores = pipeline.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands,
+                                      blendshapes=frame.blendshapes)
         update = pipeline.step(scores)
         yield scores, update.started, update.finished
 

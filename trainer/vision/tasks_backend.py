@@ -1,9 +1,10 @@
-"""Optional face backend: MediaPipe Tasks ``FaceLandmarker`` (478 points + 52 blendshapes).
+"""The default face backend: MediaPipe Tasks ``FaceLandmarker`` (478 points + 52 blendshapes).
 
-Used instead of the solutions face mesh when a ``face_landmarker.task`` model file is available: a path
-given by the caller, ``$ALUETTE_FACE_MODEL``, or ``face_landmarker.task`` in the user's data folder
-(``$ALUETTE_HOME`` or the platform's data folder for "aluette"). The model is never shipped in the
-repository (tests use ``../shared/models/face_landmarker.task``).
+The model ships in the repository (``models/face_landmarker.task``, Apache-2.0, see models/README.md)
+and is loaded offline; its sha256 is checked before use. A path given by the caller or
+``$ALUETTE_FACE_MODEL`` overrides it. ``resolve_face_model`` says which file to use, or why none can be
+used: then the app and the commands fall back to the solutions face mesh (same gesture names) and say so
+in one line.
 
 It produces the same ``Landmarks`` as ``trainer.vision.landmarks.Tracker`` (face points in pixels,
 x*w, y*h, z*w) plus ``blendshapes``; ``blendshape_features`` turns those into ``bs_<name>`` features so
@@ -16,8 +17,10 @@ Imports numpy and trainer.vision; MediaPipe only when a tracker is built.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
@@ -29,25 +32,56 @@ from trainer.vision.quiet import quiet_native_logs
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 MODEL_NAME = "face_landmarker.task"
+BUNDLED_MODEL = Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
+BUNDLED_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
+"""sha256 of Google's face_landmarker.task (float16, version 1) as committed in models/."""
 
 
-def find_face_model(path: Path | str | None = None) -> Path | None:
-    """The model file to use, or None when none is available (then use the solutions face mesh).
+@dataclass(frozen=True, slots=True)
+class ModelChoice:
+    """Which Tasks model file to use (``path``), or None with ``reason`` saying why not."""
 
-    A ``path`` given explicitly must exist (VisionError otherwise: the user asked for it).
-    """
+    path: Path | None
+    reason: str = ""
+
+
+_VERIFIED: dict[tuple[str, float, int], bool] = {}
+
+
+def _sha256_ok(path: Path) -> bool:
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime, stat.st_size)
+    if key not in _VERIFIED:  # 3.7 MB hashed once per process and file version (~10 ms)
+        _VERIFIED[key] = hashlib.sha256(path.read_bytes()).hexdigest() == BUNDLED_SHA256
+    return _VERIFIED[key]
+
+
+def resolve_face_model(path: Path | str | None = None) -> ModelChoice:
+    """The model file to use: ``path``, else ``$ALUETTE_FACE_MODEL``, else the data folder's copy, else
+    the bundled models/face_landmarker.task when its sha256 is Google's. A path given explicitly must
+    exist (VisionError: the user asked for it); a missing or altered bundled file gives ``path=None``
+    and the reason (the caller falls back to the solutions face mesh)."""
     if path is not None:
         chosen = Path(path)
         if not chosen.is_file():
             raise VisionError(
                 f"face model {chosen} not found: give the path of a {MODEL_NAME} file, or leave it out "
-                "to use the built-in face mesh"
+                "to use the bundled one"
             )
-        return chosen
+        return ModelChoice(chosen)
     for candidate in (os.environ.get("ALUETTE_FACE_MODEL"), data_folder() / MODEL_NAME):
         if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
+            return ModelChoice(Path(candidate))
+    if not BUNDLED_MODEL.is_file():
+        return ModelChoice(None, f"{BUNDLED_MODEL} is missing")
+    if not _sha256_ok(BUNDLED_MODEL):
+        return ModelChoice(None, f"{BUNDLED_MODEL} fails its sha256 check (expected {BUNDLED_SHA256[:12]}...)")
+    return ModelChoice(BUNDLED_MODEL)
+
+
+def find_face_model(path: Path | str | None = None) -> Path | None:
+    """The model file to use, or None when none is usable (then use the solutions face mesh)."""
+    return resolve_face_model(path).path
 
 
 def mirror_blendshapes(shapes: dict[str, float] | None) -> dict[str, float] | None:
@@ -94,11 +128,12 @@ class TasksFaceTracker:
         self.mirrored = mirrored
         """Frames flipped like a selfie view: the mesh is re-indexed and the blendshapes' Left/Right
         swapped, so both name the subject's own side (as the solutions ``Tracker`` does)."""
-        model = find_face_model(model_path)
+        choice = resolve_face_model(model_path)
+        model = choice.path
         if model is None:
             raise VisionError(
-                f"no {MODEL_NAME} found (looked at $ALUETTE_FACE_MODEL and {data_folder() / MODEL_NAME}): "
-                "put the model file there or use the default face mesh backend"
+                f"no usable {MODEL_NAME} ({choice.reason}): restore it from git (models/) or use the "
+                "solutions face mesh backend (--backend mesh)"
             )
         try:
             with quiet_native_logs():
@@ -122,7 +157,16 @@ class TasksFaceTracker:
         except (RuntimeError, ValueError) as error:
             raise VisionError(f"{model} is not a usable {MODEL_NAME} ({error}): get the official model") from None
         self._lock = threading.Lock()
-        self._last_ms = -1
+        self._last_ms: int | None = None
+        self._offset_ms = 0
+
+    def restart(self) -> None:
+        """A new stream whose clock starts again (the graph itself needs increasing timestamps, so the
+        new stream's are shifted past the last one)."""
+        with self._lock:
+            if self._last_ms is not None:
+                self._offset_ms = self._last_ms + 1
+                self._started = False
 
     def close(self) -> None:
         with self._lock:
@@ -143,14 +187,19 @@ class TasksFaceTracker:
                 f"frame {frame.index} has shape {getattr(image, 'shape', None)}: expected H x W x 3 uint8 BGR"
             )
         height, width = image.shape[:2]
-        rgb = np.ascontiguousarray(image[:, :, ::-1])
+        import cv2  # noqa: PLC0415 - cvtColor is ~10x faster than a numpy channel flip + copy
+
+        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
         mp_image = self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
         with self._lock:
             if self._landmarker is None:
                 raise VisionError("this TasksFaceTracker was closed: build a new one")
             if self.video:
-                stamp = int(round(frame.timestamp * 1000))
-                if stamp <= self._last_ms:
+                if not getattr(self, "_started", True):
+                    self._offset_ms -= int(round(frame.timestamp * 1000))  # the new stream's first frame
+                    self._started = True
+                stamp = int(round(frame.timestamp * 1000)) + self._offset_ms
+                if self._last_ms is not None and stamp <= self._last_ms:
                     raise VisionError(
                         f"frame {frame.index} at {frame.timestamp:.3f} s is not after the previous frame: "
                         "video mode needs strictly increasing timestamps"

@@ -7,7 +7,9 @@ face or hand size to become scale-free.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -57,6 +59,41 @@ class Landmarks:
     """33 x 4 pose points (x, y, z pixels; visibility), only when the shrug is wanted."""
 
 
+BLENDSHAPE_PREFIX = "bs_"
+"""Blendshapes inside a flat feature table (a running baseline, a profile) are ``bs_<MediaPipe name>``."""
+
+
+class FaceBackend(Enum):
+    """Which face tracker produced a reading."""
+
+    TASKS = "tasks"
+    """MediaPipe Tasks FaceLandmarker: 478 points + 52 blendshapes (the default)."""
+    MESH = "mesh"
+    """MediaPipe solutions face mesh: 478 points, no blendshapes (the fallback)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceReading:
+    """One face in one frame."""
+
+    blendshapes: Mapping[str, float]
+    """MediaPipe's blendshape scores by their own names (``mouthPucker``, ``eyeBlinkLeft``...; the
+    side is the subject's own). Empty for the mesh backend."""
+    geometry: Mapping[str, float]
+    """``trainer.vision.face_features`` of the 478 points."""
+    appearance: Mapping[str, float] = field(default_factory=dict)
+    """``trainer.vision.face_features.mouth_appearance`` (empty when not measured)."""
+    backend: FaceBackend = FaceBackend.TASKS
+
+    def flat(self) -> dict[str, float]:
+        """One table (geometry, appearance, ``bs_``-prefixed blendshapes): what profiles and the
+        running baseline store."""
+        out = dict(self.geometry)
+        out.update(self.appearance)
+        out.update((BLENDSHAPE_PREFIX + k, v) for k, v in self.blendshapes.items())
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class FrameScores:
     """Per-frame output of the static stage: named features and a 0..1 score per gesture.
@@ -71,3 +108,10 @@ class FrameScores:
     sides: dict[Gesture, Side] = field(default_factory=dict)
     face_found: bool = False
     hands_found: int = 0
+    face: FaceReading | None = None
+    """The face as read this frame (blendshapes, geometry, mouth appearance), None without a face."""
+    mouth_hidden: bool = False
+    """A hand was in front of the mouth: the mouth signs were muted."""
+    blendshapes: dict[str, float] = field(default_factory=dict)
+    """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
+    face mesh fallback or without a face). A personal model reads them here."""

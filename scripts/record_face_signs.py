@@ -1,0 +1,86 @@
+#!/usr/bin/env python
+"""Record what the default face backend (MediaPipe Tasks FaceLandmarker) reads on every labelled still
+of ../shared/gestures, into samples/face_signs.json: one row per still with its label, its `person`
+(MANIFEST), its truth per face sign (MANIFEST notes + samples/gestures_review.tsv: true, false or null =
+don't care), the 52 blendshapes under their MediaPipe names, our geometry features
+(``trainer.vision.face_features``) and the mouth-appearance cues. The images are never copied; each
+row names its source file.
+
+scripts/fit_face_signs.py fits the population parameters from it (leave-one-person-out), and the tests
+check the product against it on held-out people. Rerun after the labels or the features change:
+
+    nice .venv/bin/python scripts/record_face_signs.py [GESTURES_DIR]
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
+from trainer.vision.labels import IMAGE_SUFFIXES, read_labels  # noqa: E402
+from trainer.vision.sources import read_image  # noqa: E402
+from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: E402
+from trainer.vision.types import Frame, VisionError  # noqa: E402
+
+OUT = REPO / "samples" / "face_signs.json"
+
+
+def persons(gestures: Path) -> dict[str, str]:
+    with (gestures / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
+        return {row["file"]: row.get("person") or row["file"] for row in csv.DictReader(handle, delimiter="\t")}
+
+
+def record(gestures: Path) -> list[dict]:
+    who = persons(gestures)
+    rows = []
+    # The product's own Pipeline (still mode, default Tasks backend, hands on): the same reading as
+    # `aluette recognize`, and whether a hand hid the mouth (the pipeline then mutes the mouth signs).
+    with Pipeline(PipelineOptions(static_image_mode=True, shrug=False)) as pipe:
+        for item in read_labels(gestures):
+            if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            try:
+                image = read_image(gestures / item.file)
+            except VisionError as error:
+                print(f"  skipped {item.file}: {error}", file=sys.stderr)
+                continue
+            pipe.reset()
+            frame = pipe.process(Frame(image, 0.0)).scores
+            row = {"file": item.file, "label": item.label, "person": who.get(item.file, item.file),
+                   "truth": {g.value: item.truth(g) for g in FACE_SIGNS}}
+            if frame.face_found and frame.blendshapes:
+                reading = frame.face
+                row["mouth_hidden"] = frame.mouth_hidden
+                row["blendshapes"] = {k: round(v, 5) for k, v in reading.blendshapes.items() if not k.startswith("_")}
+                row["geometry"] = {k: round(v, 5) for k, v in reading.geometry.items()}
+                row["appearance"] = {k: round(v, 5) for k, v in reading.appearance.items()}
+            rows.append(row)
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    gestures = Path(argv[0]) if argv else REPO.parent / "shared" / "gestures"
+    rows = record(gestures)
+    header = {
+        "about": "What the product's Pipeline (still mode, Tasks FaceLandmarker models/face_landmarker.task) "
+                 "reads on every still of ../shared/gestures: blendshapes, trainer.vision.face_features "
+                 "geometry, mouth appearance, and whether a hand hid the mouth; "
+                 "../shared/gestures; 'file' names the source (never copied here). "
+                 "Written by scripts/record_face_signs.py.",
+        "created": dt.date.today().isoformat(),
+    }
+    body = ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows)
+    OUT.write_text(json.dumps(header, indent=1)[:-2] + ',\n "rows": [\n' + body + "\n]}\n", encoding="utf-8")
+    print(f"wrote {OUT} ({len(rows)} stills, {sum('blendshapes' in r for r in rows)} with a face)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

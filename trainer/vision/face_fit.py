@@ -1,0 +1,244 @@
+"""Fit the face signs' parameters (``trainer.vision.face_signs``) on labelled faces, and judge them on
+people left out: leave-one-person-out (LOPO) by the MANIFEST ``person`` column.
+
+A labelled face is a ``LabelledFace`` (its reading, its person, its truth per sign: True, False or
+None = don't care). Per sign, ``fit_sign`` fits a logistic regression over the sign's few cues
+(``SIGN_CUES``), with an L2 penalty on the standardised weights, so that a handful of odd photos cannot
+push a weight far. ``lopo`` refits without each person in turn and scores that person with the
+product's own ``score_face_signs``: the figures it returns are figures for faces never fitted.
+
+Each person weighs the same in the fit whatever their number of photos (one person's video frames must
+not decide a sign for everyone), and the positives of a sign weigh as much in total as its negatives
+times ``POSITIVE_SHARE`` (chosen leave-one-person-out among a few values by ``choose_share``).
+
+Pure numpy; imports trainer.vision only.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from trainer.signals.gestures import Gesture
+from trainer.vision.face_signs import (
+    FACE_SIGNS,
+    MOUTH_SIGNS,
+    FaceReading,
+    FaceSignParams,
+    Neutral,
+    SignModel,
+    cue_values,
+    score_face_signs,
+)
+
+SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
+    Gesture.WINK: ("blink_asym", "eye_ratio"),
+    Gesture.EYES_CLOSED: ("blink_low", "eye_max"),
+    Gesture.BROWS_UP: ("brow_inner", "brow_outer", "brow_raise", "eye_wide"),
+    Gesture.LOOK_UP: ("look", "gaze_up"),
+    Gesture.LIP_CORNER: ("smile_asym", "shift"),
+    Gesture.HEAD_TILT: ("roll",),
+    Gesture.POUT: ("pucker",),
+    Gesture.MOUTH_OPEN: ("jaw", "mouth_open"),
+    Gesture.TONGUE_OUT: ("tongue", "pink", "jaw"),
+    Gesture.LIP_BITE: ("roll_lower", "teeth_low", "upper_up", "jaw"),
+    Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile"),
+}
+"""The cues each sign reads: chosen for what the sign is (RULES.md), not searched over the photos."""
+
+PENALTY = 1.0
+"""L2 penalty on the standardised weights (the bias is free)."""
+SHARES = (0.1, 0.25, 0.5)
+"""Total weight of a sign's positives relative to its negatives, tried by ``choose_share``."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledFace:
+    file: str
+    person: str
+    reading: FaceReading
+    truth: dict[Gesture, bool | None]
+    label: str = ""
+    mouth_hidden: bool = False
+    """The pipeline saw a hand in front of the mouth (it mutes the mouth signs there)."""
+
+
+def population_neutral(faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})) -> Neutral:
+    """Median of each value over the neutral faces (the uncalibrated default)."""
+    chosen = [f.reading for f in faces if f.label in neutral_labels]
+    if not chosen:
+        raise ValueError("no neutral face to take the population's neutral from: label some 'neutral' photos")
+
+    def median(tables: list) -> dict[str, float]:
+        names = sorted(set().union(*(t.keys() for t in tables)))
+        return {k: float(np.median([t[k] for t in tables if k in t])) for k in names}
+
+    return Neutral(median([r.blendshapes for r in chosen]), median([r.geometry for r in chosen]),
+                   median([r.appearance for r in chosen if r.appearance]) if any(r.appearance for r in chosen) else {})
+
+
+def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, penalty: float) -> tuple[np.ndarray, float]:
+    """Weighted L2-penalised logistic regression by Newton's method (a few dozen rows, a few inputs)."""
+    n, k = x.shape
+    design = np.hstack([x, np.ones((n, 1))])
+    beta = np.zeros(k + 1)
+    reg = np.full(k + 1, penalty)
+    reg[-1] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -30, 30)))
+        grad = design.T @ (w * (p - y)) + reg * beta
+        hess = (design * (w * p * (1 - p))[:, None]).T @ design + np.diag(reg) + 1e-9 * np.eye(k + 1)
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return beta[:k], float(beta[k])
+
+
+def fit_sign(gesture: Gesture, faces: Sequence[LabelledFace], neutral: Neutral,
+             share: float = 0.5, penalty: float = PENALTY) -> SignModel | None:
+    """The sign's model fitted on ``faces`` (don't-cares left out); None without a positive."""
+    cues = SIGN_CUES[gesture]
+    rows = [(f, f.truth.get(gesture)) for f in faces]
+    rows = [(f, t) for f, t in rows if t is not None]
+    if not any(t for _, t in rows) or all(t for _, t in rows):
+        return None
+    x = np.array([cue_values(f.reading, neutral, cues) for f, _ in rows], dtype=float)
+    y = np.array([1.0 if t else 0.0 for _, t in rows])
+    # Every person weighs the same; then positives and negatives are balanced to `share`.
+    per_person = defaultdict(int)
+    for f, _ in rows:
+        per_person[f.person] += 1
+    w = np.array([1.0 / per_person[f.person] for f, _ in rows])
+    pos, neg = w[y == 1].sum(), w[y == 0].sum()
+    w = np.where(y == 1, w * share * neg / pos, w)
+    w = w * len(rows) / w.sum()
+    center = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-6] = 1e-6
+    weights, bias = _logistic((x - center) / scale, y, w, penalty)
+    return SignModel(gesture, cues, tuple(center.tolist()), tuple(scale.tolist()), tuple(weights.tolist()), bias)
+
+
+def fit_params(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
+               signs: Iterable[Gesture] = FACE_SIGNS) -> FaceSignParams:
+    neutral = population_neutral(faces)
+    models = []
+    for g in signs:
+        model = fit_sign(g, faces, neutral, (shares or {}).get(g, 0.5))
+        if model is not None:
+            models.append(model)
+    return FaceSignParams(tuple(models), neutral)
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    people: int = 0
+    """People with at least one positive of the sign (what the recall rests on)."""
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def to_json(self) -> dict:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "people": self.people,
+                "precision": round(self.precision, 3), "recall": round(self.recall, 3)}
+
+
+Scorer = Callable[[LabelledFace, FaceSignParams], dict[Gesture, float]]
+
+
+def product_scores(face: LabelledFace, params: FaceSignParams) -> dict[Gesture, float]:
+    """What the product scores on a single photo: population neutral, ``score_face_signs``, the mouth
+    signs muted where a hand hid the mouth."""
+    scores = score_face_signs(face.reading, None, params).scores
+    if face.mouth_hidden:
+        scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.items()}
+    return scores
+
+
+def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
+                scorer: Scorer = product_scores, signs: Iterable[Gesture] = FACE_SIGNS,
+                fit_on: Callable[[LabelledFace], bool] = lambda face: True,
+                ) -> list[tuple[LabelledFace, dict[Gesture, float]]]:
+    """Every face scored by parameters fitted without its person (on the other people's faces that
+    ``fit_on`` accepts)."""
+    signs = tuple(signs)
+    out = []
+    by_person: dict[str, list[LabelledFace]] = defaultdict(list)
+    for f in faces:
+        by_person[f.person].append(f)
+    for person, held in by_person.items():
+        rest = [f for f in faces if f.person != person and fit_on(f)]
+        params = fit_params(rest, shares, signs)
+        out.extend((f, scorer(f, params)) for f in held)
+    return out
+
+
+def count(scored: Iterable[tuple[LabelledFace, dict[Gesture, float]]], gesture: Gesture,
+          threshold: float = 0.5) -> Counts:
+    tp = fp = fn = 0
+    people = set()
+    for face, scores in scored:
+        truth = face.truth.get(gesture)
+        fired = scores.get(gesture, 0.0) >= threshold
+        if truth is True:
+            people.add(face.person)
+            tp += fired
+            fn += not fired
+        elif truth is False:
+            fp += fired
+    return Counts(tp, fp, fn, len(people))
+
+
+def choose_shares(faces: Sequence[LabelledFace], signs: Iterable[Gesture] = FACE_SIGNS
+                  ) -> tuple[dict[Gesture, float], dict[Gesture, Counts]]:
+    """Per sign, the positive share whose leave-one-person-out F1 is best (ties: the smaller share,
+    fewer false triggers), and that held-out count. Choosing on the held-out figure makes it slightly
+    optimistic: three values per sign, one number each."""
+    signs = tuple(signs)
+    best: dict[Gesture, tuple[float, Counts]] = {}
+    for share in SHARES:
+        scored = lopo_scores(faces, {g: share for g in signs}, signs=signs)
+        for g in signs:
+            c = count(scored, g)
+            if g not in best or c.f1 > best[g][1].f1 + 1e-9:
+                best[g] = (share, c)
+    return {g: s for g, (s, _) in best.items()}, {g: c for g, (_, c) in best.items()}
+
+
+HAND_LABELS = frozenset({"thumb", "pinky", "index", "index_middle", "open_palm", "fist", "other"})
+"""Photos of hand signs: the hand often hides the mouth (the pipeline then mutes the mouth signs), so
+they are left out of the face fit; they stay in every evaluation."""
+
+
+def faces_from_samples(path) -> list[LabelledFace]:
+    """The labelled faces recorded by scripts/record_face_signs.py (stills with a face)."""
+    import json  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    rows = json.loads(Path(path).read_text(encoding="utf-8"))["rows"]
+    out = []
+    for r in rows:
+        if "blendshapes" not in r:
+            continue
+        truth = {Gesture(k): v for k, v in r["truth"].items()}
+        out.append(LabelledFace(r["file"], r["person"], FaceReading(r["blendshapes"], r["geometry"],
+                                                                    r.get("appearance", {})), truth, r["label"],
+                                bool(r.get("mouth_hidden", False))))
+    return out
