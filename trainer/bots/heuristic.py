@@ -88,6 +88,12 @@ class HeuristicBot:
         self.partner_policy: SignPolicy | None = None
         self.seat: int | None = None
         self.last_rule = ""
+        self.reliability = None
+
+    def hears_through(self, reliability) -> None:
+        """The partner's signs reach this bot through a camera read with these figures
+        (:class:`~trainer.bots.channel.SignReliability`)."""
+        self.reliability = reliability
 
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
         self.seat = seat
@@ -176,7 +182,8 @@ class HeuristicBot:
 
     def _play(self, view: PlayerView) -> Card:
         knowledge = knowledge_of(
-            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0
+            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0,
+            reliability=self.reliability,
         )
         situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view))
         index, rule = choose_card(situation)

@@ -28,11 +28,13 @@ import time
 from typing import Callable
 
 from trainer.bots.base import BotError, SignIntent, require_turn
+from trainer.bots.channel import SignReliability
 from trainer.bots.heuristic import HeuristicBot
 from trainer.bots.knowledge import knowledge_of, public_play, situation_of
 from trainer.bots.playout import POLICIES, SearchResult, pimc_values
 from trainer.bots.signing import SignPolicy, choose_policy
 from trainer.bots.tactics import choose_card
+from trainer.bots.worlds import Holding, Knowledge
 from trainer.rules.actions import Action, Phase
 from trainer.rules.cards import STRENGTH, Card
 from trainer.rules.views import PlayerView
@@ -85,6 +87,12 @@ class SearchBot:
         self.partner_policy: SignPolicy | None = None
         self.last_rule = ""
         self.last_search: SearchResult | None = None
+        self.reliability: SignReliability | None = None
+
+    def hears_through(self, reliability: SignReliability) -> None:
+        """The partner's signs reach this bot through a camera read with these figures."""
+        self.reliability = reliability
+        self._advisor.hears_through(reliability)
 
     def at_table(self, vigilance: Vigilance) -> None:
         """The table's vigilance, before anyone is seated: choose what to sign for it (unless the
@@ -116,7 +124,7 @@ class SearchBot:
         distinct: dict[int, int] = {}
         for c in hand:
             distinct.setdefault(STRENGTH[c.index], c.index)
-        knowledge = knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust)
+        knowledge = self.knowledge(view)
         advice, _ = choose_card(situation_of(view, knowledge))
         if len(distinct) == 1:
             self.last_rule = "only one kind of card left"
@@ -134,7 +142,39 @@ class SearchBot:
         self.last_rule = SEARCH
         return Card.from_index(best)
 
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        """What the seat knows of the hidden hands (the worlds it samples from)."""
+        return knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust,
+                            reliability=self.reliability)
+
     # -- signs ----------------------------------------------------------------------------------
 
     def signals(self, view: PlayerView, rng: random.Random) -> list[SignIntent]:
         return self._advisor.signals(view, rng)
+
+
+class OracleBot(SearchBot):
+    """The all-seeing bound: the same search on the one true world. The table shows it every hand
+    (:meth:`reveal`) before each decision; its knowledge then requires each other seat to hold
+    exactly its true cards, so every world it samples is the true one. It cheats: the arena accepts
+    it (``aluette arena oracle heuristic``) to measure how far ``search`` is from perfect
+    information; a table with a person refuses it, and the app and ``aluette play`` never offer it."""
+
+    name = "oracle"
+    sees_all = True
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        self._true: tuple[tuple[int, ...], ...] | None = None
+
+    def reveal(self, hands: tuple[tuple[int, ...], ...]) -> None:
+        self._true = hands
+
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        if self._true is None or len(self._true) != view.players:
+            raise BotError("the oracle plays only at a table that shows it every hand (the arena's Table)")
+        seen = knowledge_of(view, partner_policy=None, trust=1.0)
+        held = tuple(
+            (s, Holding(required=frozenset(self._true[s]))) for s in range(view.players) if s != view.seat
+        )
+        return Knowledge(view.seat, seen.hand, seen.hand_sizes, seen.unseen, holdings=held)
