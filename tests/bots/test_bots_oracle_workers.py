@@ -100,3 +100,35 @@ def test_workers_give_the_serial_results(channel) -> None:
 def test_workers_must_be_positive() -> None:
     with pytest.raises(BotError, match="workers"):
         play_match(TeamSpec.parse("random"), TeamSpec.parse("random"), games=2, workers=0)
+
+
+def test_ismcts_plays_whole_games_legally_and_reproducibly() -> None:
+    seats = [make_bot("ismcts", worlds=40, max_ms=None), make_bot("heuristic"),
+             make_bot("ismcts", worlds=40, max_ms=None), make_bot("heuristic")]
+    table = Table(seats, ruleset=RULES, seed=3)
+    table.step(max_actions=80)  # the engine refuses an illegal card
+    game = _two_games(1)[0]
+    picks = []
+    for _ in range(2):
+        bot = make_bot("ismcts", worlds=200, max_ms=None)
+        bot.seated(0, None)
+        picks.append(bot.choose(game.view(0), random.Random(9)))
+        shares = bot.last_search.values
+        assert abs(sum(shares.values()) - 1.0) < 1e-9 and bot.last_search.worlds == 200
+    assert picks[0] == picks[1]
+
+
+def test_ismcts_takes_the_last_trick_it_can_take() -> None:
+    # Seat 0 holds Monsieur and a low card with two tricks left in every world: leading Monsieur
+    # wins a trick for sure; the search must find it from visit counts alone.
+    from trainer.bots.ismcts import ismcts_values
+    from trainer.bots.playout import PublicPlay
+    from trainer.bots.worlds import Knowledge
+
+    mon, low = 0, 47
+    others = [1, 2, 3, 4, 5, 6]
+    k = Knowledge(0, (mon, low), (2, 2, 2, 2), frozenset(others))
+    public = PublicPlay(leader=0, trick=(), tricks=tuple((0, (40 + i, 30 + i, 20 + i, 10 + i), -1) for i in range(7)),
+                        total_tricks=9)
+    result = ismcts_values(k, public, [mon, low], lambda s: s % 2, random.Random(1), iterations=300, max_seconds=None)
+    assert max(result.values, key=result.values.get) == mon

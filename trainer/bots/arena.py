@@ -60,6 +60,8 @@ class TeamSpec:
 
 def _value(text: str) -> object:
     low = text.lower()
+    if low == "none":
+        return None
     if low in ("true", "yes", "on"):
         return True
     if low in ("false", "no", "off"):

@@ -20,6 +20,7 @@ Imports trainer.rules, trainer.signals and the bots' own modules.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.knowledge import knowledge_of, own_signs, partner_of, signed, signs_this_deal, situation_of
@@ -76,11 +77,14 @@ class HeuristicBot:
 
     def __init__(
         self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True,
-        lie_rate: float = 0.0,
+        lie_rate: float = 0.0, announce: bool | None = None,
     ) -> None:
         if not 0.0 <= float(lie_rate) <= 1.0:
             raise BotError(f"lie_rate must be a chance between 0 and 1, got {lie_rate!r}")
         self.policy = policy if policy is not None else SignPolicy()
+        if announce is not None:
+            # Tell the figures aloud after the aces sign (relative announcements).
+            self.policy = replace(self.policy, announce_figures=bool(announce))
         self.signs_enabled = signs
         self.try_mordienne = mordienne
         self.lie_rate = float(lie_rate)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Callable
 
 from trainer.bots.base import BotError, SignIntent, require_turn
@@ -41,6 +42,10 @@ from trainer.rules.views import PlayerView
 from trainer.signals.table import Vigilance
 
 SEARCH = "search: best mean score over sampled worlds"
+
+ANNOUNCE_FIGURES = False
+"""Whether the search bot tells its figures aloud after its aces sign (relative announcements,
+``announce=`` option). Measured in docs/bots.md ("Relative announcements")."""
 
 
 class SearchBot:
@@ -60,6 +65,7 @@ class SearchBot:
         discreet: bool | None = None,
         sign_level: int | None = None,
         lie_rate: float = 0.0,
+        announce: bool | None = None,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
@@ -78,7 +84,8 @@ class SearchBot:
                 discreet=policy.discreet if discreet is None else bool(discreet),
                 misere=policy.misere, mordienne=policy.mordienne, announce_figures=policy.announce_figures,
             )
-        self.policy = policy
+        self.announce = ANNOUNCE_FIGURES if announce is None else bool(announce)
+        self.policy = policy = replace(policy, announce_figures=self.announce)
         self.signs_enabled = signs
         self.trust_option = trust
         self.trust = 1.0 if trust is None else float(trust)
@@ -98,7 +105,7 @@ class SearchBot:
         """The table's vigilance, before anyone is seated: choose what to sign for it (unless the
         policy was given as an option)."""
         if not self._policy_fixed:
-            self.policy = choose_policy(vigilance)
+            self.policy = replace(choose_policy(vigilance), announce_figures=self.announce)
             self._advisor.policy = self.policy
 
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
@@ -132,15 +139,19 @@ class SearchBot:
         legal = list(distinct.values())
         if STRENGTH[advice] in distinct:
             legal[legal.index(distinct[STRENGTH[advice]])] = advice
-        result = pimc_values(
-            knowledge, public_play(view), legal, view.ruleset.team_of, rng,
-            worlds=self.worlds, max_seconds=self.max_seconds, policy=self.rollout, clock=self.clock,
-        )
+        result = self._search(knowledge, view, legal, rng)
         self.last_search = result
         # The heuristic's card wins ties (and near-ties within sampling noise of one deal in 500).
         best = max(legal, key=lambda c: (result.values[c] + (0.002 if c == advice else 0.0), -c))
         self.last_rule = SEARCH
         return Card.from_index(best)
+
+    def _search(self, knowledge: Knowledge, view: PlayerView, legal: list[int], rng: random.Random) -> SearchResult:
+        """A value per legal card (the best is played): PIMC's mean team score over the worlds."""
+        return pimc_values(
+            knowledge, public_play(view), legal, view.ruleset.team_of, rng,
+            worlds=self.worlds, max_seconds=self.max_seconds, policy=self.rollout, clock=self.clock,
+        )
 
     def knowledge(self, view: PlayerView) -> Knowledge:
         """What the seat knows of the hidden hands (the worlds it samples from)."""
@@ -178,3 +189,23 @@ class OracleBot(SearchBot):
             (s, Holding(required=frozenset(self._true[s]))) for s in range(view.players) if s != view.seat
         )
         return Knowledge(view.seat, seen.hand, seen.hand_sizes, seen.unseen, holdings=held)
+
+
+class ISMCTSBot(SearchBot):
+    """The search bot with information-set MCTS (:mod:`trainer.bots.ismcts`) in place of PIMC, at
+    the same budget: ``max_ms`` of CPU time per card, ``worlds`` iterations at most (default 5000,
+    so the time decides)."""
+
+    name = "ismcts"
+
+    def __init__(self, worlds: int = 5000, exploration: float = 0.7, **options) -> None:
+        super().__init__(worlds=worlds, **options)
+        self.exploration = float(exploration)
+
+    def _search(self, knowledge: Knowledge, view: PlayerView, legal: list[int], rng: random.Random) -> SearchResult:
+        from trainer.bots.ismcts import ismcts_values
+
+        return ismcts_values(
+            knowledge, public_play(view), legal, view.ruleset.team_of, rng, iterations=self.worlds,
+            max_seconds=self.max_seconds, exploration=self.exploration, policy=self.rollout, clock=self.clock,
+        )
