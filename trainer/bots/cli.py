@@ -84,7 +84,9 @@ def _run_arena(args: argparse.Namespace) -> int:
 
     def progress(result) -> None:
         if args.progress and result.games % 10 == 0:
-            print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}",
+            m, lo, hi = result.points_margin
+            print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}; "
+                  f"{result.deals} deals, margin A-B {m:+.3f} ({lo:+.3f} to {hi:+.3f})",
                   file=sys.stderr, flush=True)
 
     import time
