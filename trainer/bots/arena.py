@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from trainer.bots.base import BotError, make_bot
 from trainer.bots.table import Table
@@ -60,6 +60,8 @@ class TeamSpec:
 
 def _value(text: str) -> object:
     low = text.lower()
+    if low == "none":
+        return None
     if low in ("true", "yes", "on"):
         return True
     if low in ("false", "no", "off"):
@@ -172,6 +174,7 @@ class MatchResult:
 def play_game(
     spec_a: TeamSpec, spec_b: TeamSpec, seed: int, a_even: bool, *, ruleset: Ruleset,
     vigilance: Vigilance, lying_allowed: bool = False, clock: Callable[[], float] | None = None,
+    channel: object | None = None,
 ) -> Table:
     """One full game; team A at the even seats when ``a_even``."""
     n = ruleset.player_count
@@ -180,10 +183,149 @@ def play_game(
     for s in range(n):
         on_a = (ruleset.team_of(s) == 0) == a_even if teams == 2 else ruleset.team_of(s) == (0 if a_even else 1)
         seats.append((spec_a if on_a else spec_b).build())
-    extra = {} if clock is None else {"clock": clock}
+    extra: dict = {} if clock is None else {"clock": clock}
+    if channel is not None:
+        extra["channel"] = channel
+        extra["channel_team"] = 0 if a_even else 1
     table = Table(seats, ruleset=ruleset, seed=seed, vigilance=vigilance, lying_allowed=lying_allowed, **extra)
     table.play_out()
     return table
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal's figures, from team A's side."""
+
+    points_a: int
+    points_b: int
+    played: bool
+    spoiled: int
+    mordienne_a: bool
+    mordienne_b: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game's figures, from team A's side: what :func:`play_match` adds up. Plain values, so a
+    worker process can send it back (``--workers``)."""
+
+    index: int
+    outcome: int
+    """1: A won, -1: B won, 0: a draw."""
+    margin_a: int
+    deals: tuple[DealRecord, ...]
+    signs_made: int
+    signs_caught: int
+    times_a: tuple[float, ...]
+    times_b: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """Everything one game needs (picklable: the bots are built in the process that plays)."""
+
+    spec_a: TeamSpec
+    spec_b: TeamSpec
+    index: int
+    seed: int
+    ruleset: Ruleset
+    vigilance: Vigilance
+    lying_allowed: bool = False
+    clock: Callable[[], float] | None = None
+    channel: object | None = None
+    """A :class:`trainer.bots.channel.NoisyChannel` between team A's partners, or None (perfect)."""
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a match seeded ``master``: the same in a serial run and in
+    any worker, so results do not depend on how games are spread over processes."""
+    return master + index
+
+
+def run_game(task: GameTask) -> GameRecord:
+    """Play one game of a match and sum up its figures (runs in a worker process with ``--workers``)."""
+    ruleset = task.ruleset
+    a_even = task.index % 2 == 0
+    table = play_game(task.spec_a, task.spec_b, task.seed, a_even, ruleset=ruleset,
+                      vigilance=task.vigilance, lying_allowed=task.lying_allowed, clock=task.clock,
+                      channel=task.channel)
+    team_a = 0 if a_even else 1
+    game = table.game
+    outcome = game.outcome
+    deals = []
+    for deal in game.results:
+        played = deal.end is DealEnd.PLAYED
+        mord_a = mord_b = False
+        if played and deal.mordienne and deal.deal_winner is not None:
+            if ruleset.team_of(deal.deal_winner) == team_a:
+                mord_a = True
+            else:
+                mord_b = True
+        deals.append(DealRecord(
+            deal.points[team_a], deal.points[1 - team_a], played,
+            sum(1 for t in deal.tricks if t.winner is None) if played else 0, mord_a, mord_b,
+        ))
+    times_a: list[float] = []
+    times_b: list[float] = []
+    for seat, times in sorted(table.times.by_seat.items()):
+        (times_a if ruleset.team_of(seat) == team_a else times_b).extend(times)
+    return GameRecord(
+        index=task.index,
+        outcome=0 if outcome.winner is None else (1 if outcome.winner == team_a else -1),
+        margin_a=outcome.scores[team_a] - outcome.scores[1 - team_a],
+        deals=tuple(deals),
+        signs_made=len(table.history),
+        signs_caught=sum(1 for t in table.history if t.event.caught_by),
+        times_a=tuple(times_a), times_b=tuple(times_b),
+    )
+
+
+def add_record(result: "MatchResult", record: GameRecord) -> None:
+    """Add one game's figures to the match totals (in game order: the lists keep that order)."""
+    result.games += 1
+    if record.outcome == 0:
+        result.draws += 1
+    elif record.outcome > 0:
+        result.wins_a += 1
+    else:
+        result.wins_b += 1
+    result.game_margin_a.append(record.margin_a)
+    for d in record.deals:
+        result.deals += 1
+        result.points_a += d.points_a
+        result.points_b += d.points_b
+        result.deal_margin_a.append(d.points_a - d.points_b)
+        if d.played:
+            result.played_deals += 1
+            result.spoiled += d.spoiled
+            result.mordiennes_a += d.mordienne_a
+            result.mordiennes_b += d.mordienne_b
+    result.signs_made += record.signs_made
+    result.signs_caught += record.signs_caught
+    result.times_a.extend(record.times_a)
+    result.times_b.extend(record.times_b)
+
+
+def run_tasks(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecord]:
+    """Each task's record, in task order, over ``workers`` local processes (1: in this process).
+
+    Every game draws from its own seeded generators, so the records are the same whichever process
+    plays them; only the decision times differ (they are measured, not drawn).
+    """
+    if workers < 1:
+        raise BotError(f"workers must be at least 1, got {workers}")
+    if workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield run_game(task)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # Small chunks keep the processes busy to the end; map() returns the records in task order.
+    chunk = max(1, min(8, len(tasks) // (4 * workers)))
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield from pool.map(run_game, tasks, chunksize=chunk)
 
 
 def play_match(
@@ -197,47 +339,24 @@ def play_match(
     lying_allowed: bool = False,
     progress: Callable[[MatchResult], None] | None = None,
     clock: Callable[[], float] | None = None,
+    workers: int = 1,
+    channel: object | None = None,
 ) -> MatchResult:
     """Play ``games`` games (4-player tables: team A is team 0 or 1 alternately). ``clock`` times
-    the bots' decisions (default: the wall clock; ``time.process_time`` for CPU time)."""
+    the bots' decisions (default: the wall clock; ``time.process_time`` for CPU time). ``workers``
+    spreads the games over local processes (same results as one process, game ``i`` seeded
+    ``game_seed(seed, i)``). ``channel``: a noisy channel between team A's partners."""
     ruleset = ruleset if ruleset is not None else Ruleset()
     if ruleset.team_count != 2:
         raise BotError(f"the arena pits two teams: the {ruleset.players.value}-player table has {ruleset.team_count}")
     vigilance = vigilance if vigilance is not None else Vigilance()
     result = MatchResult(str(spec_a), str(spec_b), ruleset.name, seed, vigilance.catch)
-    for i in range(games):
-        a_even = i % 2 == 0
-        table = play_game(spec_a, spec_b, seed + i, a_even, ruleset=ruleset, vigilance=vigilance,
-                          lying_allowed=lying_allowed, clock=clock)
-        team_a = 0 if a_even else 1
-        game = table.game
-        outcome = game.outcome
-        result.games += 1
-        if outcome.winner is None:
-            result.draws += 1
-        elif outcome.winner == team_a:
-            result.wins_a += 1
-        else:
-            result.wins_b += 1
-        result.game_margin_a.append(outcome.scores[team_a] - outcome.scores[1 - team_a])
-        for deal in game.results:
-            result.deals += 1
-            result.points_a += deal.points[team_a]
-            result.points_b += deal.points[1 - team_a]
-            result.deal_margin_a.append(deal.points[team_a] - deal.points[1 - team_a])
-            if deal.end is DealEnd.PLAYED:
-                result.played_deals += 1
-                result.spoiled += sum(1 for t in deal.tricks if t.winner is None)
-                if deal.mordienne and deal.deal_winner is not None:
-                    if ruleset.team_of(deal.deal_winner) == team_a:
-                        result.mordiennes_a += 1
-                    else:
-                        result.mordiennes_b += 1
-        for t in table.history:
-            result.signs_made += 1
-            result.signs_caught += bool(t.event.caught_by)
-        for seat, times in table.times.by_seat.items():
-            (result.times_a if ruleset.team_of(seat) == team_a else result.times_b).extend(times)
+    tasks = [
+        GameTask(spec_a, spec_b, i, game_seed(seed, i), ruleset, vigilance, lying_allowed, clock, channel)
+        for i in range(games)
+    ]
+    for record in run_tasks(tasks, workers):
+        add_record(result, record)
         if progress is not None:
             progress(result)
     return result

@@ -76,6 +76,9 @@ _REGISTRY: dict[str, str | Callable[..., Bot]] = {
     "heuristic": "trainer.bots.heuristic:HeuristicBot",
     "search": "trainer.bots.search:SearchBot",
     "simple": "trainer.bots.simple:SimpleBot",  # the engine's stand-in for the terminal game
+    "ismcts": "trainer.bots.search:ISMCTSBot",  # information-set MCTS at the search bot's budget
+    # The all-seeing bound for the arena only (it is shown every hand): never offered to a player.
+    "oracle": "trainer.bots.search:OracleBot",
 }
 
 

@@ -32,6 +32,11 @@ def add_commands(subparsers) -> None:
     arena.add_argument("--no-signs-a", action="store_true", help="team A makes no signs")
     arena.add_argument("--no-signs-b", action="store_true", help="team B makes no signs")
     arena.add_argument("--progress", action="store_true", help="print a line per 10 games to stderr")
+    arena.add_argument("--workers", type=int, default=1,
+                       help="spread the games over N local processes (same results as one; default 1)")
+    arena.add_argument("--channel", default=None, metavar="READ/FALSE_PER_MIN[/DELAY_S]",
+                       help="team A's partners read each other's signs through a noisy camera, e.g. 0.9/1 "
+                       "(90%% read, one false sign a minute) or 0.7/3/5 (5 s late)")
     arena.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall",
         help="time decisions by the wall clock (default) or by this process's CPU time (one core, "
@@ -53,6 +58,10 @@ def add_commands(subparsers) -> None:
     value.add_argument("--out", default=None, help="write the JSON table here")
     value.add_argument("--plot", default=None, help="write the plot (PNG) here; needs matplotlib")
     value.add_argument("--progress", action="store_true")
+    value.add_argument("--workers", type=int, default=1, help="local processes (same results as one)")
+    value.add_argument("--channels", default=None, metavar="LIST",
+                       help="noisy channels between the signing partners, ';'-separated, e.g. "
+                       "'perfect;0.9/1;0.7/3' (a row per channel and vigilance level)")
     value.set_defaults(run=_run_signal_value)
 
 
@@ -75,15 +84,26 @@ def _run_arena(args: argparse.Namespace) -> int:
 
     def progress(result) -> None:
         if args.progress and result.games % 10 == 0:
-            print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}",
+            m, lo, hi = result.points_margin
+            print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}; "
+                  f"{result.deals} deals, margin A-B {m:+.3f} ({lo:+.3f} to {hi:+.3f})",
                   file=sys.stderr, flush=True)
 
     import time
 
+    channel = None
+    if args.channel:
+        from trainer.bots.channel import NoisyChannel
+
+        try:
+            channel = NoisyChannel.parse(args.channel)
+        except ValueError as error:
+            raise BotError(str(error)) from None
     result = play_match(
         spec_a, spec_b, games=args.games, seed=args.seed, ruleset=ruleset, vigilance=vigilance,
         lying_allowed=args.lies, progress=progress,
         clock=time.process_time if args.clock == "cpu" else time.perf_counter,
+        workers=args.workers, channel=channel,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -107,12 +127,20 @@ def _run_signal_value(args: argparse.Namespace) -> int:
             print(f"vigilance {level:g}: {result.games} games, signing team {result.wins_a} wins",
                   file=sys.stderr, flush=True)
 
+    from trainer.bots.base import BotError
+    from trainer.bots.channel import NoisyChannel
+
+    try:
+        channels = [NoisyChannel.parse(c) for c in args.channels.split(";")] if args.channels else []
+    except ValueError as error:
+        raise BotError(str(error)) from None
     rows = measure(team, levels, games=args.games, seed=args.seed, ruleset=Ruleset.preset(args.preset),
-                   discreet_factor=args.discreet_factor, progress=progress)
+                   discreet_factor=args.discreet_factor, progress=progress, workers=args.workers,
+                   channels=channels)
     print(markdown(rows))
     if args.out:
         meta = {"team": str(team), "games": args.games, "seed": args.seed, "preset": args.preset,
-                "discreet_factor": args.discreet_factor}
+                "discreet_factor": args.discreet_factor, "workers": args.workers}
         write_outputs(rows, meta, Path(args.out), Path(args.plot) if args.plot else None)
     return 0
 

@@ -20,6 +20,7 @@ Imports trainer.rules, trainer.signals and the bots' own modules.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.knowledge import knowledge_of, own_signs, partner_of, signed, signs_this_deal, situation_of
@@ -76,11 +77,14 @@ class HeuristicBot:
 
     def __init__(
         self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True,
-        lie_rate: float = 0.0,
+        lie_rate: float = 0.0, announce: bool | None = None,
     ) -> None:
         if not 0.0 <= float(lie_rate) <= 1.0:
             raise BotError(f"lie_rate must be a chance between 0 and 1, got {lie_rate!r}")
         self.policy = policy if policy is not None else SignPolicy()
+        if announce is not None:
+            # Tell the figures aloud after the aces sign (relative announcements).
+            self.policy = replace(self.policy, announce_figures=bool(announce))
         self.signs_enabled = signs
         self.try_mordienne = mordienne
         self.lie_rate = float(lie_rate)
@@ -88,6 +92,12 @@ class HeuristicBot:
         self.partner_policy: SignPolicy | None = None
         self.seat: int | None = None
         self.last_rule = ""
+        self.reliability = None
+
+    def hears_through(self, reliability) -> None:
+        """The partner's signs reach this bot through a camera read with these figures
+        (:class:`~trainer.bots.channel.SignReliability`)."""
+        self.reliability = reliability
 
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
         self.seat = seat
@@ -176,7 +186,8 @@ class HeuristicBot:
 
     def _play(self, view: PlayerView) -> Card:
         knowledge = knowledge_of(
-            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0
+            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0,
+            reliability=self.reliability,
         )
         situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view))
         index, rule = choose_card(situation)

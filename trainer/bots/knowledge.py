@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainer.bots.channel import EVAL_VISION_HELD_OUT, SignReliability, split_confidence
 from trainer.bots.playout import PublicPlay
 from trainer.bots.signing import SignPolicy
 from trainer.bots.tactics import PlaySituation
 from trainer.bots.worlds import Holding, Knowledge, holding_for_signal, silence_holding
 from trainer.rules.actions import Declaration, Phase
-from trainer.rules.cards import STRENGTH
+from trainer.rules.cards import LEVEL, STRENGTH
 from trainer.rules.game import Contract
 from trainer.rules.ruleset import LeadAfterPourri
 from trainer.rules.views import PlayerView
+from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import SignalError, decode_message
@@ -33,21 +35,67 @@ class Received:
     signal: Signal
     announcements: tuple[Announcement, ...]
     trick: int
+    gesture: Gesture | None = None
+    """The gesture a camera read, for a sign read by a camera (else None: seen, certain)."""
+    confidence: float | None = None
+    """The recognizer's confidence in that reading."""
+
+    @property
+    def read_by_camera(self) -> bool:
+        return self.confidence is not None
 
 
 def signs_this_deal(view: PlayerView) -> tuple[Received, ...]:
     """Every sign of the current deal the seat knows of (its own included), in order. Records the
-    signals layer cannot read (another tool's) are skipped."""
+    signals layer cannot read (another tool's) are skipped, and so are the camera's readings of the
+    seat's own signs (meant for its partner: the seat knows what it signed)."""
     out = []
     for record in view.signals:
         if record.deal != view.deal_number:
             continue
+        message, gesture, confidence = split_confidence(record.message)
+        if confidence is not None and record.seat == view.seat:
+            continue
         try:
-            signal, words = decode_message(record.message)
+            signal, words = decode_message(message)
         except (SignalError, ValueError):
             continue
-        out.append(Received(record.seat, signal, words, record.trick))
+        out.append(Received(record.seat, signal, words, record.trick, gesture, confidence))
     return tuple(out)
+
+
+def contradicted(r: Received, view: PlayerView) -> bool:
+    """Did the play since contradict the sign? A card sign: the signer let the opponents take a
+    trick that the signed card (not played yet) would have beaten, though it played after the
+    winning card. Aces: it played more aces than it signed. Misère: it played a card stronger than
+    an ace. Such a sign is not believed for the rest of the deal."""
+    n = view.players
+    sign = r.signal.sign
+    team = view.ruleset.team_of(r.seat)
+    plays = played_by(view)[r.seat]
+    if sign is Sign.MISERE:
+        return any(LEVEL[c] < 9 for c in plays)
+    if sign is Sign.AS:
+        return sum(LEVEL[c] == 9 for c in plays) > r.signal.count
+    cards = [c.index for c in sign.cards]
+    if not cards:
+        return False
+    for k, t in enumerate(view.tricks):
+        if t.winner is None or view.ruleset.team_of(t.winner) == team:
+            continue
+        order = [(t.leader + i) % n for i in range(n)]
+        if r.seat not in order:
+            continue
+        pos = order.index(r.seat)
+        win_pos = order.index(t.winner)
+        if win_pos > pos:
+            continue  # the winning card came after the signer's: it could not know
+        top = STRENGTH[t.cards[win_pos].index]
+        held = [c for c in cards if c not in plays[:k]]  # one card a trick: its plays before this one
+        if any(STRENGTH[c] > top for c in held):
+            return True
+    return False
+
 
 
 def partner_of(view: PlayerView) -> int | None:
@@ -81,34 +129,60 @@ def knowledge_of(
     *,
     partner_policy: SignPolicy | None = None,
     trust: float = 1.0,
+    reliability: SignReliability | None = None,
 ) -> Knowledge:
     """The seat's knowledge of the hidden hands, with the received signs as constraints.
 
     ``trust`` < 1 (lies allowed) turns the signs into soft constraints kept with that chance per
-    world. ``partner_policy`` (a bot partner's known signing policy) adds what its silence says,
-    once its sign points have passed (play has begun).
+    world. A sign read by a camera is soft too, kept with the chance ``reliability.trust(gesture,
+    confidence)`` (default: the recognizer's figures, :data:`EVAL_VISION_HELD_OUT`). An uncertain
+    sign that the play has contradicted (:func:`contradicted`) is dropped for the deal.
+    ``partner_policy`` (a bot partner's known signing policy) adds what its silence says, once its
+    sign points have passed (play has begun) — soft, kept with the reader's recall, when the seat
+    reads its partner through a camera (``reliability`` given).
     """
     unseen = frozenset(c.index for c in view.unseen())
     plays = played_by(view)
-    per_seat: dict[int, Holding] = {}
-    for r in signs_this_deal(view):
+    hard: dict[int, Holding] = {}
+    soft: list[tuple[int, Holding, float]] = []
+    received = signs_this_deal(view)
+    for r in received:
         if r.seat == view.seat:
+            continue
+        chance = trust
+        if r.read_by_camera:
+            chance *= (reliability or EVAL_VISION_HELD_OUT).trust(r.gesture, r.confidence)
+        if chance < 1.0 and contradicted(r, view):
             continue
         h = holding_for_signal(r.signal, plays[r.seat], unseen)
         levels = _announced_levels(r)
         if levels:
             h = h.merge(_levels_holding(levels, plays[r.seat], unseen))
-        per_seat[r.seat] = per_seat[r.seat].merge(h) if r.seat in per_seat else h
+        if h.empty:
+            continue
+        if chance >= 1.0:
+            hard[r.seat] = hard[r.seat].merge(h) if r.seat in hard else h
+        else:
+            soft.append((r.seat, h, chance))
     partner = partner_of(view)
     if partner_policy is not None and partner is not None and view.phase is Phase.PLAY:
-        told = [r.signal for r in signs_this_deal(view) if r.seat == partner]
+        told = [r.signal for r in received if r.seat == partner]
         h = silence_holding(told, partner_policy.max_level, unseen)
-        per_seat[partner] = per_seat[partner].merge(h) if partner in per_seat else h
-    items = tuple((s, h) for s, h in per_seat.items() if not h.empty)
+        chance = trust * (reliability.silence_trust(None) if reliability is not None else 1.0)
+        if h.empty:
+            pass
+        elif chance >= 1.0:
+            hard[partner] = hard[partner].merge(h) if partner in hard else h
+        else:
+            soft.append((partner, h, chance))
     hand = tuple(c.index for c in view.hand)
-    if trust >= 1.0:
-        return Knowledge(view.seat, hand, view.hand_sizes, unseen, holdings=items)
-    return Knowledge(view.seat, hand, view.hand_sizes, unseen, soft=items, trust=trust)
+    return Knowledge(
+        view.seat, hand, view.hand_sizes, unseen,
+        holdings=tuple(hard.items()),
+        soft=tuple((s, h) for s, h, _ in soft),
+        trust=trust,
+        soft_trust=tuple(t for _, _, t in soft),
+    )
 
 
 def _announced_levels(r: Received) -> tuple[int, ...]:
@@ -173,6 +247,10 @@ def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne:
     for s, h in knowledge.holdings:
         if s == partner:
             partner_cards |= h.required
+    for (s, h), t in zip(knowledge.soft, knowledge.soft_chances):
+        # An uncertain sign (lies, a camera) counts when it is more likely true than not.
+        if s == partner and t >= 0.5:
+            partner_cards |= h.required
     leader = view.trick_leader
     trick = tuple(((leader + i) % n, c.index) for i, c in enumerate(view.current_trick))
     opp_may = knowledge.unseen - partner_cards
@@ -189,6 +267,7 @@ def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne:
         or any(s == partner and d is Declaration.MORDIENNE for s, d in view.declarations)
     )
     return PlaySituation(
+        opponent_may_hold=_opponent_may_hold(view, knowledge, opp_may),
         seat=view.seat,
         players=n,
         hand=tuple(c.index for c in view.hand),
@@ -200,3 +279,27 @@ def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne:
         going_for_mordienne=going_for_mordienne,
         partner_mordienne=partner_mordienne,
     )
+
+
+def _opponent_may_hold(view: PlayerView, knowledge: Knowledge, opp_may: frozenset[int]) -> tuple:
+    """Per opponent, the cards it may hold given the (certain) signs caught from the opponents:
+    not the cards another seat signed, not those its own sign rules out. Empty when no opponent's
+    sign is known (every opponent may hold any of ``opp_may``)."""
+    team = view.ruleset.team_of(view.seat)
+    opponents = [s for s in range(view.players) if view.ruleset.team_of(s) != team]
+    known = dict(knowledge.holdings)
+    if not any(s in known for s in opponents):
+        return ()
+    out = []
+    for o in opponents:
+        cards = set(opp_may)
+        for s, h in knowledge.holdings:
+            if s != o:
+                cards -= h.required
+        h = known.get(o)
+        if h is not None:
+            cards -= h.forbidden
+            if h.aces == 0:
+                cards -= {c for c in cards if LEVEL[c] == 9}
+        out.append((o, frozenset(cards)))
+    return tuple(out)

@@ -25,20 +25,27 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Callable
 
 from trainer.bots.base import BotError, SignIntent, require_turn
+from trainer.bots.channel import SignReliability
 from trainer.bots.heuristic import HeuristicBot
 from trainer.bots.knowledge import knowledge_of, public_play, situation_of
 from trainer.bots.playout import POLICIES, SearchResult, pimc_values
 from trainer.bots.signing import SignPolicy, choose_policy
 from trainer.bots.tactics import choose_card
+from trainer.bots.worlds import Holding, Knowledge
 from trainer.rules.actions import Action, Phase
 from trainer.rules.cards import STRENGTH, Card
 from trainer.rules.views import PlayerView
 from trainer.signals.table import Vigilance
 
 SEARCH = "search: best mean score over sampled worlds"
+
+ANNOUNCE_FIGURES = False
+"""Whether the search bot tells its figures aloud after its aces sign (relative announcements,
+``announce=`` option). Measured in docs/bots.md ("Relative announcements")."""
 
 
 class SearchBot:
@@ -58,6 +65,7 @@ class SearchBot:
         discreet: bool | None = None,
         sign_level: int | None = None,
         lie_rate: float = 0.0,
+        announce: bool | None = None,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
@@ -76,7 +84,8 @@ class SearchBot:
                 discreet=policy.discreet if discreet is None else bool(discreet),
                 misere=policy.misere, mordienne=policy.mordienne, announce_figures=policy.announce_figures,
             )
-        self.policy = policy
+        self.announce = ANNOUNCE_FIGURES if announce is None else bool(announce)
+        self.policy = policy = replace(policy, announce_figures=self.announce)
         self.signs_enabled = signs
         self.trust_option = trust
         self.trust = 1.0 if trust is None else float(trust)
@@ -85,12 +94,18 @@ class SearchBot:
         self.partner_policy: SignPolicy | None = None
         self.last_rule = ""
         self.last_search: SearchResult | None = None
+        self.reliability: SignReliability | None = None
+
+    def hears_through(self, reliability: SignReliability) -> None:
+        """The partner's signs reach this bot through a camera read with these figures."""
+        self.reliability = reliability
+        self._advisor.hears_through(reliability)
 
     def at_table(self, vigilance: Vigilance) -> None:
         """The table's vigilance, before anyone is seated: choose what to sign for it (unless the
         policy was given as an option)."""
         if not self._policy_fixed:
-            self.policy = choose_policy(vigilance)
+            self.policy = replace(choose_policy(vigilance), announce_figures=self.announce)
             self._advisor.policy = self.policy
 
     def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
@@ -116,7 +131,7 @@ class SearchBot:
         distinct: dict[int, int] = {}
         for c in hand:
             distinct.setdefault(STRENGTH[c.index], c.index)
-        knowledge = knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust)
+        knowledge = self.knowledge(view)
         advice, _ = choose_card(situation_of(view, knowledge))
         if len(distinct) == 1:
             self.last_rule = "only one kind of card left"
@@ -124,17 +139,73 @@ class SearchBot:
         legal = list(distinct.values())
         if STRENGTH[advice] in distinct:
             legal[legal.index(distinct[STRENGTH[advice]])] = advice
-        result = pimc_values(
-            knowledge, public_play(view), legal, view.ruleset.team_of, rng,
-            worlds=self.worlds, max_seconds=self.max_seconds, policy=self.rollout, clock=self.clock,
-        )
+        result = self._search(knowledge, view, legal, rng)
         self.last_search = result
         # The heuristic's card wins ties (and near-ties within sampling noise of one deal in 500).
         best = max(legal, key=lambda c: (result.values[c] + (0.002 if c == advice else 0.0), -c))
         self.last_rule = SEARCH
         return Card.from_index(best)
 
+    def _search(self, knowledge: Knowledge, view: PlayerView, legal: list[int], rng: random.Random) -> SearchResult:
+        """A value per legal card (the best is played): PIMC's mean team score over the worlds."""
+        return pimc_values(
+            knowledge, public_play(view), legal, view.ruleset.team_of, rng,
+            worlds=self.worlds, max_seconds=self.max_seconds, policy=self.rollout, clock=self.clock,
+        )
+
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        """What the seat knows of the hidden hands (the worlds it samples from)."""
+        return knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust,
+                            reliability=self.reliability)
+
     # -- signs ----------------------------------------------------------------------------------
 
     def signals(self, view: PlayerView, rng: random.Random) -> list[SignIntent]:
         return self._advisor.signals(view, rng)
+
+
+class OracleBot(SearchBot):
+    """The all-seeing bound: the same search on the one true world. The table shows it every hand
+    (:meth:`reveal`) before each decision; its knowledge then requires each other seat to hold
+    exactly its true cards, so every world it samples is the true one. It cheats: the arena accepts
+    it (``aluette arena oracle heuristic``) to measure how far ``search`` is from perfect
+    information; a table with a person refuses it, and the app and ``aluette play`` never offer it."""
+
+    name = "oracle"
+    sees_all = True
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        self._true: tuple[tuple[int, ...], ...] | None = None
+
+    def reveal(self, hands: tuple[tuple[int, ...], ...]) -> None:
+        self._true = hands
+
+    def knowledge(self, view: PlayerView) -> Knowledge:
+        if self._true is None or len(self._true) != view.players:
+            raise BotError("the oracle plays only at a table that shows it every hand (the arena's Table)")
+        seen = knowledge_of(view, partner_policy=None, trust=1.0)
+        held = tuple(
+            (s, Holding(required=frozenset(self._true[s]))) for s in range(view.players) if s != view.seat
+        )
+        return Knowledge(view.seat, seen.hand, seen.hand_sizes, seen.unseen, holdings=held)
+
+
+class ISMCTSBot(SearchBot):
+    """The search bot with information-set MCTS (:mod:`trainer.bots.ismcts`) in place of PIMC, at
+    the same budget: ``max_ms`` of CPU time per card, ``worlds`` iterations at most (default 5000,
+    so the time decides)."""
+
+    name = "ismcts"
+
+    def __init__(self, worlds: int = 5000, exploration: float = 0.7, **options) -> None:
+        super().__init__(worlds=worlds, **options)
+        self.exploration = float(exploration)
+
+    def _search(self, knowledge: Knowledge, view: PlayerView, legal: list[int], rng: random.Random) -> SearchResult:
+        from trainer.bots.ismcts import ismcts_values
+
+        return ismcts_values(
+            knowledge, public_play(view), legal, view.ruleset.team_of, rng, iterations=self.worlds,
+            max_seconds=self.max_seconds, exploration=self.exploration, policy=self.rollout, clock=self.clock,
+        )

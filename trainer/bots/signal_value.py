@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from trainer.bots.arena import MatchResult, TeamSpec, play_match
+from trainer.bots.channel import NoisyChannel
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.table import Vigilance
 
@@ -22,39 +23,55 @@ from trainer.signals.table import Vigilance
 def measure(
     team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
     discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
+    workers: int = 1, channels: Sequence[NoisyChannel] = (),
 ) -> list[dict]:
+    """One row per vigilance level (and per channel, when ``channels`` are given: the signing
+    team's partners then read each other's signs through that noisy camera)."""
     rows = []
     for level in levels:
-        vigilance = Vigilance(level, discreet_factor)
-        result = play_match(
-            team.with_options(signs=True), team.with_options(signs=False), games=games, seed=seed,
-            ruleset=ruleset, vigilance=vigilance,
-            progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
-        )
-        j = result.to_json()
-        lo, hi = j["ci95"]
-        rows.append({
-            "vigilance": level, "games": j["games"], "deals": j["deals"],
-            "win_rate_signing": j["win_rate_a"], "ci95": [lo, hi],
-            "win_rate_difference": round(2 * j["win_rate_a"] - 1, 4),
-            "difference_ci95": [round(2 * lo - 1, 4), round(2 * hi - 1, 4)],
-            "points_margin_per_deal": j["points_margin_per_deal"],
-            "signs_caught_share": j["signs_caught_share"],
-            "decision_ms": j["decision_ms"],
-        })
+        for channel in (channels or (None,)):
+            rows.append(_row(team, level, channel, games=games, seed=seed, ruleset=ruleset,
+                             discreet_factor=discreet_factor, progress=progress, workers=workers))
     return rows
 
 
+def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers) -> dict:
+    vigilance = Vigilance(level, discreet_factor)
+    result = play_match(
+        team.with_options(signs=True), team.with_options(signs=False), games=games, seed=seed,
+        ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel,
+        progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
+    )
+    j = result.to_json()
+    lo, hi = j["ci95"]
+    row = {
+        "vigilance": level, "games": j["games"], "deals": j["deals"],
+        "win_rate_signing": j["win_rate_a"], "ci95": [lo, hi],
+        "win_rate_difference": round(2 * j["win_rate_a"] - 1, 4),
+        "difference_ci95": [round(2 * lo - 1, 4), round(2 * hi - 1, 4)],
+        "points_margin_per_deal": j["points_margin_per_deal"],
+        "signs_caught_share": j["signs_caught_share"],
+        "decision_ms": j["decision_ms"],
+    }
+    if channel is not None:
+        row["channel"] = {"label": channel.label, "read": round(1 - channel.miss, 4),
+                          "false_per_min": channel.false_per_min, "delay_s": channel.delay_s}
+    return row
+
+
 def markdown(rows: list[dict]) -> str:
+    channel = any("channel" in r for r in rows)
     lines = [
-        "| opponents' vigilance | games | deals | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
-        "|---|---|---|---|---|---|---|",
+        ("| channel " if channel else "")
+        + "| opponents' vigilance | games | deals | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
+        ("|---" if channel else "") + "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        prefix = f"| {r.get('channel', {}).get('label', 'perfect')} " if channel else ""
         m, mlo, mhi = r["points_margin_per_deal"]
         d_lo, d_hi = r["difference_ci95"]
         lines.append(
-            f"| {r['vigilance']:g} | {r['games']} | {r['deals']} | {100 * r['win_rate_signing']:.1f}% | "
+            prefix + f"| {r['vigilance']:g} | {r['games']} | {r['deals']} | {100 * r['win_rate_signing']:.1f}% | "
             f"{100 * r['win_rate_difference']:+.1f} pts ({100 * d_lo:+.1f} to {100 * d_hi:+.1f}) | "
             f"{m:+.3f} ({mlo:+.3f} to {mhi:+.3f}) | {100 * r['signs_caught_share']:.0f}% |"
         )

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from trainer.bots.base import Bot, BotError, SignIntent, make_bot
+from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability, mark_confidence
 from trainer.bots.signing import SignPolicy
 from trainer.rules.actions import Action, Phase
 from trainer.rules.game import Game
@@ -86,6 +87,9 @@ class Table:
         lying_allowed: bool = False,
         convention: Convention = CLASSIC,
         clock: Callable[[], float] = time.perf_counter,
+        channel: NoisyChannel | None = None,
+        channel_team: int = 0,
+        reliability: SignReliability = EVAL_VISION_HELD_OUT,
     ) -> None:
         self.ruleset = ruleset if ruleset is not None else Ruleset()
         n = self.ruleset.player_count
@@ -106,6 +110,16 @@ class Table:
         self._deal = self.game.deal_number
         self._sign_point: tuple | None = None
         self._queued: list[tuple[int, SignIntent]] = []
+        # The camera between the partners of ``channel_team`` (the arena's noisy-channel option):
+        # its draws come from their own generator, so the rest of the game replays as without it.
+        self.channel = channel if channel is not None and not channel.perfect else None
+        self.channel_team = channel_team
+        self._channel_rng = random.Random(f"{seed}/channel")
+        self._points = 0
+        self._pending: list[tuple[int, int, str]] = []
+        """Read signs on their way to the partner: (due sign point, seat, marked message)."""
+        if any(getattr(b, "sees_all", False) for b in self.seats) and any(b is None for b in self.seats):
+            raise BotError("the oracle sees every hand: it plays only bots, in the arena, never with a person")
         # Bots that adapt their signing to the table hear its vigilance before partners read policies.
         for bot in self.seats:
             hook = getattr(bot, "at_table", None)
@@ -120,6 +134,14 @@ class Table:
             if partner_bot is not None and not getattr(partner_bot, "signs_enabled", True):
                 policy = None
             bot.seated(seat, policy if isinstance(policy, SignPolicy) else None, lying_allowed)
+            # A bot reading its partner through a camera weighs the signs by the reader's figures:
+            # the recognizer's for a person, the simulated channel's for a bot partner behind it.
+            hears = getattr(bot, "hears_through", None)
+            if hears is not None and partners:
+                if self.channel is not None and self.ruleset.team_of(seat) == channel_team:
+                    hears(self.channel.reliability())
+                elif partner_bot is None:
+                    hears(reliability)
 
     @classmethod
     def create(
@@ -211,10 +233,16 @@ class Table:
         *,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
+        confidence: float | None = None,
     ) -> SignEvent:
         """A sign made by a person (from the camera: a Gesture, read through the table's
-        convention; or a button: a Signal). Made at once. Raises SignalError for a gesture the
-        convention does not use, or a lie at a table without lies."""
+        convention, with the recognizer's ``confidence``; or a button: a Signal). Made at once.
+        Raises SignalError for a gesture the convention does not use, or a lie at a table without
+        lies. A bot partner weighs a sign read with a confidence by the reader's figures
+        (:class:`~trainer.bots.channel.SignReliability`)."""
+        read_as: Gesture | None = sign if isinstance(sign, Gesture) and confidence is not None else None
+        if confidence is not None and not 0.0 <= confidence <= 1.0:
+            raise SignalError(f"a recognizer confidence is between 0 and 1, got {confidence!r}")
         if isinstance(sign, Gesture):
             made = self.convention.sign_for(sign)
             if made is None:
@@ -226,7 +254,7 @@ class Table:
         if self.game.is_over:
             raise SignalError("the game is over: no more signs")
         self._new_deal_check()
-        return self._make(seat, SignIntent(sign, discreet, tuple(announcements)))
+        return self._make(seat, SignIntent(sign, discreet, tuple(announcements)), read=(read_as, confidence))
 
     def step(self, max_actions: int | None = None) -> int:
         """Let the bots act (and sign at the sign points) until a person must act or the game ends.
@@ -241,6 +269,10 @@ class Table:
             if bot is None:
                 break
             view = game.view(seat)
+            reveal = getattr(bot, "reveal", None)
+            if reveal is not None:
+                # Only the arena's all-seeing bound (the oracle) is shown the true hands.
+                reveal(tuple(tuple(c.index for c in game.hand(s)) for s in range(self.players)))
             start = self.clock()
             action = bot.choose(view, self._bot_rngs[seat])
             self.times.add(seat, self.clock() - start)
@@ -264,6 +296,7 @@ class Table:
             self._deal = self.game.deal_number
             self.signs.clear()
             self._queued.clear()
+            self._pending.clear()
             self._sign_point = None
 
     def _current_sign_point(self) -> tuple | None:
@@ -279,6 +312,9 @@ class Table:
         if point is None or point == self._sign_point:
             return
         self._sign_point = point
+        self._points += 1
+        if self.channel is not None:
+            self._channel_point()
         # Discreet signs waited for this moment: the opponents looked away.
         queued, self._queued = self._queued, []
         for seat, intent in queued:
@@ -295,7 +331,9 @@ class Table:
                 else:
                     self._make(seat, intent)
 
-    def _make(self, seat: int, intent: SignIntent) -> SignEvent:
+    def _make(
+        self, seat: int, intent: SignIntent, read: tuple[Gesture | None, float | None] = (None, None),
+    ) -> SignEvent:
         game = self.game
         fast = game.fast_deal
         moment = len(fast.played()) if fast is not None else 0
@@ -303,6 +341,53 @@ class Table:
             seat, intent.signal, game.hand(seat), self._sign_rng,
             moment=moment, discreet=intent.discreet, announcements=intent.announcements,
         )
-        game.record_signal(seat, encode_message(intent.signal, intent.announcements), event.seen_by)
+        message = encode_message(intent.signal, intent.announcements)
+        partners = self.ruleset.partners(seat)
+        gesture, confidence = read
+        through_channel = self.channel is not None and self.ruleset.team_of(seat) == self.channel_team
+        if partners and (gesture is not None or through_channel):
+            # The partner reads this sign through a camera: its record carries the gesture and the
+            # confidence, and the eyes of the opponents who caught it get the plain sign.
+            partner = partners[0]
+            game.record_signal(seat, message, frozenset(event.seen_by) - {partner})
+            if through_channel:
+                self._through_channel(seat, partner, message, event.gesture)
+            else:
+                game.record_signal(seat, mark_confidence(message, gesture, confidence), frozenset({partner}))
+        else:
+            game.record_signal(seat, message, event.seen_by)
         self.history.append(TableSign(game.deal_number, event))
         return event
+
+    # -- the noisy channel (arena) -------------------------------------------------------------
+
+    def _through_channel(self, seat: int, partner: int, message: str, gesture: Gesture) -> None:
+        channel, rng = self.channel, self._channel_rng
+        if rng.random() < channel.miss:
+            return
+        marked = mark_confidence(message, gesture, channel.true_confidence(rng))
+        if channel.delay_points == 0:
+            self.game.record_signal(seat, marked, frozenset({partner}))
+        else:
+            self._pending.append((self._points + channel.delay_points, seat, marked))
+
+    def _channel_point(self) -> None:
+        """At each sign point: deliver the late signs now due, and show each partner the false
+        signs the camera reads from its partner (signs never made)."""
+        channel, rng, game = self.channel, self._channel_rng, self.game
+        due = [p for p in self._pending if p[0] <= self._points]
+        self._pending = [p for p in self._pending if p[0] > self._points]
+        for _, seat, marked in due:
+            game.record_signal(seat, marked, frozenset(self.ruleset.partners(seat)))
+        gestures = self.convention.gestures
+        for seat in range(self.players):
+            partners = self.ruleset.partners(seat)
+            if not partners or self.ruleset.team_of(seat) != self.channel_team:
+                continue
+            for _ in range(channel.false_signs(rng)):
+                gesture = gestures[int(rng.random() * len(gestures))]
+                made = self.convention.sign_for(gesture)
+                if made is None:
+                    continue
+                marked = mark_confidence(encode_message(Signal(made)), gesture, channel.false_confidence(rng))
+                game.record_signal(seat, marked, frozenset({partners[0]}))

@@ -60,6 +60,16 @@ class PlaySituation:
     """The partner still to play in this trick is known (from signs) to hold a card that beats."""
     going_for_mordienne: bool = False
     partner_mordienne: bool = False
+    opponent_may_hold: tuple[tuple[int, frozenset[int]], ...] = ()
+    """Per opponent, the cards it may hold, when the signs caught from the opponents say more
+    than ``opponents_may_hold`` (e.g. an opponent who signed misère holds nothing above an ace;
+    a card another seat signed is not this one's). Empty: every opponent may hold any of them."""
+
+    def may_hold(self, seat: int) -> frozenset[int]:
+        for s, cards in self.opponent_may_hold:
+            if s == seat:
+                return cards
+        return self.opponents_may_hold
 
     @property
     def partner(self) -> int | None:
@@ -112,6 +122,10 @@ def choose_card(sit: PlaySituation) -> tuple[int, str]:
     opp_max = max((STRENGTH[c] for c in sit.opponents_may_hold), default=-1)
     # A card wins for sure when it beats the trick and every card an opponent still to play may hold.
     threat = opp_max if opponents_after else -1
+    if sit.opponent_may_hold:
+        # The opponents' caught signs tell which of them may hold what.
+        opp_max = max((STRENGTH[c] for _, cards in sit.opponent_may_hold for c in cards), default=-1)
+        threat = max((STRENGTH[c] for s in opponents_after for c in sit.may_hold(s)), default=-1)
     beating = [c for c in hand if STRENGTH[c] > best]
     sure = [c for c in beating if STRENGTH[c] > threat]
     equal = [c for c in hand if STRENGTH[c] == best]

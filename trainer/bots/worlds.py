@@ -73,6 +73,13 @@ class Knowledge:
     soft: tuple[tuple[int, Holding], ...] = ()
     """Constraints kept each world with chance ``trust`` (lies allowed)."""
     trust: float = 1.0
+    soft_trust: tuple[float, ...] = ()
+    """Per soft constraint, the chance it is kept (a camera-read sign's own trust); constraints
+    without one are kept with ``trust``."""
+
+    @property
+    def soft_chances(self) -> tuple[float, ...]:
+        return tuple(self.soft_trust[i] if i < len(self.soft_trust) else self.trust for i in range(len(self.soft)))
 
     @property
     def players(self) -> int:
@@ -166,13 +173,13 @@ def sample_hands(knowledge: Knowledge, rng: random.Random, attempts: int = 20) -
     holdings: dict[int, Holding] = {}
     for s, h in k.holdings:
         holdings[s] = holdings[s].merge(h) if s in holdings else h
-    soft = [(s, h) for s, h in k.soft]
+    soft = [(s, h, t) for (s, h), t in zip(k.soft, k.soft_chances)]
     for layer in ("all", "hard", "none"):
         for _ in range(attempts if layer != "none" else 1):
             active = dict(holdings) if layer != "none" else {}
             if layer == "all":
-                for s, h in soft:
-                    if k.trust >= 1.0 or rng.random() < k.trust:
+                for s, h, t in soft:
+                    if t >= 1.0 or rng.random() < t:
                         active[s] = active[s].merge(h) if s in active else h
             dealt = _deal_one(pool, others, k.hand_sizes, active, rng)
             if dealt is not None:
