@@ -71,6 +71,8 @@ def add_commands(subparsers) -> None:
                           help="time spans of the clips to score (default: DIR/spans.tsv, or samples/clip_spans.tsv "
                           "for ../shared/gestures); see docs/vision-personal.md")
     evaluate.add_argument("--no-clips", action="store_true", help="stills only (skip the talking/neutral clips)")
+    evaluate.add_argument("--no-photos", action="store_true",
+                          help="only the clips annotated with time spans (event recall, false events per minute)")
     evaluate.add_argument("--no-review", action="store_true",
                           help="MANIFEST labels only (ignore the reviewed labels of samples/gestures_review.tsv)")
     evaluate.add_argument("--max-clip-frames", type=int, metavar="N", help="read at most N frames per clip")
@@ -319,7 +321,7 @@ def run_eval(args) -> int:
         print(f"aluette eval-vision: {error}", file=sys.stderr)
         return 2
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    if spans is not None and not _has_photos(args.folder):
+    if spans is not None and (args.no_photos or not _has_photos(args.folder)):
         report = None  # a user's own clip folder: spans.tsv and clips only
     else:
         report = _photo_report(args, profile, progress)

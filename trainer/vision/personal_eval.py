@@ -14,7 +14,7 @@ and recognizer (``score_parts`` + ``step``), so both use the same recorded frame
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.clip_eval import ClipRun, ClipSpan, SpanKind, score_clip
@@ -102,6 +102,7 @@ class PersonalReport:
 
     def format_table(self) -> str:
         data = self.to_json()
+        talk = self.total("talking_minutes")
         tests = data["tests"] or 1
         lines = [
             f"Personal signs taught from ONE take each: {data['reported']}/{data['tests']} later takes reported "
@@ -116,10 +117,12 @@ class PersonalReport:
                          f"{p.minutes:>7.2f}")
             for miss in p.missed:
                 lines.append(f"    {miss}")
-        talk = [p for p in self.people if p.talking_minutes > 0]
-        for p in talk:
-            lines.append(f"talking of {p.person}: {p.talking_false} false events with the profile, "
-                         f"{p.talking_population_false} without, in {p.talking_minutes * 60:.1f} s")
+        for p in (p for p in self.people if p.talking_minutes > 0):
+            lines.append(f"talking of {p.person} (held-out halves): {p.talking_false} false events with the "
+                         f"profile, {p.talking_population_false} without, in {p.talking_minutes * 60:.1f} s")
+        if talk:
+            lines.append(f"talking, all: {self.total('talking_false') / talk:.2f} false events/min with the profiles, "
+                         f"{self.total('talking_population_false') / talk:.2f} without, over {talk * 60:.1f} s")
         return "\n".join(lines)
 
 
@@ -147,14 +150,18 @@ def one_take_eval(
         tests = [s for s in signs if s.gesture in first and (s.file, s.start) > (first[s.gesture].file,
                                                                                   first[s.gesture].start)]
         neutral = [s for s in mine if s.kind is SpanKind.NEUTRAL]
-        if not tests or not neutral:
-            continue  # nothing to test on, or no neutral face to teach from
+        if not first or not neutral:
+            continue  # nothing to teach, or no neutral face to teach from
+        # Talking teaches the rejection margin from the first half of each talking span; false events
+        # while talking are counted on the second halves only (held out).
         talking = [s for s in mine if s.kind is SpanKind.TALKING]
+        talk_teach = [replace(s, end=(s.start + s.end) / 2) for s in talking]
+        talk_test = [replace(s, start=(s.start + s.end) / 2) for s in talking]
         if progress is not None:
             progress(f"{person}: teach {', '.join(g.value for g in first)}; {len(tests)} later takes")
         try:
             model = teach(_frames_in(runs, neutral), {g: [_frames_in(runs, [s])] for g, s in first.items()},
-                          _frames_in(runs, talking), name=person)
+                          _frames_in(runs, talk_teach), name=person)
         except VisionError as error:
             if progress is not None:
                 progress(f"  cannot teach {person}: {error}")
@@ -181,7 +188,7 @@ def one_take_eval(
             false += len(mine_scored.false_events)
             population_false += len(pop_scored.false_events)
             minutes += run.duration / 60.0
-            for span in (s for s in talking if s.file == file):
+            for span in (s for s in talk_test if s.file == file):
                 talk_minutes += (span.end - span.start) / 60.0
                 talk_false += sum(1 for e in mine_scored.false_events if span.covers(e, 0.0))
                 talk_pop_false += sum(1 for e in pop_scored.false_events if span.covers(e, 0.0))
