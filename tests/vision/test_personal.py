@@ -57,6 +57,9 @@ def test_taught_signs_compete(d18):
     assert _scores(model, pressed, Gesture.MOUTH_OPEN).max() < EXIT
     assert np.mean(_scores(model, round_o, Gesture.MOUTH_OPEN) >= ENTER) >= 0.8
     assert _scores(model, round_o, Gesture.POUT).max() < EXIT
+    # The pout's takes are not the mouth_open: they raise its margin (and the O raises the pout's).
+    margins = {s.gesture: s.strength_min for s in model.signs}
+    assert margins[Gesture.MOUTH_OPEN] > 0.5
 
 
 def test_the_pipeline_hook_reports_both_takes_and_leaves_other_gestures_alone(d18, d18_model):
@@ -64,6 +67,15 @@ def test_the_pipeline_hook_reports_both_takes_and_leaves_other_gestures_alone(d1
     opens = [e for e in events if e.gesture is Gesture.MOUTH_OPEN]
     assert any(e.start <= 3.2 and e.end >= 2.1 for e in opens)
     assert any(e.start <= 5.2 and e.end >= 3.8 for e in opens)
+    # Frame by frame, the taught gesture's score is the personal model's, not the population's.
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+
+    with Pipeline(PipelineOptions(hands=False), personal=d18_model) as mine, Pipeline(PipelineOptions(hands=False)) as pop:
+        rows = frames(d18, 2.4, 3.0) + frames(d18, 0.7, 1.3)
+        ours = [mine.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+        theirs = [pop.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+    assert ours == pytest.approx([d18_model.score(f)[Gesture.MOUTH_OPEN][0] for f in rows])
+    assert ours != pytest.approx(theirs, abs=0.05)
     population = replay_events(d18)
     # Gestures not taught keep the population's events, exactly.
     assert [e for e in events if e.gesture is not Gesture.MOUTH_OPEN] == \

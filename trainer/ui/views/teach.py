@@ -115,6 +115,10 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
                                 format_func=lambda g: g.value)
         takes = st.radio("Takes of each sign", (2, 3), horizontal=True, key="teach_takes")
         watcher = st.session_state.get("watcher")
+        if watcher is not None and not hasattr(watcher, "personal"):
+            watcher = None  # a watcher not built by recognition.make_watcher: it cannot feed a teacher
+        if watcher is None:
+            st.caption("Start the camera above first.")
         if st.button("Start teaching", key="teach_start", disabled=not chosen or watcher is None):
             teacher = start(watcher, tuple(chosen), int(takes), persistence.iso_now())
             _follow(watcher, teacher)
