@@ -102,3 +102,25 @@ def test_evaluate_clips_on_a_real_clip(shared, gestures_dir):
     assert data["signs"] == 2 and data["reported"] == report.reported
     # The closed eyes are a clear sign on this face (blendshapes read both blinks near 1).
     assert Gesture.EYES_CLOSED in {s.gesture for s in report.clips[0].reported}
+
+
+def test_eval_vision_reads_a_users_own_clip_folder(shared, gestures_dir, tmp_path, capsys, monkeypatch):
+    """A folder of one's own clips with spans.tsv beside them (no photos): the clip table alone."""
+    import json
+
+    from trainer.cli import main
+
+    monkeypatch.setenv("ALUETTE_FACE_MODEL", str(face_model(shared)))
+    (tmp_path / "clips").mkdir()
+    (tmp_path / "clips" / "me.mp4").symlink_to(gestures_dir / "sequence" / "hellomeme_nice.mp4")
+    (tmp_path / "spans.tsv").write_text(
+        "file\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n"
+        "clips/me.mp4\teyes_closed\t-\t1.4\t3.0\tsign\tme\t\n"
+        "clips/me.mp4\tpout\t-\t1.75\t2.95\tsign\tme\t\n", encoding="utf-8")
+    assert main(["eval-vision", str(tmp_path), "--backend", "tasks+image", "--json"]) == 0
+    clips = json.loads(capsys.readouterr().out)["clips"]
+    assert clips["signs"] == 2 and clips["clips"] == 1 and clips["people"] == 1
+    assert clips["by_gesture"]["eyes_closed"]["signs"] == 1
+    (tmp_path / "spans.tsv").write_text("file\tgesture\n", encoding="utf-8")
+    assert main(["eval-vision", str(tmp_path)]) == 2
+    assert "the header lacks" in capsys.readouterr().err
