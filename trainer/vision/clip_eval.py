@@ -242,6 +242,11 @@ class ClipReport:
     def people(self) -> int:
         return len({c.person for c in self.clips})
 
+    @property
+    def signing_people(self) -> int:
+        """People with at least one sign span (the recall rests on them)."""
+        return len({c.person for c in self.clips if c.reported or c.missed})
+
     def by_gesture(self) -> dict[Gesture, tuple[int, int]]:
         """gesture -> (reported, signs)."""
         out: dict[Gesture, list[int]] = {}
@@ -257,6 +262,7 @@ class ClipReport:
             "label": self.label,
             "clips": len(self.clips),
             "people": self.people,
+            "signing_people": self.signing_people,
             "minutes": round(self.minutes, 3),
             "signs": self.signs,
             "reported": self.reported,
@@ -271,7 +277,8 @@ class ClipReport:
         lines = [
             f"Clips ({self.label}): {self.reported}/{self.signs} signs reported (event recall "
             f"{self.recall:.2f}), {self.false_events} false events in {self.minutes:.2f} min "
-            f"({self.false_per_minute:.2f}/min); {len(self.clips)} clips, {self.people} people",
+            f"({self.false_per_minute:.2f}/min); {len(self.clips)} clips, {self.people} people "
+            f"({self.signing_people} with signs)",
             f"{'gesture':<14}{'reported':>9}{'signs':>7}",
         ]
         for gesture, (r, n) in self.by_gesture().items():
