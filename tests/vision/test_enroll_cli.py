@@ -55,3 +55,21 @@ def test_enroll_then_recognize_with_the_profile(shared, gestures_dir, tmp_path, 
     assert any(e["start"] <= 3.2 and e["end"] >= 2.1 for e in opens)
     assert any(e["start"] <= 5.2 and e["end"] >= 3.8 for e in opens)
     assert set(opens[0]) == {"gesture", "start", "end", "count", "confidence"}
+
+
+def test_recognize_still_takes_a_calibration_profile(gestures_dir, tmp_path, capsys):
+    """--profile tells the two kinds apart: a calibration Profile keeps working as before."""
+    from trainer.vision.calibration import profile_from_samples
+    from trainer.vision.pipeline import analyse_image
+
+    photo = gestures_dir / "neutral" / "lp_d18_f0000_neutral.jpg"
+    features = analyse_image(photo).result.scores.features
+    cal = tmp_path / "cal.json"
+    profile_from_samples("me", [features]).save(cal)
+    assert main(["recognize", "--profile", str(cal), str(photo), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip())
+    assert set(result) == {"path", "face", "hands", "gestures", "scores"} and result["face"] is True
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"kind": "personal_signs", "schema": 1}', encoding="utf-8")
+    assert main(["recognize", "--profile", str(bad), str(photo), "--json"]) == 2
+    assert "malformed" in capsys.readouterr().err
