@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -160,33 +160,47 @@ class PersonalSigns:
     created: str = ""
     neutral_frames: int = 0
     rest_frames: int = 0
+    _compiled: "_Compiled | None" = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def gestures(self) -> tuple[Gesture, ...]:
         return tuple(s.gesture for s in self.signs)
+
+    def _arrays(self) -> "_Compiled":
+        """The model as arrays, built once (scoring runs on every camera frame)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = _Compiled.of(self)
+            object.__setattr__(self, "_compiled", compiled)
+        return compiled
 
     def change(self, features: Mapping[str, float]) -> np.ndarray | None:
         """Whitened change from this person's neutral, or None when the features lack blendshapes
         (the solutions face mesh): then the population scores stand."""
         if "bs_jawOpen" not in features:
             return None
-        x = np.array([features.get(_feature_key(d), n) for d, n in zip(self.dims, self.neutral)], dtype=np.float64)
-        return (x - np.asarray(self.neutral)) / np.asarray(self.spread)
+        c = self._arrays()
+        x = np.fromiter((features.get(k, n) for k, n in zip(c.keys, self.neutral)), dtype=np.float64, count=len(c.keys))
+        return (x - c.neutral) / c.spread
 
     def matches(self, features: Mapping[str, float]) -> dict[Gesture, SignMatch]:
         z = self.change(features)
         if z is None:
             return {}
-        mirror = _mirror_index(self.dims)
+        c = self._arrays()
+        # Every candidate prototype at once (sided signs also mirrored): strength and fit.
+        dots = c.prototypes @ z
+        strengths = np.maximum(dots / c.norms, 0.0)
+        energy = float(z @ z)
+        residual = energy - 2.0 * strengths * dots + strengths ** 2 * c.norms
+        fits = np.clip(1.0 - np.maximum(residual - self.rest_energy, 0.0) / max(energy, 1e-9), 0.0, 1.0)
         raw: dict[Gesture, tuple[float, float]] = {}
-        for sign in self.signs:
-            p = np.asarray(sign.change)
-            candidates = [p] + ([_mirrored(p, self.dims, mirror)] if sign.gesture.sided else [])
-            raw[sign.gesture] = max((_strength_fit1(z, q, self.rest_energy) for q in candidates),
-                                    key=lambda sf: sf[1])
+        for i, gesture in enumerate(c.owners):
+            if gesture not in raw or fits[i] > raw[gesture][1]:
+                raw[gesture] = (float(strengths[i]), float(fits[i]))
         # Taught signs compete: a sign is on only if it explains the face about as well as the best
         # taught sign that is strong enough (a wide grin is the grimace, not the mouth_open taught).
-        minimum = {s.gesture: s.strength_min for s in self.signs}
+        minimum = c.minimum
         passing = [fit for g, (strength, fit) in raw.items() if strength >= minimum[g]]
         best = max(passing, default=0.0)
         out: dict[Gesture, SignMatch] = {}
@@ -279,6 +293,40 @@ class PersonalSigns:
             raise VisionError(f"{path} is not JSON ({error.msg} at line {error.lineno}): give a file written "
                               "by `aluette enroll`") from None
         return cls.from_json(data)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    keys: tuple[str, ...]
+    neutral: np.ndarray
+    spread: np.ndarray
+    prototypes: np.ndarray
+    """One row per candidate: each sign, and its mirror for a sided sign."""
+    norms: np.ndarray
+    owners: tuple[Gesture, ...]
+    minimum: dict[Gesture, float]
+
+    @classmethod
+    def of(cls, model: "PersonalSigns") -> "_Compiled":
+        mirror = _mirror_index(model.dims)
+        rows, owners = [], []
+        for sign in model.signs:
+            p = np.asarray(sign.change, dtype=np.float64)
+            rows.append(p)
+            owners.append(sign.gesture)
+            if sign.gesture.sided:
+                rows.append(_mirrored(p, model.dims, mirror))
+                owners.append(sign.gesture)
+        prototypes = np.vstack(rows) if rows else np.zeros((0, len(model.dims)))
+        return cls(
+            keys=tuple(_feature_key(d) for d in model.dims),
+            neutral=np.asarray(model.neutral, dtype=np.float64),
+            spread=np.asarray(model.spread, dtype=np.float64),
+            prototypes=prototypes,
+            norms=np.einsum("ij,ij->i", prototypes, prototypes),
+            owners=tuple(owners),
+            minimum={s.gesture: s.strength_min for s in model.signs},
+        )
 
 
 def is_personal_json(data: object) -> bool:
@@ -397,11 +445,6 @@ def _strength_fit(z: np.ndarray, p: np.ndarray, rest_energy: float) -> tuple[np.
     energy = np.sum(z ** 2, axis=1)
     explained = 1.0 - np.maximum(residual - rest_energy, 0.0) / np.maximum(energy, 1e-9)
     return strength, np.clip(explained, 0.0, 1.0)
-
-
-def _strength_fit1(z: np.ndarray, p: np.ndarray, rest_energy: float) -> tuple[float, float]:
-    strength, fit = _strength_fit(z, p, rest_energy)
-    return float(strength[0]), float(fit[0])
 
 
 def _feature_key(dim: str) -> str:
