@@ -126,3 +126,17 @@ def test_teaching_refuses_too_little(d18):
     # The solutions face mesh has no blendshapes: its features leave the population scores alone.
     model = teach(frames(d18, 0.0, 0.4), {Gesture.MOUTH_OPEN: [frames(d18, 2.1, 3.2)]})
     assert model.score({"mouth_open": 0.5}) == {}
+
+
+def test_talking_frames_teach_the_margin_against_speech(shared, gestures_dir):
+    """lp_d13 talks for 6 s, then puckers (9.55-10.3 s). Taught without speech, his pout fires on a
+    third of his held-out talking frames; with the first half of the talking as rest frames, on none,
+    and the pucker still does."""
+    d13 = recorded(str(gestures_dir / "talking" / "lp_d13_talking_then_faces.mp4"), str(face_model(shared)))
+    neutral, take = frames(d13, 11.0, 11.73), {Gesture.POUT: [frames(d13, 9.55, 10.3)]}
+    held_out, pucker = frames(d13, 3.1, 6.2), frames(d13, 9.6, 10.25)
+    plain = teach(neutral, take)
+    guarded = teach(neutral, take, rest=frames(d13, 0.0, 3.1))
+    assert np.mean(_scores(plain, held_out, Gesture.POUT) >= ENTER) > 0.2
+    assert _scores(guarded, held_out, Gesture.POUT).max() < ENTER
+    assert np.mean(_scores(guarded, pucker, Gesture.POUT) >= ENTER) >= 0.5
