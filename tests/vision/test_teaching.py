@@ -14,8 +14,8 @@ from trainer.vision.teaching import SignTeacher, Step, StepKind, schedule
 from trainer.vision.types import VisionError
 
 MO = Gesture.MOUTH_OPEN
-# lp_d18 happens to follow a teaching schedule: neutral 0-0.4 s, then an O mouth 2.1-3.2 s and a wide
-# open mouth 3.8-5.2 s, with rests between.
+# lp_d18 happens to follow a teaching schedule (without the talking step): neutral 0-0.4 s, then an O
+# mouth 2.1-3.2 s and a wide open mouth 3.8-5.2 s, with rests between.
 D18_STEPS = (Step(StepKind.NEUTRAL, 0.4), Step(StepKind.RELAX, 1.7, MO, 1), Step(StepKind.TAKE, 1.1, MO, 1),
              Step(StepKind.RELAX, 0.6, MO, 2), Step(StepKind.TAKE, 1.4, MO, 2))
 
@@ -31,7 +31,8 @@ def test_schedule_teaches_the_face_signs_of_a_convention():
     taught = {s.gesture for s in steps if s.kind is StepKind.TAKE}
     assert taught and all(g.body_part is BodyPart.FACE for g in taught)
     assert taught == {g for g in gestures if g.body_part is BodyPart.FACE}
-    assert steps[0].kind is StepKind.NEUTRAL and sum(s.kind is StepKind.TAKE for s in steps) == 2 * len(taught)
+    assert steps[0].kind is StepKind.NEUTRAL and steps[1].kind is StepKind.TALK
+    assert sum(s.kind is StepKind.TAKE for s in steps) == 2 * len(taught)
     with pytest.raises(VisionError, match="1 to 3 takes"):
         schedule(gestures, takes=4)
     with pytest.raises(VisionError, match="no face sign"):
@@ -56,6 +57,17 @@ def test_a_session_fed_recorded_frames_teaches_the_sign(d18):
     for start, end in ((2.4, 3.0), (4.4, 5.0)):
         scores = np.array([model.score(f)[MO][0] for f in frames(d18, start, end)])
         assert np.mean(scores >= ENTER) >= 0.8, (start, scores)
+
+
+def test_the_talking_step_feeds_the_rest_frames(d18):
+    """A talking step (here 0.4-2.1 s: this man presses his lips) becomes the rest frames that set the
+    margins: the O's strength_min rises above the default."""
+    steps = (D18_STEPS[0], Step(StepKind.TALK, 1.7), D18_STEPS[2])
+    teacher = SignTeacher(steps)
+    for frame in d18.features:
+        teacher.add(frame.features, frame.timestamp, frame.face)
+    model = teacher.state().result
+    assert model.rest_frames > 30 and model.signs[0].strength_min > 0.5
 
 
 def test_a_session_without_a_face_during_the_takes_says_so(d18):

@@ -1,4 +1,6 @@
-"""The "teach your signs" session: a few seconds of neutral face, then 2-3 takes of each sign.
+"""The "teach your signs" session: a few seconds of neutral face, a few seconds of talking, then 2-3
+takes of each sign. The talking sets the rejection margins: speech that passes through a taught
+mouth shape must not fire it (docs/vision-personal.md).
 
 ``SignTeacher`` is driven by frames (``add(features, timestamp, face_found)``, on the camera's clock),
 never by the wall clock, so the app's panel and the tests run the same code: the app feeds it the
@@ -24,11 +26,13 @@ from trainer.vision.types import VisionError
 NEUTRAL_S = 3.0
 TAKE_S = 2.5
 RELAX_S = 1.5
+TALK_S = 4.0
 TAKES = 2
 
 
 class StepKind(enum.Enum):
     NEUTRAL = "neutral"
+    TALK = "talk"
     RELAX = "relax"
     TAKE = "take"
 
@@ -43,6 +47,8 @@ class Step:
     def prompt(self) -> str:
         if self.kind is StepKind.NEUTRAL:
             return "Look at the camera with a relaxed, neutral face"
+        if self.kind is StepKind.TALK:
+            return "Talk for a few seconds, as you would at the table"
         if self.kind is StepKind.RELAX:
             return f"Relax; next: {self.gesture.description if self.gesture else ''}"
         return f"Now: {self.gesture.description} (take {self.take})" if self.gesture else ""
@@ -63,13 +69,13 @@ class TeachState:
 
 
 def schedule(gestures: Sequence[Gesture], takes: int = TAKES, neutral_s: float = NEUTRAL_S,
-             take_s: float = TAKE_S, relax_s: float = RELAX_S) -> tuple[Step, ...]:
+             take_s: float = TAKE_S, relax_s: float = RELAX_S, talk_s: float = TALK_S) -> tuple[Step, ...]:
     if not 1 <= takes <= 3:
         raise VisionError(f"takes={takes}: teach 1 to 3 takes of each sign")
     chosen = [g for g in dict.fromkeys(gestures) if teachable(g)]
     if not chosen:
         raise VisionError("no face sign to teach: choose at least one face sign (hand signs keep the built-in recognizer)")
-    steps = [Step(StepKind.NEUTRAL, neutral_s)]
+    steps = [Step(StepKind.NEUTRAL, neutral_s)] + ([Step(StepKind.TALK, talk_s)] if talk_s > 0 else [])
     for gesture in chosen:
         for take in range(1, takes + 1):
             steps += [Step(StepKind.RELAX, relax_s, gesture, take), Step(StepKind.TAKE, take_s, gesture, take)]
@@ -90,6 +96,7 @@ class SignTeacher:
         self._elapsed = 0.0
         self._frames = 0
         self._neutral: list[Mapping[str, float]] = []
+        self._rest: list[Mapping[str, float]] = []
         self._takes: dict[tuple[Gesture, int], list[Mapping[str, float]]] = {}
         self._result: PersonalSigns | None = None
         self._error = ""
@@ -128,6 +135,8 @@ class SignTeacher:
             step = self.steps[index]
             if step.kind is StepKind.NEUTRAL:
                 self._neutral.append(dict(features))
+            elif step.kind is StepKind.TALK:
+                self._rest.append(dict(features))
             elif step.kind is StepKind.TAKE:
                 self._takes.setdefault((step.gesture, step.take), []).append(dict(features))
 
@@ -141,7 +150,7 @@ class SignTeacher:
             if missing:
                 raise VisionError(f"no face seen during the takes of {', '.join(dict.fromkeys(missing))}: "
                                   "stay in view of the camera and try again")
-            self._result = teach(self._neutral, takes, name=self.name, created=self.created)
+            self._result = teach(self._neutral, takes, self._rest, name=self.name, created=self.created)
         except VisionError as error:
             self._error = str(error)
 

@@ -1,5 +1,5 @@
-"""Practice's "teach your signs" panel: a few seconds of neutral face, then 2-3 takes of each face
-sign of the chosen convention, with progress; the taught signs are saved in the Store and used by
+"""Practice's "teach your signs" panel: a few seconds of neutral face, a few seconds of talking,
+then 2-3 takes of each face sign of the chosen convention, with progress; the taught signs are saved in the Store and used by
 Practice and Play (``recognition.PersonalState`` on the session's watcher).
 
 The teaching itself is the vision layer's ``SignTeacher``, fed by the live pipeline on the camera
@@ -79,8 +79,9 @@ def _follow(watcher: Any, teacher: Any) -> None:
 def panel(settings: Settings, mode: modes.ModeReport) -> None:
     with st.expander("Teach your signs", expanded=False):
         st.markdown(
-            "Make the signs your own way: hold a neutral face for a few seconds, then make each face "
-            "sign two or three times when asked. The recognizer then knows *your* signs; hand signs "
+            "Make the signs your own way: hold a neutral face for a few seconds, talk for a few "
+            "seconds (so speech is not taken for a sign), then make each face sign two or three times "
+            "when asked. The recognizer then knows *your* signs; hand signs "
             "keep the built-in recognizer. From your own clips: `aluette enroll` (docs/vision-personal.md)."
         )
         store = persistence.store_piece()
