@@ -23,6 +23,7 @@ PRACTICE_KIND = "practice_attempt"
 PROFILE_KIND = "calibration_profile"
 GAME_KIND = "saved_game"
 PROFILE_KEY = "default"
+PERSONAL_KIND = "personal_signs"
 
 
 def store_piece() -> modes.Piece:
@@ -172,6 +173,39 @@ def forget_profile() -> None:
             db.delete(PROFILE_KIND, PROFILE_KEY)
         except ValueError as error:
             _problem("Your calibration could not be forgotten", error)
+
+
+# -- personal signs ("teach your signs") -------------------------------------------------------------
+
+def load_personal() -> Any:
+    """The user's taught signs (vision's PersonalSigns), or None. A stored model that no longer
+    reads (older schema) counts as none: the panel then offers to teach again."""
+    db = store()
+    if db is None:
+        return None
+    data = db.get(PERSONAL_KIND, PROFILE_KEY)
+    if data is None:
+        return None
+    from trainer.vision.personal import PersonalSigns
+
+    try:
+        return PersonalSigns.from_json(data)
+    except ValueError:
+        return None
+
+
+def save_personal(model: Any) -> bool:
+    db = store()
+    if db is None:
+        return False
+    db.put(PERSONAL_KIND, PROFILE_KEY, model.to_json(), now=now())
+    return True
+
+
+def forget_personal() -> None:
+    db = store()
+    if db is not None:
+        db.delete(PERSONAL_KIND, PROFILE_KEY)
 
 
 def iso_now() -> str:

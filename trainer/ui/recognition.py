@@ -26,12 +26,58 @@ def require() -> None:
         raise RecognitionUnavailable(piece.reason)
 
 
-def make_pipeline(profile: Any = None) -> Any:
-    """A fresh vision pipeline for a live stream (one per session; MediaPipe graphs are not shared)."""
-    require()
-    from trainer.vision.pipeline import Pipeline
+def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) -> Any:
+    """A fresh vision pipeline for a live stream (one per session; MediaPipe graphs are not shared).
 
-    return Pipeline(profile=profile)
+    With ``personal`` (the session's taught signs and teaching session) the pipeline runs the Tasks
+    face backend, whose blendshapes the personal signs are made of, uses the taught signs, and feeds
+    each frame's features to a teaching session in progress."""
+    require()
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+
+    if personal is None or not personal.wants_tasks:
+        return Pipeline(profile=profile)
+    pipeline = Pipeline(PipelineOptions(face_backend="tasks"), profile=profile, personal=personal.model)
+    return _TeachingTap(pipeline, personal)
+
+
+class PersonalState:
+    """One session's taught signs (``model``) and teaching session (``teacher``, vision's SignTeacher),
+    shared by the page and the camera thread. ``make_watcher`` hangs it on the watcher as
+    ``watcher.personal``."""
+
+    def __init__(self, model: Any = None) -> None:
+        self.model = model
+        self.teacher: Any = None
+
+    @property
+    def wants_tasks(self) -> bool:
+        return self.model is not None or self.teacher is not None
+
+
+class _TeachingTap:
+    """The pipeline, plus: every analysed frame also goes to the teaching session in progress."""
+
+    def __init__(self, pipeline: Any, personal: PersonalState) -> None:
+        self._pipeline = pipeline
+        self._personal = personal
+
+    def process(self, frame: Any) -> Any:
+        result = self._pipeline.process(frame)
+        teacher = self._personal.teacher
+        if teacher is not None:
+            teacher.add(result.scores.features, frame.timestamp, result.scores.face_found)
+        return result
+
+    def close(self) -> None:
+        self._pipeline.close()
+
+
+def face_model_available() -> bool:
+    """Whether the Tasks face model (face_landmarker.task) can be found: teaching needs it."""
+    from trainer.vision.tasks_backend import find_face_model
+
+    return find_face_model() is not None
 
 
 def overlay_available() -> bool:
@@ -79,11 +125,24 @@ def draw(image, analysis, mirror: bool):
     return out
 
 
-def make_watcher(settings: Settings, profile: Any = None) -> SignWatcher:
-    watcher = SignWatcher(make_pipeline, draw, mirror=settings.mirror)
+def make_watcher(settings: Settings, profile: Any = None, personal: Any = None) -> SignWatcher:
+    """The session's camera callback; ``personal`` is the user's taught signs (Practice and Play use
+    them: ``watcher.personal.model``)."""
+    state = PersonalState(personal if personal is not None else _saved_personal())
+    watcher = SignWatcher(lambda p: make_pipeline(p, state), draw, mirror=settings.mirror)
+    watcher.personal = state
     if profile is not None:
         watcher.use_profile(profile)
     return watcher
+
+
+def _saved_personal() -> Any:
+    from trainer.ui import persistence
+
+    try:
+        return persistence.load_personal()
+    except (ImportError, OSError, ValueError):  # no Store in this build, or it cannot be read: population scores
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,9 @@ def add_commands(subparsers) -> None:
         help="write the frames with landmarks and gesture meters drawn: a file for one input, "
         "else a folder (one annotated image/video per input)",
     )
-    recognize.add_argument("--profile", metavar="FILE", help="a calibrated profile (JSON) instead of population defaults")
+    recognize.add_argument("--profile", metavar="FILE",
+                           help="a calibrated profile or a personal sign profile (`aluette enroll`; it implies "
+                           "--backend tasks) instead of population defaults")
     recognize.add_argument("--shrug", action="store_true", help="also run MediaPipe Pose on clips (stills always do)")
     recognize.add_argument("--mirrored", action="store_true", help="the input was flipped like a selfie view")
     recognize.add_argument("--backend", choices=("tasks", "mesh"), default="tasks",
@@ -63,14 +65,36 @@ def add_commands(subparsers) -> None:
         "mouth-appearance cues (default tasks+image)",
     )
     evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
-    evaluate.add_argument("--profile", metavar="FILE", help="a calibrated profile instead of population defaults")
+    evaluate.add_argument("--profile", metavar="FILE",
+                          help="a calibrated profile instead of population defaults; a personal sign profile "
+                          "(`aluette enroll`) is used on the annotated clips")
+    evaluate.add_argument("--spans", metavar="FILE",
+                          help="time spans of the clips to score (default: DIR/spans.tsv, or samples/clip_spans.tsv "
+                          "for ../shared/gestures); see docs/vision-personal.md")
     evaluate.add_argument("--no-clips", action="store_true", help="stills only (skip the talking/neutral clips)")
+    evaluate.add_argument("--no-photos", action="store_true",
+                          help="only the clips annotated with time spans (event recall, false events per minute)")
     evaluate.add_argument("--no-review", action="store_true",
                           help="MANIFEST labels only (ignore the reviewed labels of samples/gestures_review.tsv)")
     evaluate.add_argument("--max-clip-frames", type=int, metavar="N", help="read at most N frames per clip")
     evaluate.add_argument("--mistakes", action="store_true", help="list every missed and false detection")
     evaluate.add_argument("--out", metavar="FILE", help="also save the JSON report there")
     evaluate.set_defaults(run=run_eval)
+
+
+    enroll = subparsers.add_parser(
+        "enroll",
+        help="teach your own face signs from clips: writes a personal sign profile",
+        description="Teach personal signs. Each SPEC is CLIP:GESTURE:START-END (seconds of that clip); GESTURE is "
+        "a face sign, 'neutral' for the resting face (needed) or 'talking' (sets the rejection margins). Several "
+        "SPECs per gesture are several takes. Needs the Tasks face model (face_landmarker.task).",
+    )
+    enroll.add_argument("specs", nargs="+", metavar="SPEC", help="CLIP:GESTURE:START-END")
+    enroll.add_argument("--out", required=True, metavar="PROFILE.json", help="where to write the profile")
+    enroll.add_argument("--name", default="", help="whose signs these are (stored in the profile)")
+    enroll.add_argument("--face-model", metavar="FILE", help="face_landmarker.task (default: $ALUETTE_FACE_MODEL "
+                        "or the data folder)")
+    enroll.set_defaults(run=run_enroll)
 
 
 def add_bench_commands(bench_subparsers) -> None:
@@ -122,6 +146,9 @@ def run_recognize(args) -> int:
     except (OSError, ValueError) as error:
         print(f"aluette recognize: {error}", file=sys.stderr)
         return 2
+    profile, args.personal = _split_profile(profile)
+    if args.personal is not None:
+        args.backend = "tasks"  # a personal profile is made of blendshapes
     paths = _expand(args.paths)
     many = len(paths) > 1
     failures = 0
@@ -145,11 +172,26 @@ def run_recognize(args) -> int:
 
 
 def _load_profile(path: str | None):
+    """A calibration ``Profile`` or a personal ``PersonalSigns``, whichever the file holds."""
     if path is None:
         return None
     from trainer.vision.calibration import Profile  # noqa: PLC0415
+    from trainer.vision.personal import PersonalSigns, is_personal_json  # noqa: PLC0415
 
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        data = None  # Profile.load names the JSON error
+    if is_personal_json(data):
+        return PersonalSigns.from_json(data)
     return Profile.load(path)
+
+
+def _split_profile(profile):
+    """(calibration profile, personal signs): one of them or neither."""
+    from trainer.vision.personal import PersonalSigns  # noqa: PLC0415
+
+    return (None, profile) if isinstance(profile, PersonalSigns) else (profile, None)
 
 
 def _recognize_one(path: str, args, profile, many: bool, holder: list):
@@ -165,6 +207,7 @@ def _recognize_one(path: str, args, profile, many: bool, holder: list):
                                 face_backend=args.backend, face_model=args.face_model,
                                 mouth_image=not args.no_mouth_image),
                 profile=profile,
+                personal=args.personal,
             )
         pipe = holder[0]
         pipe.reset()
@@ -217,6 +260,7 @@ def _recognize_clip(path: str, args, profile, many: bool):
             options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored, face_backend=args.backend,
                                     face_model=args.face_model, mouth_image=not args.no_mouth_image),
             on_frame=writer.add if writer is not None else None,
+            personal=args.personal,
         )
     finally:
         if writer is not None:
@@ -269,11 +313,46 @@ class _ClipWriter:
 # -- eval-vision -----------------------------------------------------------------------------------
 
 def run_eval(args) -> int:
-    from trainer.vision.evaluate import evaluate_folder, save_report  # noqa: PLC0415
+    from trainer.vision.evaluate import save_report  # noqa: PLC0415
 
-    profile = _load_profile(args.profile)
+    try:
+        profile, personal = _split_profile(_load_profile(args.profile))
+        spans = None if args.no_clips else _clip_spans(args.folder, args.spans)
+    except (OSError, ValueError) as error:
+        print(f"aluette eval-vision: {error}", file=sys.stderr)
+        return 2
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    report = evaluate_folder(
+    if spans is not None and (args.no_photos or not _has_photos(args.folder)):
+        report = None  # a user's own clip folder: spans.tsv and clips only
+    else:
+        report = _photo_report(args, profile, progress)
+    clips = None
+    if spans is not None:
+        clips = _clip_report(args, spans, profile, personal, progress)
+    if report is None:
+        if args.out:
+            Path(args.out).write_text(json.dumps({"clips": clips.to_json()}, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({"clips": clips.to_json()}) if args.json else clips.format_table(mistakes=args.mistakes))
+        return 0
+    if args.out:
+        save_report(report, args.out)
+    if args.json:
+        out = report.to_json()
+        if clips is not None:
+            out["clips"] = clips.to_json()
+        print(json.dumps(out))
+    else:
+        print(report.format_table(mistakes=args.mistakes))
+        if clips is not None:
+            print()
+            print(clips.format_table(mistakes=args.mistakes))
+    return 0
+
+
+def _photo_report(args, profile, progress):
+    from trainer.vision.evaluate import evaluate_folder  # noqa: PLC0415
+
+    return evaluate_folder(
         args.folder,
         backend=args.backend,
         profile=profile,
@@ -283,12 +362,59 @@ def run_eval(args) -> int:
         progress=progress,
         **({"review": None} if args.no_review else {}),
     )
-    if args.out:
-        save_report(report, args.out)
-    if args.json:
-        print(json.dumps(report.to_json()))
-    else:
-        print(report.format_table(mistakes=args.mistakes))
+
+
+REPO_SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
+
+
+def _clip_spans(folder: str, spans_file: str | None):
+    """The spans describing ``folder``: --spans, else DIR/spans.tsv, else the repository's annotations
+    of ../shared/gestures when every clip they name is in ``folder``; None when there are none."""
+    from trainer.vision.clip_eval import clip_files, load_spans, spans_for  # noqa: PLC0415
+
+    found = spans_for(folder, spans_file)
+    if found is not None:
+        return found[1]
+    if REPO_SPANS.is_file():
+        spans = load_spans(REPO_SPANS)
+        if all((Path(folder) / f).is_file() for f in clip_files(spans)):
+            return spans
+    return None
+
+
+def _has_photos(folder: str) -> bool:
+    root = Path(folder)
+    return (root / "MANIFEST.tsv").is_file() or any(
+        p.suffix.lower() in _IMAGE_SUFFIXES for p in root.glob("*/*") if p.is_file())
+
+
+def _clip_report(args, spans, profile, personal, progress):
+    from trainer.vision.clip_eval import evaluate_clips  # noqa: PLC0415
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+
+    backend = "tasks" if personal is not None else args.backend
+    options = PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
+                              face_model=args.face_model, mouth_image=backend.endswith("+image") or personal is not None)
+    return evaluate_clips(args.folder, spans, options, profile=profile, personal=personal,
+                          max_frames=args.max_clip_frames, progress=progress,
+                          label="personal signs" if personal is not None else f"population, {backend}")
+
+
+# -- enroll ------------------------------------------------------------------------------------------
+
+def run_enroll(args) -> int:
+    from trainer.vision.enroll import describe, parse_spec, teach_from_clips  # noqa: PLC0415
+
+    try:
+        specs = [parse_spec(text) for text in args.specs]
+        model = teach_from_clips(specs, face_model=args.face_model, name=args.name,
+                                 progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+        model.save(args.out)
+    except (OSError, ValueError) as error:
+        print(f"aluette enroll: {error}", file=sys.stderr)
+        return 2
+    print(describe(model))
+    print(f"written: {args.out}")
     return 0
 
 

@@ -46,6 +46,7 @@ from trainer.vision.face_signs import (
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
+from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand
 from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
@@ -151,6 +152,7 @@ class Pipeline:
         profile: Profile | None = None,
         tracker: Tracker | None = None,
         notice=None,
+        personal: PersonalSigns | None = None,
     ) -> None:
         options = options or PipelineOptions()
         self.fallback_reason = ""
@@ -165,6 +167,9 @@ class Pipeline:
                 (notice or _notice)(f"aluette: face backend falls back to the solutions face mesh: {choice.reason}")
         self.options = options
         self.profile = profile
+        self.personal = personal
+        """Signs this person taught (trainer.vision.personal): their scores replace the population's
+        for the gestures taught; the other gestures keep the population scores."""
         self._lock = threading.Lock()
         self._tracker = tracker
         self._owns_tracker = tracker is None
@@ -228,6 +233,11 @@ class Pipeline:
         with self._lock:
             self.profile = profile
             self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
+
+    def set_personal(self, personal: PersonalSigns | None) -> None:
+        """Use a (new) personal sign model from the next frame on (None: population scores only)."""
+        with self._lock:
+            self.personal = personal
 
     def reset(self) -> None:
         """Forget the stream's history (new clip or camera restart)."""
@@ -414,6 +424,12 @@ class Pipeline:
                 face_scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in face_scores.items()}
             scores.update(face_scores)
             sides.update(face_sides)
+            if self.personal is not None:
+                for gesture, (score, side) in self.personal.score(features).items():
+                    # A hand over the mouth mutes the taught mouth signs as it does the population's.
+                    scores[gesture] = 0.0 if hidden and gesture in MOUTH_SIGNS else score
+                    if side is not None:
+                        sides[gesture] = side
             # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
             # the population's), since a running baseline taken during speech would clip them.
             fixed = self.profile.mean("mouth_open", population.get("mouth_open", 0.0)) if self.profile \
@@ -583,12 +599,13 @@ def analyse_video(
     options: PipelineOptions | None = None,
     on_frame: Callable[[Frame, FrameResult], None] | None = None,
     max_frames: int | None = None,
+    personal: PersonalSigns | None = None,
 ) -> VideoAnalysis:
     """Events of a whole clip (video file, y4m or folder), on the clip's own clock."""
     source = open_source(path)
     events: list[GestureEvent] = []
     frames = with_face = with_hands = 0
-    with source, Pipeline(options or PipelineOptions(), profile=profile) as pipe:
+    with source, Pipeline(options or PipelineOptions(), profile=profile, personal=personal) as pipe:
         for frame in source:
             result = pipe.process(frame)
             frames += 1

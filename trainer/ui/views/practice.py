@@ -19,6 +19,7 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, uploads
 from trainer.ui.settings import Handedness, Settings
+from trainer.ui.views import teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
 
 MAX_SEEN = 8
@@ -338,6 +339,7 @@ def show() -> None:
             _show_feedback(settings)
             _show_seen(settings)
     _calibration_panel(settings, mode)
+    teach.panel(settings, mode)
     _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
     if ctx is not None:
         def refresh(reports: list) -> None:

@@ -1,0 +1,126 @@
+"""Video evaluation: the annotated spans of the shared clips, and event recall / false events per minute."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from trainer.signals.gestures import Gesture, GestureEvent
+from trainer.vision.clip_eval import (
+    SLACK, ClipReport, SpanKind, clip_files, evaluate_clips, load_spans, score_clip,
+)
+from trainer.vision.types import VisionError
+
+from personal_clips import face_model
+
+SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
+
+
+def _duration(path: Path) -> float:
+    cap = cv2.VideoCapture(str(path))
+    try:
+        return cap.get(cv2.CAP_PROP_FRAME_COUNT) / cap.get(cv2.CAP_PROP_FPS)
+    finally:
+        cap.release()
+
+
+def test_every_annotated_span_lies_inside_its_clip(gestures_dir):
+    spans = load_spans(SPANS)
+    files = clip_files(spans)
+    assert len(files) >= 15 and sum(s.kind is SpanKind.SIGN for s in spans) >= 30
+    for file in files:
+        path = gestures_dir / file
+        assert path.is_file(), file
+        length = _duration(path)
+        for span in (s for s in spans if s.file == file):
+            assert span.end <= length + 0.05, f"{file}: span {span.start}-{span.end} past the end ({length:.2f} s)"
+    # Every person named is the MANIFEST's person of that clip.
+    manifest = {}
+    for line in (gestures_dir / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        cells = line.split("\t")
+        manifest[cells[0]] = cells[-1]
+    for span in spans:
+        assert manifest[span.file] == span.person, span
+
+
+def _event(gesture, start, end):
+    return GestureEvent(gesture=gesture, start=start, end=end)
+
+
+def test_scoring_counts_overlaps_with_slack_and_excuses_dontcare(tmp_path):
+    spans_file = tmp_path / "spans.tsv"
+    spans_file.write_text(
+        "file\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n"
+        "a.mp4\tpout\t-\t1.0\t2.0\tsign\tp1\t\n"
+        "a.mp4\twink\t-\t3.0\t3.5\tsign\tp1\t\n"
+        "a.mp4\teyes_closed\t-\t5.0\t6.0\tdontcare\tp1\tblink\n"
+        "a.mp4\t*\t-\t8.0\t9.0\tdontcare\tp1\tunreadable\n",
+        encoding="utf-8",
+    )
+    spans = load_spans(spans_file)
+    events = [
+        _event(Gesture.POUT, 2.0 + SLACK - 0.01, 2.6),   # just inside the slack: reports the pout
+        _event(Gesture.WINK, 3.5 + SLACK + 0.05, 4.2),   # just past it: misses the wink, and is false
+        _event(Gesture.EYES_CLOSED, 5.2, 5.4),           # don't care
+        _event(Gesture.BROWS_UP, 5.2, 5.4),              # a don't-care of another gesture: false
+        _event(Gesture.TONGUE_OUT, 8.5, 8.7),            # any gesture don't care
+    ]
+    scored = score_clip("a.mp4", events, spans, duration=60.0)
+    assert [s.gesture for s in scored.reported] == [Gesture.POUT]
+    assert [s.gesture for s in scored.missed] == [Gesture.WINK]
+    assert [e.gesture for e in scored.false_events] == [Gesture.WINK, Gesture.BROWS_UP]
+    report = ClipReport((scored,))
+    assert report.recall == 0.5 and report.false_per_minute == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("row, message", [
+    ("a.mp4\tpout\t-\t2\t1\tsign\tp\t", "start_s < end_s"),
+    ("a.mp4\tpouty\t-\t1\t2\tsign\tp\t", "not a gesture name"),
+    ("a.mp4\tpout\t-\t1\t2\tmaybe\tp\t", "kind 'maybe'"),
+    ("a.mp4\tpout\t-\tone\t2\tsign\tp\t", "seconds"),
+])
+def test_bad_rows_name_the_line_and_what_to_write(tmp_path, row, message):
+    path = tmp_path / "spans.tsv"
+    path.write_text("# comment\nfile\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n" + row + "\n", encoding="utf-8")
+    with pytest.raises(VisionError, match=message) as caught:
+        load_spans(path)
+    assert f"{path}:3" in str(caught.value)
+
+
+def test_evaluate_clips_on_a_real_clip(shared, gestures_dir):
+    """The 'nice' meme: eyes shut and lips pursed (1.4-3.0 s) after talking: run through the pipeline."""
+    model = face_model(shared)
+    from trainer.vision.pipeline import PipelineOptions
+
+    spans = [s for s in load_spans(SPANS) if s.file == "sequence/hellomeme_nice.mp4"]
+    report = evaluate_clips(gestures_dir, spans, PipelineOptions(face_backend="tasks", face_model=str(model), hands=False))
+    assert report.signs == 2 and len(report.clips) == 1 and report.people == 1
+    assert report.minutes == pytest.approx(71 / 15 / 60, rel=0.02)
+    data = report.to_json()
+    assert data["signs"] == 2 and data["reported"] == report.reported
+    # The closed eyes are a clear sign on this face (blendshapes read both blinks near 1).
+    assert Gesture.EYES_CLOSED in {s.gesture for s in report.clips[0].reported}
+
+
+def test_eval_vision_reads_a_users_own_clip_folder(shared, gestures_dir, tmp_path, capsys, monkeypatch):
+    """A folder of one's own clips with spans.tsv beside them (no photos): the clip table alone."""
+    import json
+
+    from trainer.cli import main
+
+    monkeypatch.setenv("ALUETTE_FACE_MODEL", str(face_model(shared)))
+    (tmp_path / "clips").mkdir()
+    (tmp_path / "clips" / "me.mp4").symlink_to(gestures_dir / "sequence" / "hellomeme_nice.mp4")
+    (tmp_path / "spans.tsv").write_text(
+        "file\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n"
+        "clips/me.mp4\teyes_closed\t-\t1.4\t3.0\tsign\tme\t\n"
+        "clips/me.mp4\tpout\t-\t1.75\t2.95\tsign\tme\t\n", encoding="utf-8")
+    assert main(["eval-vision", str(tmp_path), "--backend", "tasks+image", "--json"]) == 0
+    clips = json.loads(capsys.readouterr().out)["clips"]
+    assert clips["signs"] == 2 and clips["clips"] == 1 and clips["people"] == 1
+    assert clips["by_gesture"]["eyes_closed"]["signs"] == 1
+    (tmp_path / "spans.tsv").write_text("file\tgesture\n", encoding="utf-8")
+    assert main(["eval-vision", str(tmp_path)]) == 2
+    assert "the header lacks" in capsys.readouterr().err
