@@ -1,0 +1,237 @@
+"""Mutation testing of the core areas with mutmut, one area at a time, each with its own fast tests.
+
+Usage (slow: minutes to hours per area on 2 cores; run it on purpose, never in CI)::
+
+    nice -n 19 .venv/bin/python scripts/mutation.py rules signals      # chosen areas
+    nice -n 19 .venv/bin/python scripts/mutation.py --all              # every area, in order
+    .venv/bin/python scripts/mutation.py --report-only rules signals   # rewrite the report from the last runs
+
+Needs the ``[mutation]`` extra (``pip install -e ".[mutation]"``). Each area runs in its own scratch
+copy of the checkout under ``.mutation/<area>/`` (git-ignored), with a ``[tool.mutmut]`` section that
+mutates only that area's files and runs only that area's tests, so mutmut's results and caches of
+one area never mix with another's. A later run of the same area reuses mutmut's cache: only changed
+functions are mutated again.
+
+The surviving mutants of every area that has results are written to ``docs/mutation.md``
+(between the generated markers; the hand-written notes on each survivor stay), with the number of
+mutants, the score per area and the date of the area's run. The score counts killed mutants
+(including timeouts and crashes, which the tests also notice) over all mutants less those listed as
+equivalent in the doc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SCRATCH = REPO / ".mutation"
+DOC = REPO / "docs" / "mutation.md"
+BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
+
+
+@dataclass(frozen=True)
+class Area:
+    name: str
+    mutate: tuple[str, ...]
+    """Glob patterns (mutmut ``only_mutate``) of the files whose functions are mutated."""
+    tests: tuple[str, ...]
+    """pytest arguments selecting the fast tests of the area."""
+
+
+AREAS: dict[str, Area] = {
+    a.name: a
+    for a in (
+        Area(
+            "rules",
+            ("trainer/rules/*.py",),
+            # The 10,000-game sweep (90 s under load) and the speed bench add nothing a mutant
+            # would not already fail on in the targeted tests, and would make each run minutes long.
+            (
+                "tests/rules",
+                "-m",
+                "not slow and not vision and not browser",
+                "--deselect",
+                "tests/rules/test_rules_selfplay.py::test_ten_thousand_seeded_random_games",
+                "--ignore",
+                "tests/rules/test_rules_bench.py",
+            ),
+        ),
+        Area("signals", ("trainer/signals/*.py",), ("tests/signals", "-m", "not slow and not vision and not browser")),
+        Area("bots", ("trainer/bots/*.py",), ("tests/bots", "-m", "not slow and not vision and not browser")),
+        Area("quiz", ("trainer/quiz/*.py",), ("tests/quiz", "-m", "not slow and not vision and not browser")),
+        Area("storage", ("trainer/storage.py",), ("tests/quiz", "-m", "not slow and not vision and not browser")),
+        Area(
+            "recognizer",
+            ("trainer/vision/recognizer.py",),
+            ("tests/vision/test_runtime_recognizer.py", "-m", "not slow and not browser"),
+        ),
+    )
+}
+
+# Where mutmut 3 keeps each file's results: mutants/<path>.meta, JSON with the exit code of the
+# test run per mutant (meanings in mutmut.stats.status_by_exit_code). Every other code -- tests
+# failed (1, 3), timeout, crash, "suspicious" -- means the tests noticed the mutant.
+_SURVIVED_CODES = {0, 5, 33}  # tests passed, or no test covers the mutated function
+_UNCHECKED_CODES = {None, 2, 34}  # not run yet, interrupted, skipped
+
+
+def _scratch_config(area: Area) -> str:
+    """The pyproject.toml of the scratch copy: the project's own, with this area's mutmut section."""
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    text = re.sub(r"\n\[tool\.mutmut\][\s\S]*?(?=\n\[|\Z)", "\n", text)
+    section = (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["trainer"]\n'
+        f"only_mutate = {json.dumps(list(area.mutate))}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(list(area.tests))}\n"
+        'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
+    )
+    return text + section
+
+
+def prepare(area: Area) -> Path:
+    """A scratch checkout of trainer/, tests/, scripts/, samples/, models/ for the area (mutants/ kept)."""
+    root = SCRATCH / area.name
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("trainer", "tests", "samples", "models", "scripts"):
+        src, dst = REPO / name, root / name
+        if dst.exists():
+            shutil.rmtree(dst)
+        if src.exists():
+            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (root / "pyproject.toml").write_text(_scratch_config(area), encoding="utf-8")
+    return root
+
+
+def run(area: Area) -> None:
+    root = prepare(area)
+    env = dict(os.environ)
+    # The tests find ../shared beside the checkout; the scratch copy is not beside it.
+    env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
+    mutmut = Path(sys.executable).with_name("mutmut")
+    print(f"== mutmut on {area.name}: {', '.join(area.mutate)} with {' '.join(area.tests)}", flush=True)
+    started = dt.datetime.now(dt.timezone.utc)
+    subprocess.run([str(mutmut), "run", "--max-children", "1"], cwd=root, env=env, check=False)
+    (root / "ran_at.txt").write_text(started.strftime("%Y-%m-%d %H:%M UTC"), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Result:
+    area: str
+    ran_at: str
+    total: int
+    killed: int
+    survivors: tuple[str, ...]
+    not_checked: int
+
+
+def collect(area: Area) -> Result | None:
+    """Read mutmut's .meta files of the area's scratch copy; None if the area never ran."""
+    root = SCRATCH / area.name
+    metas = sorted((root / "mutants").rglob("*.py.meta")) if (root / "mutants").exists() else []
+    if not metas or not (root / "ran_at.txt").exists():
+        return None
+    total = killed = unchecked = 0
+    survivors: list[str] = []
+    for meta in metas:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        for name, code in sorted(data.get("exit_code_by_key", {}).items()):
+            total += 1
+            if code in _UNCHECKED_CODES:
+                unchecked += 1
+            elif code in _SURVIVED_CODES:
+                survivors.append(name)
+            else:
+                killed += 1
+    return Result(area.name, (root / "ran_at.txt").read_text().strip(), total, killed, tuple(survivors), unchecked)
+
+
+def diff_of(area: Area, mutant: str) -> str:
+    mutmut = Path(sys.executable).with_name("mutmut")
+    out = subprocess.run(
+        [str(mutmut), "show", mutant], cwd=SCRATCH / area.name, capture_output=True, text=True, check=False
+    )
+    lines = [l for l in out.stdout.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
+    return " / ".join(l.strip() for l in lines)[:300]
+
+
+def equivalents() -> set[str]:
+    """Mutant names the doc lists as equivalent (a table row whose verdict column starts with 'equivalent')."""
+    if not DOC.exists():
+        return set()
+    names = set()
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\|\s*`([^`]+)`\s*\|.*\|\s*equivalent", line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def report(results: list[Result]) -> str:
+    eq = equivalents()
+    lines = [
+        BEGIN,
+        "",
+        "| area | run (UTC) | mutants | killed | survived | equivalent | not run | score (killed / non-equivalent) |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        n_eq = sum(1 for s in r.survivors if s in eq)
+        checked = r.total - r.not_checked
+        denominator = checked - n_eq
+        score = f"{100 * r.killed / denominator:.1f} %" if denominator else "n/a"
+        lines.append(
+            f"| {r.area} | {r.ran_at} | {r.total} | {r.killed} | {len(r.survivors)} | {n_eq} | {r.not_checked} | {score} |"
+        )
+    for r in results:
+        live = [s for s in r.survivors if s not in eq]
+        lines += ["", f"### Survivors in {r.area} not yet listed as equivalent ({len(live)})", ""]
+        if live:
+            lines += ["| mutant | change |", "| --- | --- |"]
+            lines += [f"| `{s}` | `{diff_of(AREAS[r.area], s)}` |" for s in live]
+        else:
+            lines.append("None.")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def write_doc(results: list[Result]) -> None:
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Mutation testing\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in text:
+        text += f"\n{BEGIN}\n{END}\n"
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1] if END in rest else ""
+    DOC.write_text(head + report(results) + tail, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("areas", nargs="*", help=f"areas to run, of {', '.join(AREAS)}")
+    parser.add_argument("--all", action="store_true", help="run every area in order")
+    parser.add_argument("--report-only", action="store_true", help="only rewrite docs/mutation.md")
+    args = parser.parse_args(argv)
+    names = list(AREAS) if args.all else args.areas
+    unknown = [n for n in names if n not in AREAS]
+    if unknown:
+        parser.error(f"unknown area(s) {unknown}: choose from {', '.join(AREAS)}")
+    if not args.report_only:
+        for name in names:
+            run(AREAS[name])
+    results = [r for r in (collect(a) for a in AREAS.values()) if r is not None]
+    write_doc(results)
+    for r in results:
+        print(f"{r.area}: {r.total} mutants, {r.killed} killed, {len(r.survivors)} survived, {r.not_checked} not run")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
