@@ -4,6 +4,7 @@ Usage (slow: minutes to hours per area on 2 cores; run it on purpose, never in C
 
     nice -n 19 .venv/bin/python scripts/mutation.py rules signals      # chosen areas
     nice -n 19 .venv/bin/python scripts/mutation.py --all              # every area, in order
+    nice -n 19 .venv/bin/python scripts/mutation.py --minutes 40 rules # stop the area after 40 min
     .venv/bin/python scripts/mutation.py --report-only rules signals   # rewrite the report from the last runs
 
 Needs the ``[mutation]`` extra (``pip install -e ".[mutation]"``). Each area runs in its own scratch
@@ -27,8 +28,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +46,9 @@ class Area:
     name: str
     mutate: tuple[str, ...]
     """Glob patterns (mutmut ``only_mutate``) of the files whose functions are mutated."""
+    first: tuple[str, ...]
+    """Modules run first, in this order (the scoring and play core before the CLIs), so a run cut
+    short by ``--minutes`` has covered what matters most."""
     tests: tuple[str, ...]
     """pytest arguments selecting the fast tests of the area."""
 
@@ -53,6 +59,7 @@ AREAS: dict[str, Area] = {
         Area(
             "rules",
             ("trainer/rules/*.py",),
+            ("ruleset", "game", "fastdeal", "cards", "actions", "views", "saves", "replay", "cli", "bench"),
             # The 10,000-game sweep (90 s under load) and the speed bench add nothing a mutant
             # would not already fail on in the targeted tests, and would make each run minutes long.
             (
@@ -65,13 +72,14 @@ AREAS: dict[str, Area] = {
                 "tests/rules/test_rules_bench.py",
             ),
         ),
-        Area("signals", ("trainer/signals/*.py",), ("tests/signals", "-m", "not slow and not vision and not browser")),
-        Area("bots", ("trainer/bots/*.py",), ("tests/bots", "-m", "not slow and not vision and not browser")),
-        Area("quiz", ("trainer/quiz/*.py",), ("tests/quiz", "-m", "not slow and not vision and not browser")),
-        Area("storage", ("trainer/storage.py",), ("tests/quiz", "-m", "not slow and not vision and not browser")),
+        Area("signals", ("trainer/signals/*.py",), ("signs", "relative", "table", "conventions", "gestures"), ("tests/signals", "-m", "not slow and not vision and not browser")),
+        Area("bots", ("trainer/bots/*.py",), ("worlds", "knowledge", "playout", "search", "tactics", "heuristic", "signing"), ("tests/bots", "-m", "not slow and not vision and not browser")),
+        Area("quiz", ("trainer/quiz/*.py",), ("memory", "questions", "cli"), ("tests/quiz", "-m", "not slow and not vision and not browser")),
+        Area("storage", ("trainer/storage.py",), (), ("tests/quiz", "-m", "not slow and not vision and not browser")),
         Area(
             "recognizer",
             ("trainer/vision/recognizer.py",),
+            (),
             ("tests/vision/test_runtime_recognizer.py", "-m", "not slow and not browser"),
         ),
     )
@@ -94,6 +102,8 @@ def _scratch_config(area: Area) -> str:
         f"only_mutate = {json.dumps(list(area.mutate))}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(list(area.tests))}\n"
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
+        # Data the tests read beside the code (golden playthroughs, models, the docs' figures).
+        'also_copy = ["samples", "models", "docs", "README.md", "scripts"]\n'
     )
     return text + section
 
@@ -112,16 +122,56 @@ def prepare(area: Area) -> Path:
     return root
 
 
-def run(area: Area) -> None:
+def run(area: Area, minutes: float | None) -> None:
+    """mutmut on the area, module by module in ``area.first`` order then the rest, until done or
+    ``minutes`` have passed (the run in progress is then stopped; what it checked is kept)."""
     root = prepare(area)
     env = dict(os.environ)
     # The tests find ../shared beside the checkout; the scratch copy is not beside it.
     env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
-    mutmut = Path(sys.executable).with_name("mutmut")
+    mutmut = str(Path(sys.executable).with_name("mutmut"))
+    package = area.mutate[0].rsplit("/", 1)[0].replace("/", ".") if "*" in area.mutate[0] else None
+    batches: list[str | None] = [f"{package}.{m}.*" for m in area.first] if package else []
+    batches.append(None)  # then everything left (mutmut skips mutants it has results for)
     print(f"== mutmut on {area.name}: {', '.join(area.mutate)} with {' '.join(area.tests)}", flush=True)
-    started = dt.datetime.now(dt.timezone.utc)
-    subprocess.run([str(mutmut), "run", "--max-children", "1"], cwd=root, env=env, check=False)
-    (root / "ran_at.txt").write_text(started.strftime("%Y-%m-%d %H:%M UTC"), encoding="utf-8")
+    started = time.monotonic()
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    for batch in batches:
+        left = None if minutes is None else minutes * 60 - (time.monotonic() - started)
+        if left is not None and left <= 0:
+            print(f"   time budget of {minutes} min used up", flush=True)
+            break
+        print(f"-- {batch or 'the rest'}", flush=True)
+        # Its own process group, so a stop at the time budget ends mutmut's forked workers too.
+        proc = subprocess.Popen(
+            [mutmut, "run", "--max-children", "1", *([batch] if batch else [])],
+            cwd=root, env=env, start_new_session=True,
+        )
+        try:
+            proc.wait(timeout=left)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            print(f"   time budget of {minutes} min used up", flush=True)
+            break
+    (root / "ran_at.txt").write_text(stamp, encoding="utf-8")
+
+
+def recheck(area: Area) -> None:
+    """Run the area's survivors again after new tests: fresh copy of code and tests, mutmut's record
+    of which test covers which function rebuilt (new tests are not in it), only the survivors run."""
+    before = collect(area)
+    if before is None or not before.survivors:
+        print(f"== {area.name}: no survivors to recheck", flush=True)
+        return
+    root = prepare(area)
+    for stale in ("mutmut-stats.json",):
+        (root / "mutants" / stale).unlink(missing_ok=True)
+    env = dict(os.environ)
+    env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
+    mutmut = str(Path(sys.executable).with_name("mutmut"))
+    print(f"== recheck {len(before.survivors)} survivors of {area.name}", flush=True)
+    subprocess.run([mutmut, "run", "--max-children", "1", *before.survivors], cwd=root, env=env, check=False)
 
 
 @dataclass(frozen=True)
@@ -218,14 +268,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("areas", nargs="*", help=f"areas to run, of {', '.join(AREAS)}")
     parser.add_argument("--all", action="store_true", help="run every area in order")
     parser.add_argument("--report-only", action="store_true", help="only rewrite docs/mutation.md")
+    parser.add_argument(
+        "--recheck", action="store_true",
+        help="run only the area's surviving mutants again, against the current code and tests",
+    )
+    parser.add_argument("--minutes", type=float, default=None, help="time budget per area (default: none)")
     args = parser.parse_args(argv)
     names = list(AREAS) if args.all else args.areas
     unknown = [n for n in names if n not in AREAS]
     if unknown:
         parser.error(f"unknown area(s) {unknown}: choose from {', '.join(AREAS)}")
-    if not args.report_only:
+    if args.recheck:
         for name in names:
-            run(AREAS[name])
+            recheck(AREAS[name])
+    elif not args.report_only:
+        for name in names:
+            run(AREAS[name], args.minutes)
     results = [r for r in (collect(a) for a in AREAS.values()) if r is not None]
     write_doc(results)
     for r in results:
