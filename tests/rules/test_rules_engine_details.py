@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules_helpers import fill_hands, game_at_play, play_plan, plan_for_winners
-from trainer.rules.actions import NO, ChooseDealer, Phase
+from trainer.rules.actions import NO, ChooseDealer, Deal, Phase
 from trainer.rules.cards import Card
 from trainer.rules.errors import IllegalActionError, RulesError
 from trainer.rules.game import Game
@@ -137,3 +137,58 @@ def test_trick_records_give_each_card_its_seat():
             assert trick.seat_of(position, 4) == seat
     last = game.results[0].tricks[-1]
     assert last.leader != 0 and last.seat_of(1, 4) == (last.leader + 1) % 4
+
+
+def refusal(game: Game, action) -> str:
+    """The message of the refused ``action``; the state must be left as it was."""
+    before = game.state_key()
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(action)
+    assert game.state_key() == before
+    return str(error.value)
+
+
+def test_bad_face_up_deals_for_the_first_dealer_are_refused_with_why():
+    """RULES.md "A game": cards are dealt face up until Madame (3C) appears; whoever gets it deals."""
+    madame, monsieur, ace = Card.parse("3C"), Card.parse("3D"), Card.parse("AD")
+    cases = [
+        (ChooseDealer(1, (monsieur, monsieur, madame)), "the face-up cards must be distinct cards"),
+        (ChooseDealer(1, (monsieur, "2C", madame)), "the face-up cards must be distinct cards"),
+        (ChooseDealer(1, (monsieur, ace)), "the face-up deal stops at the first Madame (3C)"),
+        (ChooseDealer(2, (madame, monsieur, madame)), "the face-up cards must be distinct cards"),
+        (ChooseDealer(1, (madame, monsieur, ace)), "the face-up deal stops at the first Madame (3C)"),
+        (ChooseDealer(0, (monsieur, ace, madame)), "Madame went to seat 2, who must deal"),
+        (ChooseDealer(3, (monsieur, madame)), "Madame went to seat 1, who must deal"),
+        (ChooseDealer(4), "dealer 4 must be a seat 0..3"),
+    ]
+    for action, why in cases:
+        game = Game(Ruleset(), 0, auto_chance=False)
+        text = f"dealer {action.dealer}" + (
+            " face-up " + " ".join(getattr(c, "code", str(c)) for c in action.face_up) if action.face_up else ""
+        )
+        message = refusal(game, action)
+        assert message.startswith(f"illegal action '") and f"': {why}; legal now: " in message, message
+        if all(isinstance(c, Card) for c in action.face_up):
+            assert message.startswith(f"illegal action '{text}': "), message
+    game = Game(Ruleset(), 0, auto_chance=False)
+    game.apply(ChooseDealer(1, (monsieur, madame)))
+    assert game.dealer == 1
+
+
+def test_bad_deals_are_refused_with_why():
+    """RULES.md "A deal" 2: as many hands as players, 9 cards each, a talon of 12, every card once."""
+    game = Game(Ruleset(), 0, auto_chance=False)
+    game.apply(ChooseDealer(0))
+    hands = list(fill_hands(["", "", "", ""]))
+    talon = tuple(c for c in Card if not any(c in h for h in hands))
+    assert refusal(game, Deal(tuple(hands[:3]), talon)).startswith("illegal action 'deal ")
+    assert ": a 4-player deal has 4 hands, got 3; legal now: " in refusal(game, Deal(tuple(hands[:3]), talon))
+    assert ": seat 2 must get 9 cards, got 10; " in refusal(
+        game, Deal((hands[0], hands[1], hands[2] + (talon[0],), hands[3]), talon[1:])
+    )
+    assert ": the talon has 12 cards, got 11; " in refusal(game, Deal(tuple(hands), talon[1:]))
+    assert ": hands and talon must hold Card values; " in refusal(game, Deal(tuple(hands), talon[:-1] + ("3D",)))
+    twice = hands[0][0]
+    doubled = (hands[0], hands[1][:8] + (twice,), hands[2], hands[3])
+    assert f": card {twice.code} is dealt twice; " in refusal(game, Deal(doubled, talon))
+    assert game.phase is Phase.DEAL
