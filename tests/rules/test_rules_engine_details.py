@@ -121,8 +121,13 @@ def test_sign_records_say_when_and_are_checked():
     for bad in ("", None, 5):
         with pytest.raises(RulesError, match="a signal message must be a non-empty string"):
             game.record_signal(0, bad, [2])
-    with pytest.raises(RulesError, match="seat 4 is not at this table"):
-        game.record_signal(0, "AS x1", [4])
+    for seat in (4, -1, True, "1"):
+        with pytest.raises(RulesError) as error:
+            game.record_signal(seat, "AS x1", [])
+        assert str(error.value) == f"seat {seat!r} is not at this table: seats are 0..3"
+        with pytest.raises(RulesError, match="is not at this table: seats are 0..3"):
+            game.record_signal(0, "AS x1", [seat])
+    assert game.record_signal(3, "AS x1", [0, 1, 2]).seat == 3
 
 
 def test_trick_records_give_each_card_its_seat():
