@@ -149,8 +149,11 @@ def test_giving_up_accepted_gives_the_opponents_one_point_pagat(offerer):
     assert game.phase is Phase.ANSWER and game.to_move == offerer + 1
     game.apply(ACCEPT)
     result = game.results[0]
-    assert result.end is DealEnd.GIVEN_UP and result.tricks == ()
+    assert result.end is DealEnd.GIVEN_UP and result.tricks == () and result.declared_by == offerer
     assert result.points[1 - offerer % 2] == 1 and result.points[offerer % 2] == 0
+    assert result.explanation == (
+        f"seat {offerer} offered to give the deal up and the opponents accepted: they take 1 point"
+    )
 
 
 # Refused give-up (pagat): the refusing team must make mordienne: 2 for them, else 2 for the offerers.
@@ -221,8 +224,20 @@ def test_announced_mordienne_declined_scores_one_for_the_announcer():
     assert game.to_move == N
     game.apply(REFUSE)
     result = game.results[0]
-    assert result.end is DealEnd.MORDIENNE_DECLINED and result.tricks == ()
+    assert result.end is DealEnd.MORDIENNE_DECLINED and result.tricks == () and result.declared_by == W
     assert result.points == (0, 1) and game.target == 5
+    assert result.explanation == (
+        "seat 1 announced mordienne and the opponents declined: "
+        "the deal is not played and the announcer's team scores 1"
+    )
+    assert game.answers == ()  # a new deal has begun; the answer belonged to the last one
+
+
+def test_answers_are_recorded_with_the_answering_seat():
+    game, _ = at_declarations(Ruleset.preset("pagat"), W_MORDIENNE)
+    game.apply(GIVE_UP)
+    game.apply(REFUSE)
+    assert game.answers == ((W, False),)
 
 
 def test_accepted_announcement_moves_the_target_so_two_points_do_not_end_the_game():
