@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rules_helpers import play_plan, plan_for_winners
-from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, NO, PASS, REFUSE, Phase
+from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, NO, PASS, REFUSE, YES, Declaration, Phase
 from trainer.rules.game import Contract, DealEnd, Game, Termination
 from trainer.rules.ruleset import GameEnd, Players, Ruleset
 
@@ -293,3 +293,51 @@ def test_presets_game_end_rules():
     assert Ruleset.preset("vendee").target_points == 5
     for preset in ("pagat", "english"):
         assert Ruleset.preset(preset).game_end is GameEnd.FIXED_DEALS and Ruleset.preset(preset).deals == 5
+
+
+# -- what a deal's record says ---------------------------------------------------------------------
+
+
+def test_an_unplayed_deal_records_no_tricks_no_mordienne_and_whether_there_was_a_chant():
+    for chant in (False, True):
+        game = Game.new(Ruleset.preset("vendee"), 2)
+        while game.phase is not Phase.DECLARE:
+            game.apply(game.legal_actions()[0 if chant else -1])  # YES first, NO last among votes
+        seat = game.to_move
+        game.apply(GIVE_UP)
+        result = game.results[0]
+        assert (result.deal, result.chant, result.tricks_won, result.mordienne) == (1, chant, (0, 0, 0, 0), False)
+        assert result.contract is Contract.NORMAL and result.deal_winner is None and result.declared_by == seat
+
+
+def test_the_chant_vote_offers_yes_then_no():
+    game = Game.new(Ruleset(), 2)
+    assert game.phase is Phase.CHANT_VOTE and game.legal_actions() == (YES, NO)
+
+
+def test_a_pending_declaration_is_the_one_made():
+    game, _ = at_declarations(Ruleset.preset("pagat"), W_MORDIENNE)
+    game.apply(PASS)
+    game.apply(GIVE_UP)
+    assert game.pending_declaration == (W, Declaration.GIVE_UP)
+
+
+def test_new_games_default_to_vendee_and_may_wait_for_chance():
+    assert Game.new().ruleset == Ruleset.preset("vendee")
+    waiting = Game.new(Ruleset(), 3, auto_chance=False)
+    assert waiting.phase is Phase.CHOOSE_DEALER and waiting.history == []
+
+
+def test_explanations_say_why_the_points_went_where_they_did():
+    spoiled = play_deal(Ruleset(), ALL_SPOILED).results[0]
+    assert spoiled.explanation == "every trick was spoiled: nobody took a trick and the deal scores nothing"
+    made = play_deal(Ruleset(), W_MORDIENNE).results[0]
+    assert made.explanation == (
+        "seat 1 took the most tricks (3); mordienne: no trick before, then the last tricks in a row; team 1 scores 2"
+    )
+    tie = play_deal(Ruleset(), [S, S, E, E, W, W, N, N, X]).results[0]
+    assert tie.explanation == (
+        "seat 0 took the most tricks (2); seats 1, 2, 3 also took 2, but seat 0 reached 2 first; team 0 scores 1"
+    )
+    one_tie = play_deal(Ruleset(), [S, S, E, E, X, X, X, X, X]).results[0]
+    assert "; seat 3 also took 2, but seat 0 reached 2 first" in one_tie.explanation
