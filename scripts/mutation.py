@@ -23,6 +23,8 @@ equivalent in the doc.
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import datetime as dt
 import json
 import os
@@ -205,13 +207,32 @@ def collect(area: Area) -> Result | None:
     return Result(area.name, (root / "ran_at.txt").read_text().strip(), total, killed, tuple(survivors), unchecked)
 
 
+_SOURCES: dict[Path, dict[str, str]] = {}
+
+
 def diff_of(area: Area, mutant: str) -> str:
-    mutmut = Path(sys.executable).with_name("mutmut")
-    out = subprocess.run(
-        [str(mutmut), "show", mutant], cwd=SCRATCH / area.name, capture_output=True, text=True, check=False
-    )
-    lines = [l for l in out.stdout.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
-    return " / ".join(l.strip() for l in lines)[:300]
+    """The changed lines of ``mutant``, read from mutmut's mutated copy of its module (each mutant is
+    a function beside the original, ``<name>__mutmut_<n>`` and ``<name>__mutmut_orig``): much faster
+    than a ``mutmut show`` per survivor."""
+    module, _, function = mutant.rpartition(".")
+    path = SCRATCH / area.name / "mutants" / (module.replace(".", "/") + ".py")
+    if path not in _SOURCES:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        tree = ast.parse(text) if text else ast.Module(body=[], type_ignores=[])
+        rows = text.splitlines()
+        _SOURCES[path] = {
+            node.name: "\n".join(rows[node.lineno - 1:node.end_lineno])
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+    functions = _SOURCES[path]
+    original = functions.get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
+    changed = functions.get(function, "")
+    lines = [
+        line for line in difflib.unified_diff(original.splitlines()[1:], changed.splitlines()[1:], lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    return " / ".join(" ".join(line.split()) for line in lines)[:300].replace("|", "\\|")
 
 
 def equivalents() -> set[str]:
