@@ -323,7 +323,7 @@ def test_a_pending_declaration_is_the_one_made():
 
 
 def test_new_games_default_to_vendee_and_may_wait_for_chance():
-    assert Game.new().ruleset == Ruleset.preset("vendee")
+    assert Game.new().ruleset == Ruleset.preset("vendee") and Game.new().seed == 0
     waiting = Game.new(Ruleset(), 3, auto_chance=False)
     assert waiting.phase is Phase.CHOOSE_DEALER and waiting.history == []
 
