@@ -40,7 +40,10 @@ ENV_HOME = "ALUETTE_HOME"
 DB_NAME = "aluette.sqlite3"
 APPLICATION_ID = 0x416C7565  # "Alue": marks the file as ours in the SQLite header
 SQLITE_MAGIC = b"SQLite format 3\x00"
-BUSY_TIMEOUT_S = 10.0
+BUSY_TIMEOUT_S = float(os.environ.get("ALUETTE_BUSY_TIMEOUT", "30"))
+"""How long a write waits for another process's lock before saying so. SQLite's waiting is not a
+queue: with many writers on a loaded machine one can wait several seconds (8 processes answering
+at once starved one for over 10 s), so the default is generous."""
 
 # Migration i (1-based) takes the schema from version i-1 to i. Append, never edit a shipped one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -59,6 +62,48 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 class StorageError(ValueError):
     """The database cannot be used as asked; the message names the file and what to do."""
+
+
+class DamagedEntryError(StorageError):
+    """One stored value is not valid JSON (edited by hand or damaged); the rest of the file is fine."""
+
+
+ELSEWHERE = f"or choose another file (aluette quiz --db PATH, or set {ENV_HOME} to another folder)"
+
+
+def _fault(error: sqlite3.Error, path: Path, doing: str) -> StorageError:
+    """One clear message for an SQLite failure: the file, the cause in words, a way out that exists.
+
+    Classified by SQLite's own error name (not the wording, which changes between versions)."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    detail = str(error)
+    if name.startswith("SQLITE_READONLY") or name == "SQLITE_PERM":
+        return StorageError(
+            f"{path} cannot be written ({detail}) while {doing}: the file or its folder {path.parent} is "
+            f"read-only. Nothing was changed. Make both writable (e.g. chmod u+w {path} {path.parent}), "
+            f"{ELSEWHERE}")
+    if name == "SQLITE_FULL" or "disk is full" in detail:
+        return StorageError(
+            f"the disk holding {path} is full ({detail}) while {doing}: this change was not saved and "
+            f"what was saved before is intact. Free some space on that disk and retry, {ELSEWHERE}")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StorageError(
+            f"{path} is locked by another program ({detail}) while {doing}, for more than "
+            f"{BUSY_TIMEOUT_S:g} s: close the other program using it (another 'aluette quiz', the app, "
+            f"an SQLite browser) and retry. Nothing was changed")
+    if name.startswith("SQLITE_CORRUPT") or name == "SQLITE_NOTADB":
+        return StorageError(
+            f"{path} is damaged ({detail}) while {doing}; this change was not saved. Move the file away "
+            f"to start afresh (or restore a backup), {ELSEWHERE}")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return StorageError(
+            f"cannot open {path} ({detail}) while {doing}: check that the file and its folder "
+            f"{path.parent} exist and are readable and writable, {ELSEWHERE}")
+    if name.startswith("SQLITE_IOERR"):
+        return StorageError(
+            f"the disk failed while {doing} {path} ({detail}): this change was not saved. Check the disk "
+            f"(is it full, removed, or a network share that went away?) and retry, {ELSEWHERE}")
+    return StorageError(f"{path}: {detail} while {doing}; nothing was changed. Retry, {ELSEWHERE}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +150,7 @@ def _name(value: str, what: str) -> str:
 def _dumps(value: Any, where: str) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         raise StorageError(f"{where}: value cannot be stored as JSON ({error}); convert it to plain data first") from None
 
 
@@ -132,19 +177,24 @@ class Store:
         if target.is_dir():
             raise StorageError(f"{target} is a folder: give the path of a database file inside it, e.g. {target / DB_NAME}")
         if target.exists():
-            _check_existing(target)
+            with _left_as_found(target):
+                _check_writable(target)
+                _check_existing(target)
         else:
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StorageError(f"cannot create the data folder {target.parent}: {error.strerror}; "
                                    f"set {ENV_HOME} to a writable folder") from None
+            if not os.access(target.parent, os.W_OK):
+                raise StorageError(f"cannot create {target}: its folder {target.parent} is read-only; make it "
+                                   f"writable (chmod u+w {target.parent}), {ELSEWHERE}")
         try:
             connection = sqlite3.connect(
                 str(target), timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as error:
-            raise StorageError(f"cannot open the database {target}: {error}; check the path and its permissions") from None
+            raise _fault(error, target, "opening it") from None
         store = cls(target, connection)
         try:
             store._prepare()
@@ -158,15 +208,21 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            for number in range(version + 1, SCHEMA_VERSION + 1):
-                with self._write():
+            if self._db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+                return
+            # Several processes may start on a new file at once: read the version again under the
+            # write lock (BEGIN IMMEDIATE), so only the first one migrates and the others see its work.
+            with self._write("preparing it"):
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise StorageError(_newer(self._path, version))
+                for number in range(version + 1, SCHEMA_VERSION + 1):
                     for statement in MIGRATIONS[number - 1]:
                         self._db.execute(statement)
                     self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                     self._db.execute(f"PRAGMA user_version={number}")
         except sqlite3.Error as error:
-            raise StorageError(f"cannot prepare the database {self._path}: {error}") from None
+            raise _fault(error, self._path, "preparing it") from None
 
     # -- basics ------------------------------------------------------------------------------
 
@@ -203,7 +259,7 @@ class Store:
             raise StorageError(f"the store {self._path} is closed: open it again with Store.open")
 
     @contextmanager
-    def _write(self) -> Iterator[None]:
+    def _write(self, doing: str = "saving") -> Iterator[None]:
         with self._lock:
             self._check_open()
             outer = self._depth == 0
@@ -211,33 +267,46 @@ class Store:
                 try:
                     # IMMEDIATE takes the write lock now, so two processes cannot both read then write.
                     self._db.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as error:
-                    raise StorageError(f"the database {self._path} is busy or read-only ({error}); "
-                                       "close the other program using it and retry") from None
+                except sqlite3.Error as error:
+                    raise _fault(error, self._path, doing) from None
             self._depth += 1
             try:
                 yield
+            except sqlite3.Error as error:
+                self._depth -= 1
+                if outer:
+                    self._rollback()
+                    raise _fault(error, self._path, doing) from None
+                raise
             except BaseException:
                 self._depth -= 1
                 if outer:
-                    self._db.execute("ROLLBACK")
+                    self._rollback()
                 raise
             self._depth -= 1
             if outer:
                 try:
                     self._db.execute("COMMIT")
                 except sqlite3.Error as error:
-                    self._db.execute("ROLLBACK")
-                    raise StorageError(f"could not save to {self._path}: {error}") from None
+                    self._rollback()
+                    raise _fault(error, self._path, doing) from None
+
+    def _rollback(self) -> None:
+        """Undo the open transaction. SQLite may already have rolled back by itself (a full disk
+        does), and a second ROLLBACK would then raise "no transaction is active" over the real cause."""
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the transaction is gone either way; the first error is the one to report
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._lock:
             self._check_open()
             try:
                 return self._db.execute(sql, params).fetchall()
-            except sqlite3.DatabaseError as error:
-                raise StorageError(f"cannot read {self._path}: {error}; the file may be damaged, "
-                                   "move it away and start afresh") from None
+            except sqlite3.Error as error:
+                raise _fault(error, self._path, "reading it") from None
 
     # -- documents ---------------------------------------------------------------------------
 
@@ -269,10 +338,21 @@ class Store:
         """The keys stored under ``kind``, sorted."""
         return [row[0] for row in self._read("SELECT key FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))]
 
-    def items(self, kind: str) -> list[tuple[str, Any]]:
-        """``(key, value)`` pairs under ``kind``, sorted by key."""
+    def items(self, kind: str, *, damaged: list[tuple[str, str]] | None = None) -> list[tuple[str, Any]]:
+        """``(key, value)`` pairs under ``kind``, sorted by key.
+
+        A value that is not valid JSON raises :class:`DamagedEntryError`, unless a ``damaged`` list is
+        given: its ``(key, reason)`` is then appended there and the others are still returned."""
         rows = self._read("SELECT key, body FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))
-        return [(key, self._loads(body, f"document {kind}/{key}")) for key, body in rows]
+        out = []
+        for key, body in rows:
+            try:
+                out.append((key, self._loads(body, f"document {kind}/{key}")))
+            except DamagedEntryError as error:
+                if damaged is None:
+                    raise
+                damaged.append((key, str(error)))
+        return out
 
     def list(self, kind: str) -> list[str]:
         """Alias of :meth:`keys`."""
@@ -322,9 +402,9 @@ class Store:
     def _loads(self, body: str, where: str) -> Any:
         try:
             return json.loads(body)
-        except ValueError:
-            raise StorageError(f"{where} in {self._path} is not valid JSON: it was edited by hand or damaged; "
-                               "delete that entry") from None
+        except (ValueError, RecursionError):
+            raise DamagedEntryError(f"{where} in {self._path} is not valid JSON: it was edited by hand or "
+                                    "damaged; delete or reset that entry (the rest of the file is fine)") from None
 
 
 def _check_existing(path: Path) -> None:
@@ -333,7 +413,8 @@ def _check_existing(path: Path) -> None:
         with path.open("rb") as handle:
             header = handle.read(len(SQLITE_MAGIC))
     except OSError as error:
-        raise StorageError(f"cannot read {path}: {error.strerror}; check its permissions") from None
+        raise StorageError(f"cannot read {path}: {error.strerror}; make it readable (chmod u+rw {path}), "
+                           f"{ELSEWHERE}") from None
     if not header:
         return  # an empty file is an empty database: SQLite itself creates files this way
     if header != SQLITE_MAGIC:
@@ -341,19 +422,48 @@ def _check_existing(path: Path) -> None:
             f"{path} is not an Aluette database (not an SQLite file); it was left untouched. "
             f"Move it away, or choose another file with --db or {ENV_HOME}"
         )
+    _probe(path)
+
+
+@contextmanager
+def _left_as_found(path: Path) -> Iterator[None]:
+    """A read-only connection to a WAL database creates empty -wal/-shm files beside it; when the
+    file is then refused, remove the ones the checks made, so a refused file is left as found."""
+    companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    existed = {companion: companion.exists() for companion in companions}
+    try:
+        yield
+    except BaseException:
+        for companion in companions:
+            try:
+                if not existed[companion] and companion.stat().st_size <= 32768:
+                    # -shm is an index rebuilt from the -wal; an empty -wal holds no data
+                    if companion.name.endswith("-shm") or companion.stat().st_size == 0:
+                        companion.unlink()
+            except OSError:
+                pass
+        raise
+
+
+def _probe(path: Path) -> None:
     try:
         probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as error:
-        raise StorageError(f"cannot open {path} to check it: {error}") from None
+        raise _fault(error, path, "checking it") from None
     try:
         app_id = probe.execute("PRAGMA application_id").fetchone()[0]
         version = probe.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         check = probe.execute("PRAGMA quick_check").fetchone()[0]
-    except sqlite3.DatabaseError as error:
+    except sqlite3.Error as error:
+        name = getattr(error, "sqlite_errorname", "") or ""
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_IOERR")):
+            if not os.access(path.parent, os.W_OK) and not path.with_name(path.name + "-shm").exists():
+                raise StorageError(_read_only_folder(path)) from None
+            raise _fault(error, path, "checking it") from None
         raise StorageError(
             f"{path} is damaged ({error}); it was left untouched. Move it away to start afresh "
-            f"(or restore a backup), or choose another file with --db or {ENV_HOME}"
+            f"(or restore a backup), {ELSEWHERE}"
         ) from None
     finally:
         probe.close()
@@ -368,8 +478,42 @@ def _check_existing(path: Path) -> None:
             f"Choose another file with --db or {ENV_HOME}"
         )
     if version > SCHEMA_VERSION:
+        raise StorageError(_newer(path, version))
+
+
+def _newer(path: Path, version: int) -> str:
+    return (f"{path} was written by a newer Aluette trainer (schema {version}, this one knows up to "
+            f"{SCHEMA_VERSION}); it was left untouched. Upgrade aluette-trainer (pip install -U "
+            f"aluette-trainer), {ELSEWHERE}")
+
+
+def _read_only_folder(path: Path) -> str:
+    return (f"{path} is in a read-only folder ({path.parent}): SQLite must create {path.name}-wal and "
+            f"{path.name}-shm beside it to write, so nothing can be saved. Make the folder writable "
+            f"(chmod u+w {path.parent}), or move the file to a writable folder and use it from there, "
+            f"{ELSEWHERE}")
+
+
+def _read_only_disk(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows): os.access below still answers
+        return False
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse, before the first answer rather than at it, a file this user cannot write.
+
+    ``os.access`` asks the kernel with the real user's rights (root passes; a read-only mount is
+    then caught by SQLite itself and reported by :func:`_fault`)."""
+    if _read_only_disk(path):
         raise StorageError(
-            f"{path} was written by a newer Aluette trainer (schema {version}, this one knows up to "
-            f"{SCHEMA_VERSION}); it was left untouched. Upgrade aluette-trainer, or choose another file "
-            f"with --db or {ENV_HOME}"
-        )
+            f"{path} is on a disk mounted read-only: answers could not be saved, so it was not opened "
+            f"and was left untouched. Remount that disk read-write, or copy the file to a writable "
+            f"folder and use the copy, {ELSEWHERE}")
+    if not os.access(path, os.W_OK):
+        raise StorageError(
+            f"{path} is read-only for this user: answers could not be saved, so it was not opened and "
+            f"was left untouched. Make it writable (chmod u+w {path}), {ELSEWHERE}")
+    if not os.access(path.parent, os.W_OK):
+        raise StorageError(_read_only_folder(path))

@@ -82,7 +82,7 @@ def test_recognize_json_contract(gestures_dir: Path, short_clip: Path, bad_files
         assert {"gesture", "start", "end", "count", "confidence"} <= set(event)
         assert event["gesture"] in GESTURE_NAMES and 0 <= event["start"] <= event["end"] <= 1.5
 
-    for index, word in ((1, "cannot be decoded"), (3, "empty"), (5, "too small"), (6, "no such file")):
+    for index, word in ((1, "not an image this trainer reads"), (3, "empty"), (5, "too small"), (6, "no such file")):
         assert set(lines[index]) == {"path", "error"}
         assert word in lines[index]["error"]
         assert str(paths[index]) in run.stderr
@@ -105,7 +105,7 @@ def test_recognize_readable_summary_and_annotate(gestures_dir: Path, short_clip:
 def test_recognize_only_bad_input_fails_cleanly(bad_files):
     run = aluette("recognize", str(bad_files["text"]))
     assert run.returncode == 1
-    assert "Traceback" not in run.stderr and "cannot be decoded as an image" in run.stderr
+    assert "Traceback" not in run.stderr and "not an image this trainer reads" in run.stderr
 
 
 def test_bench_vision_json(short_clip: Path):

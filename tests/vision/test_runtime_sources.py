@@ -137,10 +137,10 @@ def test_image_without_a_known_suffix_is_sniffed(tmp_path: Path, gestures_dir: P
     [
         ("missing.jpg", None, "no such file"),
         ("empty.jpg", b"", "empty"),
-        ("text.jpg", b"hello, I am a text file", "cannot be decoded as an image"),
+        ("text.jpg", b"hello, I am a text file", "not an image this trainer reads"),
         ("broken.mp4", b"\x00\x00\x00\x18ftypmp42 not a real movie", "cannot be read as a video"),
         ("noise.avi", bytes(range(256)) * 10, "cannot be read as a video"),
-        ("bad.y4m", b"GIF89a not a y4m\n", "not a YUV4MPEG2"),
+        ("bad.y4m", b"JUNK89a not a y4m\n", "not a YUV4MPEG2"),
         ("noframes.y4m", b"YUV4MPEG2 W64 H48 F25:1\n", "no complete frame"),
         ("nosize.y4m", b"YUV4MPEG2 F25:1\nFRAME\n", "no frame size"),
         ("odd.y4m", b"YUV4MPEG2 W64 H48 C422\nFRAME\n", "not supported"),

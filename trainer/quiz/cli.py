@@ -72,6 +72,9 @@ def add_commands(subparsers) -> None:
     parser.add_argument("--stats", action="store_true", help="show what is due and each item's forecast recall, then exit")
     parser.add_argument("--all", action="store_true", help="with --stats: list new items too")
     parser.add_argument("--reset", action="store_true", help="forget this profile's progress (asks no question)")
+    parser.add_argument("--reset-item", action="append", default=[], metavar="ITEM",
+                        help="forget one item of this profile (repeatable), e.g. a damaged one; "
+                        "--stats --all lists the items")
     parser.set_defaults(run=run)
 
     deck = subparsers.add_parser(
@@ -161,6 +164,17 @@ def run(args: argparse.Namespace, *, stdin: TextIO | None = None, stdout: TextIO
     convention = Convention.named(args.convention)
     with Store.open(args.db) as store:
         progress = Progress(store, args.profile)
+        if args.reset_item:
+            from trainer.quiz.questions import ALL_ITEMS
+
+            unknown = [item for item in args.reset_item if item not in ALL_ITEMS]
+            if unknown:
+                raise QuizError(f"--reset-item {unknown[0]!r} is not a quiz item: "
+                                "'aluette quiz --stats --all' lists them")
+            forgot = progress.reset(args.reset_item)
+            print(f"forgot {forgot} of {len(args.reset_item)} item(s) of profile {args.profile!r} in {store.path}",
+                  file=out)
+            return 0
         if args.reset:
             print(f"forgot {progress.reset()} items of profile {args.profile!r} in {store.path}", file=out)
             return 0

@@ -24,7 +24,7 @@ from trainer.quiz.questions import ALL_ITEMS, Kind, Question, curriculum, make_q
 from trainer.quiz.texts import QuizError
 from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
-from trainer.storage import Store
+from trainer.storage import DamagedEntryError, Store
 
 DOC_KIND = "quiz.item"
 LOG_KIND = "quiz.review"
@@ -146,10 +146,24 @@ class Progress:
         self.scheduler = scheduler or fsrs.Scheduler(enable_fuzzing=False)
         self.policy = policy
         self._docs: dict[str, dict] = {}
-        prefix = profile + "/"
-        for key, value in store.items(DOC_KIND):
+        self.reload()
+
+    def reload(self) -> None:
+        """Read this profile's items again from the Store (another tab or process may have answered).
+
+        A row that is not valid JSON is kept as damaged: asking for its card raises a QuizError that
+        says how to reset that one item, and the other items stay usable.
+        """
+        damaged: list[tuple[str, str]] = []
+        prefix = self.profile + "/"
+        docs: dict[str, dict] = {}
+        for key, value in self.store.items(DOC_KIND, damaged=damaged):
             if key.startswith(prefix) and key[len(prefix):] in ALL_ITEMS:
-                self._docs[key[len(prefix):]] = value
+                docs[key[len(prefix):]] = value
+        for key, reason in damaged:
+            if key.startswith(prefix) and key[len(prefix):] in ALL_ITEMS:
+                docs[key[len(prefix):]] = {"damaged": reason}
+        self._docs = docs
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -158,11 +172,13 @@ class Progress:
         if doc is None:
             return None
         try:
+            if not isinstance(doc, dict) or "damaged" in doc:
+                raise ValueError(doc.get("damaged", "not an object") if isinstance(doc, dict) else "not an object")
             return fsrs.Card.from_dict(doc["card"])
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as error:
             raise QuizError(
-                f"the saved memory of {item!r} in {self.store.path} is damaged ({error}); "
-                f"reset it with 'aluette quiz --reset-item {item}'"
+                f"the saved memory of {item!r} in {self.store.path} is damaged ({error}); forget that item "
+                f"with 'aluette quiz --profile {self.profile} --reset-item {item}' (the other items are kept)"
             ) from None
 
     def has_seen(self, item: str) -> bool:
@@ -192,7 +208,7 @@ class Progress:
         doc = self._docs[item]
         return ItemStatus(
             item, kind, card.state.name.lower(), card.due, self.retrievability(item, now), card.stability,
-            int(doc.get("reviews", 0)), int(doc.get("lapses", 0)),
+            _count(doc, "reviews"), _count(doc, "lapses"),
         )
 
     def statuses(self, now: datetime, kinds: Sequence[Kind] | None = None) -> list[ItemStatus]:
@@ -251,45 +267,66 @@ class Progress:
         if not isinstance(seconds, (int, float)) or seconds < 0:
             raise QuizError(f"response time {seconds!r} must be a non-negative number of seconds")
         rating = self.policy.rate(correct, float(seconds), question)
-        card = self.card(question.item)
-        ahead = card is not None and card.due > now
-        if card is None:
-            card = fsrs.Card(card_id=_card_id(question.item), due=now)
-        if not (ahead and correct):
-            card, _log = self.scheduler.review_card(card, rating, now, int(seconds * 1000))
-        old = self._docs.get(question.item, {})
-        doc = {
-            "card": card.to_dict(),
-            "reviews": int(old.get("reviews", 0)) + 1,
-            "lapses": int(old.get("lapses", 0)) + (0 if correct else 1),
-        }
-        record = {
-            "profile": self.profile,
-            "item": question.item,
-            "kind": question.kind.value,
-            "correct": bool(correct),
-            "rating": rating.name,
-            "seconds": round(float(seconds), 3),
-            "response": response if isinstance(response, (str, list, tuple, type(None))) else str(response),
-            "answer": list(question.answer),
-            "due": card.due.isoformat(),
-            "ahead": ahead,
-        }
+        key = f"{self.profile}/{question.item}"
+        # Read the item's current row inside the write transaction (BEGIN IMMEDIATE holds the write
+        # lock), not the copy loaded when this Progress was made: another tab or process may have
+        # answered it since, and writing back an old copy would erase their answers.
         with self.store.transaction():
-            self.store.put(DOC_KIND, f"{self.profile}/{question.item}", doc, now=now)
+            try:
+                old = self.store.get(DOC_KIND, key)
+            except DamagedEntryError as error:
+                old = {"damaged": str(error)}  # card() below says how to reset this one item
+            if old is None:
+                self._docs.pop(question.item, None)
+            else:
+                self._docs[question.item] = old
+            card = self.card(question.item)
+            old = self._docs.get(question.item, {})
+            ahead = card is not None and card.due > now
+            if card is None:
+                card = fsrs.Card(card_id=_card_id(question.item), due=now)
+            if not (ahead and correct):
+                card, _log = self.scheduler.review_card(card, rating, now, int(seconds * 1000))
+            doc = {
+                "card": card.to_dict(),
+                "reviews": _count(old, "reviews") + 1,
+                "lapses": _count(old, "lapses") + (0 if correct else 1),
+            }
+            record = {
+                "profile": self.profile,
+                "item": question.item,
+                "kind": question.kind.value,
+                "correct": bool(correct),
+                "rating": rating.name,
+                "seconds": round(float(seconds), 3),
+                "response": response if isinstance(response, (str, list, tuple, type(None))) else str(response),
+                "answer": list(question.answer),
+                "due": card.due.isoformat(),
+                "ahead": ahead,
+            }
+            self.store.put(DOC_KIND, key, doc, now=now)
             self.store.append(LOG_KIND, record, time=now)
         self._docs[question.item] = doc
         return Review(question.item, bool(correct), rating, card.due, float(seconds), ahead)
 
     def reset(self, items: Iterable[str] | None = None) -> int:
         """Forget ``items`` (default: all of this profile's); returns how many were forgotten."""
-        chosen = list(self._docs) if items is None else [i for i in items if i in self._docs]
+        prefix = self.profile + "/"
         with self.store.transaction():
+            # the Store's keys, not this copy's: items answered in another tab are forgotten too
+            stored = {key[len(prefix):] for key in self.store.keys(DOC_KIND) if key.startswith(prefix)}
+            chosen = sorted(stored) if items is None else [i for i in dict.fromkeys(items) if i in stored]
             for item in chosen:
-                self.store.delete(DOC_KIND, f"{self.profile}/{item}")
+                self.store.delete(DOC_KIND, f"{prefix}{item}")
         for item in chosen:
-            del self._docs[item]
+            self._docs.pop(item, None)
         return len(chosen)
+
+
+def _count(doc: object, field: str) -> int:
+    """A stored counter, 0 when absent or not a number (a damaged row is reset, not fatal)."""
+    value = doc.get(field, 0) if isinstance(doc, dict) else 0
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _card_id(item: str) -> int:

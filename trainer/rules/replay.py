@@ -17,10 +17,9 @@ a spoiled trick inside a mordienne run breaks it. Bad input raises :class:`Repla
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
+from trainer.rules import jsonlimits
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.errors import CardError, RulesError, RulesetError
 from trainer.rules.fastdeal import NO_WINNER, FastDeal
@@ -132,16 +131,11 @@ def replay(data: Any) -> dict[str, Any]:
     return out
 
 
+MAX_BYTES = 1_000_000
+"""A replay file is about 1 KB (36 hands and plays); a megabyte is already not one."""
+
+
 def replay_file(path: str) -> dict[str, Any]:
-    """Read and replay a replay file; :class:`ReplayError` for a missing file or bad JSON too."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReplayError(f"replay file {path!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReplayError(f"cannot read replay file {path!r}: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReplayError(f"replay file {path!r} is not valid JSON: {error}") from None
-    return replay(data)
+    """Read and replay a replay file; :class:`ReplayError` for a missing, huge, too deeply nested or
+    invalid file too."""
+    return replay(jsonlimits.read(path, what="replay file", max_bytes=MAX_BYTES, error=ReplayError))

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trainer.rules import jsonlimits
 from trainer.rules.actions import (
     Answer,
     ChantDeal,
@@ -127,12 +128,12 @@ def dumps_game(game: Game) -> str:
     return json.dumps(game_to_json(game), ensure_ascii=False, indent=1)
 
 
+MAX_BYTES = 20_000_000
+"""A long game saves to about 50 KB; twenty megabytes is no save of this program."""
+
+
 def loads_game(text: str) -> Game:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveFormatError(f"save file is not valid JSON: {error}") from None
-    return game_from_json(data)
+    return game_from_json(jsonlimits.loads(text, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
 
 def save_game(game: Game, path: str | os.PathLike) -> Path:
@@ -157,13 +158,7 @@ def save_game(game: Game, path: str | os.PathLike) -> Path:
 
 def load_game(path: str | os.PathLike) -> Game:
     """Read a saved game; :class:`SaveFormatError` for a missing, unreadable or bad file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveFormatError(f"save file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveFormatError(f"cannot read save file {str(path)!r}: {error}") from None
-    return loads_game(text)
+    return game_from_json(jsonlimits.read(path, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
 
 # -- playthrough text -----------------------------------------------------------------------------
@@ -253,27 +248,33 @@ def format_playthrough(game: Game) -> str:
     return "\n".join(out) + "\n"
 
 
+def _line_json(text: str) -> Any:
+    return jsonlimits.loads(text, what="playthrough line", max_bytes=MAX_BYTES, error=SaveFormatError)
+
+
 def parse_playthrough(text: str) -> Game:
     """Rebuild the game from a playthrough text (its ruleset, seed, action and signal lines)."""
     ruleset = seed = None
     actions: list[str] = []
     signals: list[dict] = []
+    if len(text) > MAX_BYTES:
+        raise SaveFormatError(f"playthrough text is {len(text):,} characters, over the {MAX_BYTES:,} limit")
     lines = text.splitlines()
     if not lines or lines[0] != "aluette playthrough v1":
         raise SaveFormatError("not an Aluette playthrough: the first line must be 'aluette playthrough v1'")
     try:
         for line in lines[1:]:
             if line.startswith("ruleset "):
-                ruleset = Ruleset.from_json(json.loads(line[8:]))
+                ruleset = Ruleset.from_json(_line_json(line[8:]))
             elif line.startswith("seed "):
-                seed = json.loads(line[5:])
+                seed = _line_json(line[5:])
             elif line.startswith("action "):
                 actions.append(line[7:])
             elif line.startswith("signal "):
-                record = json.loads(line[7:])
+                record = _line_json(line[7:])
                 record["index"] = len(actions)
                 signals.append(record)
-    except (json.JSONDecodeError, RulesError) as error:
+    except RulesError as error:
         raise SaveFormatError(f"bad playthrough header: {error}") from None
     if ruleset is None or seed is None:
         raise SaveFormatError("a playthrough needs 'ruleset' and 'seed' lines")

@@ -96,20 +96,41 @@ def attempt_from_json(data: dict) -> drill.Attempt:
     )
 
 
+def _problem(doing: str, error: Exception) -> None:
+    """A storage failure on a page: shown as a warning (it names the file and the way out); the
+    page goes on with what it has in memory."""
+    st.warning(f"{doing}: {error}", icon=":material/warning:")
+
+
 def practice_history() -> list[drill.Attempt]:
-    """Every saved attempt, oldest first (empty without a Store)."""
+    """Every saved attempt, oldest first (empty without a Store; a damaged record is skipped)."""
     db = store()
     if db is None:
         return []
-    return [attempt_from_json(entry.record) for entry in db.records(PRACTICE_KIND)]
+    try:
+        entries = db.records(PRACTICE_KIND)
+    except ValueError as error:
+        _problem("Your practice history could not be read", error)
+        return []
+    attempts = []
+    for entry in entries:
+        try:
+            attempts.append(attempt_from_json(entry.record))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # one hand-edited record must not hide the others
+    return attempts
 
 
 def save_attempt(attempt: drill.Attempt) -> bool:
-    """Append the attempt to the log; False when there is no Store (kept for the session only)."""
+    """Append the attempt to the log; False when there is no Store or it failed (kept for the session only)."""
     db = store()
     if db is None:
         return False
-    db.append(PRACTICE_KIND, attempt_to_json(attempt), time=now())
+    try:
+        db.append(PRACTICE_KIND, attempt_to_json(attempt), time=now())
+    except ValueError as error:
+        _problem("This attempt was not saved", error)
+        return False
     return True
 
 
@@ -120,26 +141,37 @@ def load_profile() -> Any:
     db = store()
     if db is None:
         return None
-    data = db.get(PROFILE_KIND, PROFILE_KEY)
-    if data is None:
-        return None
-    from trainer.vision.calibration import Profile
+    try:
+        data = db.get(PROFILE_KIND, PROFILE_KEY)
+        if data is None:
+            return None
+        from trainer.vision.calibration import Profile
 
-    return Profile.from_json(data)
+        return Profile.from_json(data)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        _problem("Your saved calibration could not be used (calibrate again to replace it)", error)
+        return None
 
 
 def save_profile(profile: Any) -> bool:
     db = store()
     if db is None:
         return False
-    db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+    try:
+        db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+    except ValueError as error:
+        _problem("Your calibration was not saved (it is used until the app closes)", error)
+        return False
     return True
 
 
 def forget_profile() -> None:
     db = store()
     if db is not None:
-        db.delete(PROFILE_KIND, PROFILE_KEY)
+        try:
+            db.delete(PROFILE_KIND, PROFILE_KEY)
+        except ValueError as error:
+            _problem("Your calibration could not be forgotten", error)
 
 
 def iso_now() -> str:
@@ -147,12 +179,82 @@ def iso_now() -> str:
 
 
 # -- saved games -----------------------------------------------------------------------------------
+#
+# The page calls these and shows what they raise (SaveError, a ValueError) as a message: every
+# check of a name or a stored game is made here, so no save, however damaged, reaches the page as
+# an exception.
+
+MAX_NAME = 200
+AUTOSAVE_PREFIX = "autosave"
+AUTOSAVES_KEPT = 5
+MAX_INPUTS = 2000
+"""A whole game is a few hundred inputs; more is not a save of this app."""
+
+
+class SaveError(ValueError):
+    """A save name or a saved game the app cannot use; the message says why and what to do."""
+
+
+def check_name(name: object) -> str:
+    """The name to save under, stripped; SaveError for an empty, too long or reserved one."""
+    if not isinstance(name, str) or not name.strip():
+        raise SaveError("Give the game a name to save it under (the name is empty).")
+    name = name.strip()
+    if len(name) > MAX_NAME:
+        raise SaveError(f"That name is {len(name)} characters long: shorten it to at most {MAX_NAME}.")
+    if name.startswith(AUTOSAVE_PREFIX):
+        raise SaveError(f"Names starting with '{AUTOSAVE_PREFIX}' are kept for automatic saves: choose another name.")
+    return name
+
 
 def save_game(name: str, data: dict) -> bool:
+    """Save under a name the person chose (checked by :func:`check_name`)."""
     db = store()
     if db is None:
         return False
-    db.put(GAME_KIND, name, data, now=now())
+    db.put(GAME_KIND, check_name(name), data, now=now())
+    return True
+
+
+def save_named_game(name: str, data: dict) -> str | None:
+    """:func:`save_game` for a page: None when saved, else the message to show."""
+    try:
+        if not save_game(name, data):
+            return "Saving is not available: the progress database cannot be used (see the sidebar)."
+    except ValueError as error:
+        return f"Not saved: {error}"
+    return None
+
+
+def autosave_name() -> str:
+    """This browser session's autosave slot (made once per session; two tabs, two slots)."""
+    key = "_autosave_name"
+    name = st.session_state.get(key)
+    if name is None:
+        import secrets
+
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+        name = f"{AUTOSAVE_PREFIX} {stamp} {secrets.token_hex(2)}"
+        st.session_state[key] = name
+    return name
+
+
+def autosave(data: dict) -> bool:
+    """Save this session's game in its own slot, keeping the newest :data:`AUTOSAVES_KEPT` slots."""
+    db = store()
+    if db is None:
+        return False
+    name = autosave_name()
+    try:
+        with db.transaction():
+            db.put(GAME_KIND, name, data, now=now())
+            slots = sorted(key for key in db.keys(GAME_KIND) if key.startswith(AUTOSAVE_PREFIX))
+            for old in slots[:-AUTOSAVES_KEPT]:
+                if old != name:
+                    db.delete(GAME_KIND, old)
+    except ValueError as error:  # a full or read-only disk: the game goes on, the person is told
+        st.warning(f"This move was not saved automatically: {error}")
+        return False
     return True
 
 
@@ -164,3 +266,75 @@ def saved_games() -> list[str]:
 def load_game(name: str) -> dict | None:
     db = store()
     return None if db is None else db.get(GAME_KIND, name)
+
+
+def check_saved_game(data: Any) -> dict:
+    """The stored value of an app save, checked field by field before anything replays it."""
+    from trainer.ui.game_session import BOT_NAMES, SAVE_FORMAT, SAVE_VERSION
+
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("it is not a saved game of this app")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"it was saved in format {data.get('version')!r}, this app reads {SAVE_VERSION}")
+    for field in ("preset", "convention", "partner", "opponents"):
+        if not isinstance(data.get(field), str):
+            raise SaveError(f"its {field!r} is missing or not a name")
+    for field in ("partner", "opponents"):
+        if data[field] not in BOT_NAMES:
+            raise SaveError(f"its {field} {data[field]!r} is not one of the bots ({', '.join(BOT_NAMES)})")
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+        raise SaveError(f"its seed {seed!r} is not a whole number of at most 63 bits")
+    inputs = data.get("inputs")
+    if not isinstance(inputs, list) or len(inputs) > MAX_INPUTS:
+        raise SaveError(f"its inputs are not a list of at most {MAX_INPUTS}")
+    for n, item in enumerate(inputs, 1):
+        ok = isinstance(item, dict) and (
+            (set(item) == {"act"} and isinstance(item["act"], str))
+            or (set(item) <= {"sign", "count"} and isinstance(item.get("sign"), str)
+                and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
+                and 1 <= item.get("count", 1) <= 9)
+        )
+        if not ok:
+            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign")
+    return data
+
+
+def _unexpected(what: str, name: str, error: BaseException) -> SaveError:
+    import logging
+
+    # The details (a bug, not the file) go to the terminal; the page says what to do.
+    logging.getLogger(__name__).error("%s %r failed", what, name, exc_info=error)
+    return SaveError(f"Cannot {what} {name!r}: it failed unexpectedly ({type(error).__name__}; details in the "
+                     "terminal). Start a new game, or delete this save.")
+
+
+def resume_game(name: str) -> Any:
+    """The GameSession saved under ``name``; SaveError (with the reason and a way out) otherwise."""
+    from trainer.ui.game_session import GameSession
+
+    way_out = "Start a new game instead (or choose another save)."
+    try:
+        data = load_game(name)
+        if data is None:
+            raise SaveError("there is no such save (was it deleted in another tab?)")
+        return GameSession.from_json(check_saved_game(data))
+    except ValueError as error:
+        raise SaveError(f"Cannot resume {name!r}: {error}. {way_out}") from None
+    except Exception as error:  # noqa: BLE001 - a damaged save must never become a page traceback
+        raise _unexpected("resume", name, error) from None
+
+
+def replay_game(name: str) -> Any:
+    """The rules-engine Game saved under ``name`` (for the replay panel); SaveError otherwise."""
+    from trainer.rules.saves import game_from_json
+
+    try:
+        data = load_game(name)
+        if not isinstance(data, dict) or "game" not in data:
+            raise SaveError("it holds no game to replay")
+        return game_from_json(data["game"])
+    except ValueError as error:
+        raise SaveError(f"Cannot replay {name!r}: {error}. Choose another save.") from None
+    except Exception as error:  # noqa: BLE001
+        raise _unexpected("replay", name, error) from None

@@ -24,6 +24,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from trainer.vision.media_limits import (
+    MAX_PIXELS,
+    MAX_VIDEO_BYTES,
+    check_image,
+    check_pixels,
+    check_regular_file,
+    sniff,
+)
 from trainer.vision.types import Frame, VisionError
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".ppm", ".pgm"})
@@ -69,13 +77,9 @@ class FrameSource:
 
 # -- stills ----------------------------------------------------------------------------------------
 
-def _check_file(path: Path, what: str) -> None:
-    if not path.exists():
-        raise VisionError(f"{path}: no such file: check the path (expected {what})")
-    if path.is_dir():
-        raise VisionError(f"{path}: is a folder, not {what}")
-    if path.stat().st_size == 0:
-        raise VisionError(f"{path}: the file is empty (0 bytes): give {what}")
+def _check_file(path: Path, what: str, limit: int = MAX_VIDEO_BYTES) -> None:
+    """A regular, non-empty file under ``limit`` bytes (see :mod:`trainer.vision.media_limits`)."""
+    check_regular_file(path, what, limit)
 
 
 def _check_size(image: np.ndarray, path: Path | str) -> None:
@@ -90,10 +94,15 @@ def _check_size(image: np.ndarray, path: Path | str) -> None:
 def read_image(path: str | Path) -> np.ndarray:
     """Decode a still into an H x W x 3 BGR uint8 array (grey and RGBA are converted)."""
     path = Path(path)
-    _check_file(path, "an image (jpg, png, ...)")
+    # Bytes, real format and declared pixels are checked on the header, before decoding: a small
+    # file can declare a frame of gigabytes.
+    check_image(path)
     # imdecode from bytes also works with non-ASCII paths, which cv2.imread does not on every OS.
     data = _without_colour_profile(np.fromfile(str(path), dtype=np.uint8))
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None  # OpenCV's own limits and decoder failures: reported as a damaged file below
     if image is None:
         raise VisionError(
             f"{path}: cannot be decoded as an image (not a jpg/png/bmp/webp/tiff, or corrupt): "
@@ -220,7 +229,17 @@ class VideoSource(_CaptureSource):
         self.path = Path(path)
         _check_file(self.path, "a video (mp4, mpg, avi, ...)")
         self._capture = cv2.VideoCapture(str(self.path))
-        ok, first = (self._capture.read() if self._capture.isOpened() else (False, None))
+        if self._capture.isOpened():
+            # the demuxer knows the frame size before the first frame is decoded
+            width = int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+            height = int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+            if width > 0 and height > 0 and width * height > MAX_PIXELS:
+                self._capture.release()
+                check_pixels(width, height, self.path, "each frame of this video")
+        try:
+            ok, first = (self._capture.read() if self._capture.isOpened() else (False, None))
+        except cv2.error:
+            ok, first = False, None
         if not ok or first is None:
             self._capture.release()
             raise VisionError(
@@ -324,6 +343,9 @@ class Y4MSource(FrameSource):
             self._file.close()
             raise
         self._data_start = self._file.tell()
+        if self.header.width * self.header.height > MAX_PIXELS:
+            self._file.close()
+            check_pixels(self.header.width, self.header.height, self.path, "each frame of this clip")
         if self.header.width < MIN_SIDE or self.header.height < MIN_SIDE:
             self._file.close()
             _check_size(np.zeros((self.header.height, self.header.width, 3), np.uint8), self.path)
@@ -419,34 +441,53 @@ def write_y4m(frames: Iterable[np.ndarray | Frame], path: str | Path, fps: float
 
 # -- dispatch ----------------------------------------------------------------------------------------
 
+def _head(path: Path, size: int = 64) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError as error:
+        raise VisionError(f"{path}: cannot be read ({error.strerror}): check its permissions") from None
+
+
 def _sniff_image(path: Path) -> bool:
-    with open(path, "rb") as f:
-        head = f.read(16)
-    return (
-        head.startswith(b"\xff\xd8\xff")  # JPEG
-        or head.startswith(b"\x89PNG")
-        or head.startswith(b"BM")
-        or (head.startswith(b"RIFF") and head[8:12] == b"WEBP")
-        or head[:4] in (b"II*\x00", b"MM\x00*")
-    )
+    return sniff(_head(path)) is not None
+
+
+def media_kind(path: str | Path) -> str | None:
+    """What the bytes of ``path`` are, whatever its name: ``"image"``, ``"y4m"``, ``"video"`` (a
+    container OpenCV's FFmpeg reads: MP4/MOV, Matroska/WebM, AVI, MPEG, ASF/WMV, FLV) or None."""
+    head = _head(Path(path), 512)
+    if sniff(head) is not None:
+        return "image"
+    if head.startswith(b"YUV4MPEG2"):
+        return "y4m"
+    if (head[4:8] == b"ftyp" or head.startswith(b"\x1a\x45\xdf\xa3")
+            or (head.startswith(b"RIFF") and head[8:12] == b"AVI ")
+            or head.startswith((b"\x00\x00\x01\xba", b"\x00\x00\x01\xb3", b"FLV\x01"))
+            or head.startswith(b"\x30\x26\xb2\x75\x8e\x66\xcf\x11")
+            or (len(head) > 376 and head[0] == head[188] == head[376] == 0x47)):  # MPEG-TS packets
+        return "video"
+    return None
 
 
 def open_source(spec: str | int | Path, *, folder_fps: float = DEFAULT_FOLDER_FPS) -> FrameSource:
-    """A source for ``spec``: an int or digit string is a webcam index; a folder is a folder of
-    images; ``.y4m`` is YUV4MPEG2; image suffixes are stills; anything else is tried as a video."""
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+    """A source for ``spec``: an int, or a digit string that is not an existing path, is a webcam
+    index; a folder is a folder of images; a file is opened as what its bytes say (a still, a
+    ``.y4m`` clip), else by its suffix, else tried as a video."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit() and not Path(spec).exists()):
         return WebcamSource(int(spec))
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path, fps=folder_fps)
-    suffix = path.suffix.lower()
-    if suffix == Y4M_SUFFIX:
-        return Y4MSource(path)
-    if suffix in IMAGE_SUFFIXES:
-        return ImageSource(path)
-    if suffix in VIDEO_SUFFIXES:
-        return VideoSource(path)
     _check_file(path, "an image or a video")
-    if _sniff_image(path):
+    kind = media_kind(path)
+    if kind == "image":
         return ImageSource(path)
+    if kind == "y4m":
+        return Y4MSource(path)
+    suffix = path.suffix.lower()
+    if kind is None and suffix == Y4M_SUFFIX:
+        return Y4MSource(path)  # reports the missing header
+    if kind is None and suffix in IMAGE_SUFFIXES:
+        return ImageSource(path)  # reports what is wrong with the image
     return VideoSource(path)

@@ -18,7 +18,7 @@ from trainer.rules.cards import Card
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
 from trainer.ui import camera, modes, persistence, render, state
-from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating, SessionError
+from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import SignSeen
 
@@ -42,7 +42,7 @@ def _session() -> GameSession | None:
 
 
 def _autosave(session: GameSession) -> None:
-    persistence.save_game("autosave", session.to_json())
+    persistence.autosave(session.to_json())
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
@@ -75,18 +75,18 @@ def _setup_panel(settings: Settings) -> None:
             save_cols = st.columns([3, 1])
             name = save_cols[0].text_input("Save as", value=f"game-{session.seed}", key="play_save_name")
             if save_cols[1].button("Save", key="play_save"):
-                persistence.save_game(name, session.to_json())
-                st.toast(f"Saved as {name}")
+                problem = persistence.save_named_game(name, session.to_json())
+                st.error(problem) if problem else st.toast(f"Saved as {name.strip()}")
         saved = persistence.saved_games()
         if saved:
             load_cols = st.columns([3, 1, 1])
             chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved")
             if load_cols[1].button("Resume", key="play_resume"):
                 try:
-                    st.session_state["game"] = GameSession.from_json(persistence.load_game(chosen))
+                    st.session_state["game"] = persistence.resume_game(chosen)
                     st.session_state["replay"] = None
-                except (SessionError, KeyError, TypeError) as error:
-                    st.error(f"Cannot resume {chosen}: {error}")
+                except ValueError as error:  # persistence.SaveError: the reason and what to do
+                    st.error(str(error))
             if load_cols[2].button("Replay", key="play_replay"):
                 st.session_state["replay"] = {"name": chosen}
 
@@ -95,13 +95,10 @@ def _replay_panel(settings: Settings) -> bool:
     replay = st.session_state["replay"]
     if replay is None:
         return False
-    from trainer.rules.saves import game_from_json
-
-    data = persistence.load_game(replay["name"])
     try:
-        game = game_from_json(data["game"])
-    except (ValueError, KeyError, TypeError) as error:
-        st.error(f"Cannot replay {replay['name']}: {error}")
+        game = persistence.replay_game(replay["name"])
+    except ValueError as error:  # persistence.SaveError
+        st.error(str(error))
         return False
     tricks = [(r.deal, t) for r in game.results for t in r.tricks] + [(game.deal_number, t) for t in game.tricks]
     st.subheader(f"Replay of {replay['name']}: {len(tricks)} trick(s)")

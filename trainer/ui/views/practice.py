@@ -17,7 +17,7 @@ import streamlit as st
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
-from trainer.ui import camera, drill, modes, persistence, recognition, render, state
+from trainer.ui import camera, drill, modes, persistence, recognition, render, state, uploads
 from trainer.ui.settings import Handedness, Settings
 from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
 
@@ -229,14 +229,12 @@ def _upload_panel(settings: Settings) -> None:
     marker = (upload.name, upload.size)
     if st.session_state["practice_upload_done"] == marker:
         return
-    with tempfile.TemporaryDirectory() as folder:
-        path = _save_upload(upload, folder)
-        with st.spinner("Recognising…"):
-            try:
-                result = recognition.analyse_file(path, persistence.load_profile())
-            except ValueError as error:
-                st.error(f"Could not read {upload.name}: {error}")
-                return
+    with st.spinner("Recognising…"):
+        try:  # size, content type, pixel budget and every failure: one message (trainer.ui.uploads)
+            result = uploads.analyse_upload(upload, persistence.load_profile())
+        except ValueError as error:
+            st.error(f"Could not read {upload.name}: {error}")
+            return
     st.session_state["practice_upload_done"] = marker
     st.caption(
         f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; hands {result.hands_found}."
@@ -263,9 +261,7 @@ def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> No
 
 
 def _save_upload(upload, folder: str) -> Path:
-    path = Path(folder) / Path(upload.name).name
-    path.write_bytes(upload.getvalue())
-    return path
+    return uploads.save_upload(upload, folder)  # checked size and content, safe name
 
 
 def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:

@@ -58,10 +58,14 @@ def _answer(session, response, *, gesture=None) -> None:
     if question is None or st.session_state["quiz_feedback"] is not None:
         return
     seconds = time.monotonic() - st.session_state["quiz_asked_at"]
-    if gesture is not None:
-        outcome = session.answer_gesture(question, gesture, seconds=seconds, now=_now())
-    else:
-        outcome = session.answer(question, response, seconds=seconds, now=_now())
+    try:
+        if gesture is not None:
+            outcome = session.answer_gesture(question, gesture, seconds=seconds, now=_now())
+        else:
+            outcome = session.answer(question, response, seconds=seconds, now=_now())
+    except ValueError as error:  # StorageError / QuizError: the file, the cause, the way out
+        st.error(f"This answer was not saved: {error}")
+        return
     st.session_state["quiz_feedback"] = outcome
 
 
