@@ -82,6 +82,23 @@ def test_a_lapse_when_due_and_the_recovery_after_it_are_saved(tmp_path: Path):
     assert [h["correct"] for h in history][:2] == [True, False]
 
 
+def test_two_writers_on_the_same_item_keep_both_answers(tmp_path: Path):
+    """Two connections open at once, each with the memory it read at the start (two app tabs):
+    every answer of either counts after reopening."""
+    path = tmp_path / "q.sqlite3"
+    answer(path, True, T0)
+    with Store.open(path) as one, Store.open(path) as two:
+        tab_one, tab_two = Progress(one), Progress(two)
+        question = make_question(ITEM, random.Random(0))
+        later = T0 + timedelta(days=30)  # due for both
+        tab_one.review(question, False, seconds=6.0, now=later)
+        tab_two.review(question, True, seconds=6.0, now=later + timedelta(minutes=1))
+        tab_one.review(question, True, seconds=6.0, now=later + timedelta(minutes=2))
+    status, _, history = reopened(path, now=later)
+    assert len(history) == 4
+    assert status.reviews == 4 and status.lapses == 1
+
+
 def test_two_writers_on_different_items_and_profiles_keep_everything(tmp_path: Path):
     path = tmp_path / "q.sqlite3"
     with Store.open(path) as one, Store.open(path) as two:
