@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules_helpers import fill_hands, game_at_play, play_plan, plan_for_winners
-from trainer.rules.actions import NO, ChooseDealer, Deal, Phase
+from trainer.rules.actions import NO, ChooseDealer, Deal, Discard, Phase
 from trainer.rules.cards import Card
 from trainer.rules.errors import IllegalActionError, RulesError
 from trainer.rules.game import Game
@@ -186,14 +186,37 @@ def test_bad_deals_are_refused_with_why():
     game.apply(ChooseDealer(0))
     hands = list(fill_hands(["", "", "", ""]))
     talon = tuple(c for c in Card if not any(c in h for h in hands))
-    assert refusal(game, Deal(tuple(hands[:3]), talon)).startswith("illegal action 'deal ")
-    assert ": a 4-player deal has 4 hands, got 3; legal now: " in refusal(game, Deal(tuple(hands[:3]), talon))
-    assert ": seat 2 must get 9 cards, got 10; " in refusal(
-        game, Deal((hands[0], hands[1], hands[2] + (talon[0],), hands[3]), talon[1:])
-    )
-    assert ": the talon has 12 cards, got 11; " in refusal(game, Deal(tuple(hands), talon[1:]))
-    assert ": hands and talon must hold Card values; " in refusal(game, Deal(tuple(hands), talon[:-1] + ("3D",)))
-    twice = hands[0][0]
-    doubled = (hands[0], hands[1][:8] + (twice,), hands[2], hands[3])
-    assert f": card {twice.code} is dealt twice; " in refusal(game, Deal(doubled, talon))
+    twice = hands[2][3]
+    cases = [
+        (Deal(tuple(hands[:3]), talon), "a 4-player deal has 4 hands, got 3"),
+        (Deal((hands[0], hands[1], hands[2] + (talon[0],), hands[3]), talon[1:]), "seat 2 must get 9 cards, got 10"),
+        (Deal(tuple(hands), talon[1:]), "the talon has 12 cards, got 11"),
+        (Deal(tuple(hands), talon[:-1] + ("3D",)), "hands and talon must hold Card values"),
+        (Deal((hands[0], hands[1][:8] + (twice,), hands[2], hands[3]), talon), f"card {twice.code} is dealt twice"),
+    ]
+    for action, why in cases:
+        message = refusal(game, action)
+        assert message.startswith("illegal action 'deal ") or message.startswith("illegal action 'Deal("), message
+        assert f"': {why}; legal now: " in message, message
     assert game.phase is Phase.DEAL
+
+
+def test_a_malformed_action_is_shown_as_python_wrote_it():
+    game = Game.new(Ruleset(players=Players.THREE), 3)
+    while game.phase is Phase.CHANT_VOTE:
+        game.apply(next(a for a in game.legal_actions() if a.agree))
+    assert game.phase is Phase.DISCARD
+    message = refusal(game, Discard("3D"))
+    assert message.startswith("illegal action 'Discard(card='3D')': Discard needs a Card, got '3D'; legal now: ")
+
+
+def test_a_copy_in_the_discards_does_not_share_hands_with_the_original():
+    game = Game.new(Ruleset(players=Players.THREE), 3)
+    while game.phase is Phase.CHANT_VOTE:
+        game.apply(next(a for a in game.legal_actions() if a.agree))
+    seat = game.to_move
+    hand = game.hand(seat)
+    copy = game.copy()
+    copy.apply(copy.legal_actions()[0])
+    assert game.hand(seat) == hand and game.discards(seat) == ()
+    assert copy.hand(seat) != hand

@@ -341,3 +341,24 @@ def test_explanations_say_why_the_points_went_where_they_did():
     )
     one_tie = play_deal(Ruleset(), [S, S, E, E, X, X, X, X, X]).results[0]
     assert "; seat 3 also took 2, but seat 0 reached 2 first" in one_tie.explanation
+
+
+def test_a_played_deal_records_whether_there_was_a_chant():
+    for chant in (True, False):
+        game = Game.new(Ruleset.preset("vendee"), 5)
+        while game.phase is not Phase.PLAY:
+            legal = game.legal_actions()
+            game.apply(legal[0] if chant or game.phase is not Phase.CHANT_VOTE else legal[-1])
+        while not game.results:
+            game.apply(game.legal_actions()[0])
+        assert game.results[0].end is DealEnd.PLAYED and game.results[0].chant is chant
+
+
+def test_explanations_of_contracts():
+    made = play_deal(Ruleset.preset("pagat"), W_MORDIENNE, [GIVE_UP, REFUSE]).results[0]
+    assert made.explanation.startswith("seat 1 took the most tricks (3); mordienne: ")
+    assert made.explanation.endswith("; team 1 refused the give-up and made mordienne: 2 points")
+    announced = play_deal(Ruleset.preset("vendee"), S_PLAIN, [ANNOUNCE_MORDIENNE, ACCEPT]).results[0]
+    assert announced.explanation == (
+        "seat 0 took the most tricks (3); mordienne was announced and accepted: the deal winner scores 2"
+    )
