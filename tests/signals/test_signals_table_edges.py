@@ -130,3 +130,13 @@ def test_game_record_text_for_one_sign_and_repeated_aces():
     for bad in ("as x2 x3", "as 2", "monsieur x2", "as xx", "", "belote"):
         with pytest.raises(SignalError, match=r"cannot read the sign record .*'x2'..'x4' for aces"):
             decode_message(bad)
+
+
+def test_an_unreadable_record_lists_every_sign_and_the_forms():
+    with pytest.raises(SignalError) as error:
+        decode_message("belote")
+    known = ", ".join(s.value for s in Sign)
+    assert str(error.value) == (
+        f"cannot read the sign record 'belote': write a sign ({known}), 'x2'..'x4' for aces, "
+        "then optionally '| au-dessus, ...'"
+    )
