@@ -119,3 +119,34 @@ def test_a_session_brings_in_a_new_item_every_third_question_when_items_are_due(
     new_at = [i for i, (_, seen) in enumerate(asked) if not seen]
     assert new_at[:2] == [0, 1] and all(i % 3 == 2 for i in new_at[2:]) and len(new_at) >= 3
     assert session.asked == 9 and session.right == 0
+
+
+def test_an_answer_reports_the_verdict_and_saves_the_response_as_text(store):
+    import fsrs
+
+    progress = Progress(store)
+    session = Session(progress, rng=random.Random(3), kinds=[Kind.NAME], language="en")
+    question = session.next_question(T0)
+    right = question.answer[0]
+    outcome = session.answer(question, right, seconds=2.5, now=T0)
+    assert (outcome.item, outcome.correct, outcome.rating, outcome.seconds) == (question.item, True, fsrs.Rating.Easy, 2.5)
+    assert outcome.answer == question.answer_text("en") and outcome.explanation == question.explanation.show("en")
+    assert outcome.due == progress.card(question.item).due
+    assert progress.history()[0]["response"] == str(right)
+    again = session.next_question(T0)
+    assert again.item != question.item  # never the same item twice in a row
+    wrong = session.answer(again, "nonsense", seconds=1.0, now=T0)
+    assert not wrong.correct and (session.asked, session.right) == (2, 1)
+    assert progress.history()[0]["response"] == "nonsense"
+
+
+def test_practice_ahead_asks_the_item_asked_longest_ago(store):
+    progress = Progress(store)
+    session = Session(progress, rng=random.Random(1), kinds=[Kind.NAME], new_limit=2, ahead=True)
+    asked = []
+    for minute in range(6):
+        question = session.next_question(T0 + timedelta(minutes=minute))
+        asked.append(question.item)
+        session.answer(question, question.answer[0], seconds=2.0, now=T0 + timedelta(minutes=minute))
+    first, second = asked[:2]
+    assert first != second and asked[2:] == [first, second, first, second]
