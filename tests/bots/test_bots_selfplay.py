@@ -69,7 +69,8 @@ def test_every_preset_and_lies(preset: str) -> None:
 @pytest.mark.parametrize("players", [Players.THREE, Players.SIX])
 def test_three_and_six_player_tables(players: Players) -> None:
     ruleset = Ruleset.preset("vendee", players=players)
-    _play(["heuristic", "random", "search"], 3, seed=500, ruleset=ruleset, search={"worlds": 3, "max_ms": None})
+    deals = _play(["heuristic", "random", "search"], 3, seed=500, ruleset=ruleset, search={"worlds": 3, "max_ms": None})
+    assert deals >= 3  # three games played to their end, each of at least one deal
 
 
 def test_search_bot_self_play_with_a_tiny_budget() -> None:

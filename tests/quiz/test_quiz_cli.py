@@ -34,10 +34,43 @@ def test_a_sitting_reasks_bad_input_and_saves_every_answer(tmp_path: Path):
     with Store.open(db) as store:
         records = [e.record for e in store.records(LOG_KIND)]
     assert len(records) == 2
-    for record in records:
-        # the saved verdict is the engine's answer compared with what was typed
-        assert record["correct"] == (record["response"] == record["answer"][0])
     assert out.count("✓ Right") + out.count("✗ Wrong") == 2
+    # The verdicts, judged apart from what the quiz wrote: the first question shows a card and asks
+    # its name; typing "1" picked the choice printed as 1), right only if that is the card's name.
+    card, choices = _first_name_question(out)
+    typed = choices[0]
+    assert records[0]["item"] == f"name:{card.code}"
+    assert records[0]["correct"] is (card.name_in("fr") in typed)
+
+
+def _first_name_question(out: str):
+    """The card and the printed choices of the first question, which must ask a card's name."""
+    from trainer.rules.cards import Card
+
+    block = out.split("[2/")[0]
+    assert "What is this card called?" in block, block
+    code = next(line.split()[0] for line in block.splitlines() if line.startswith("    ") and len(line.split()[0]) == 2)
+    choices = [line.split(") ", 1)[1] for line in block.splitlines() if line.strip()[:2] in {"1)", "2)", "3)", "4)"}]
+    return Card.parse(code), choices
+
+
+def test_a_right_answer_is_saved_as_right_and_a_wrong_one_as_wrong(tmp_path: Path):
+    """The saved verdict against the card's name from the rules (RULES.md: 3D is Monsieur), not
+    against another field the quiz wrote."""
+    look = _quiz("--db", str(tmp_path / "look.sqlite3"), "--count", "1", "--seed", "4", "--language", "en", stdin="q\n")
+    card, choices = _first_name_question(look.stdout)
+    right = next(i for i, text in enumerate(choices, 1) if card.name_in("fr") in text)
+    wrong = next(i for i, text in enumerate(choices, 1) if card.name_in("fr") not in text)
+    for typed, verdict in ((right, True), (wrong, False)):
+        db = tmp_path / f"{typed}.sqlite3"
+        result = _quiz("--db", str(db), "--count", "1", "--seed", "4", "--language", "en", stdin=f"{typed}\n")
+        assert result.returncode == 0, result.stderr
+        with Store.open(db) as store:
+            [record] = [e.record for e in store.records(LOG_KIND)]
+            [(key, doc)] = store.items("quiz.item")
+        assert record["item"] == key.split("/", 1)[1] == f"name:{card.code}"
+        assert record["correct"] is verdict and (record["rating"] == "Again") is not verdict
+        assert doc["reviews"] == 1 and doc["lapses"] == (0 if verdict else 1)
 
 
 def test_end_of_input_exits_cleanly_and_stats_show_the_forecast(tmp_path: Path):

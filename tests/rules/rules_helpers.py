@@ -91,3 +91,48 @@ def golden_game(name: str) -> Game:
             game.record_signal(game.to_move, "AS x1", partner)
         game.apply(action)
     return game
+
+
+# -- deals with chosen trick winners -----------------------------------------------------------------
+
+
+def plan_for_winners(winners: list[int], players: int = 4) -> tuple[tuple[Card, ...], ...]:
+    """Cards per seat, in trick order, so that trick ``t`` is won by seat ``winners[t]`` or spoiled
+    (``-1``) whoever leads it: a winner plays the strongest card left, the others the weakest; in a
+    spoiled trick seats 0 and 1 play two equal cards stronger than the rest. Feed it to
+    :func:`play_plan`; the hands for :meth:`Game.from_deal` are the plans themselves."""
+    from trainer.rules.cards import STRENGTH
+
+    left = sorted(CARDS, key=lambda c: -STRENGTH[c.index])  # strongest first
+    plan: list[list[Card]] = [[] for _ in range(players)]
+    for winner in winners:
+        if winner >= 0:
+            top = left.pop(0)
+            plan[winner].append(top)
+            for seat in range(players):
+                if seat != winner:
+                    low = left.pop()
+                    assert STRENGTH[low.index] < STRENGTH[top.index]
+                    plan[seat].append(low)
+        else:
+            # The strongest level with two cards left: both spoil the trick, the rest is weaker.
+            pair = next(
+                (a, b) for a, b in zip(left, left[1:]) if STRENGTH[a.index] == STRENGTH[b.index]
+            )
+            for card in pair:
+                left.remove(card)
+            plan[0].append(pair[0])
+            plan[1].append(pair[1])
+            for seat in range(2, players):
+                low = left.pop()
+                assert STRENGTH[low.index] < STRENGTH[pair[0].index]
+                plan[seat].append(low)
+    return tuple(tuple(p) for p in plan)
+
+
+def play_plan(game: Game, plan) -> None:
+    """Play the current deal of ``game`` trick by trick: each seat plays its card of that trick."""
+    deal = game.deal_number
+    while game.deal_number == deal and not game.is_over and game.phase is Phase.PLAY:
+        seat = game.to_move
+        game.apply(plan[seat][len(game.tricks)])

@@ -87,3 +87,34 @@ def test_chant_receivers_option():
     assert Ruleset.preset("pagat").chant_receivers_for(0) == (1, 0)
     assert Ruleset.preset("vendee").chant_receivers_for(3) == (0, 1)
     assert Ruleset.preset("pagat").chant_receivers_for(3) == (0, 3)
+
+
+def test_bad_values_name_the_option_and_the_choices():
+    """A wrong enum value lists the choices; a wrong plain value says the type and nothing more."""
+    with pytest.raises(RulesetError) as error:
+        Ruleset(players=4)
+    assert str(error.value) == "ruleset players must be a Players, got 4: choose one of [3, 4, 6]"
+    with pytest.raises(RulesetError) as error:
+        Ruleset(chant_allowed="yes")
+    assert str(error.value) == "ruleset chant_allowed must be a bool, got 'yes'"
+    with pytest.raises(RulesetError, match="unknown ruleset preset 5: choose one of vendee"):
+        Ruleset.preset(5)
+
+
+def test_bad_json_is_refused_with_what_is_wrong():
+    """Saved games carry their ruleset as JSON: each kind of damage gets its own message."""
+    with pytest.raises(RulesetError) as error:
+        Ruleset.from_json(["vendee"])
+    assert str(error.value) == "a ruleset must be a JSON object, got list"
+    with pytest.raises(RulesetError) as error:
+        Ruleset.from_json({"players": 4, "trumps": True})
+    assert str(error.value).startswith("unknown ruleset option(s) ['trumps']: known are ['announced_mordienne',")
+    with pytest.raises(RulesetError) as error:
+        Ruleset.from_json({"players": 5})
+    assert str(error.value) == "ruleset players 5 is not one of [3, 4, 6]"
+    # Plain values are not converted: "no" is not a bool and "5" is not a number of points.
+    with pytest.raises(RulesetError, match="chant_allowed must be a bool"):
+        Ruleset.from_json({"chant_allowed": "no"})
+    with pytest.raises(RulesetError, match="target_points must be a positive integer"):
+        Ruleset.from_json({"target_points": "5"})
+    assert Ruleset.from_json({"players": 3, "name": "custom"}) == Ruleset(players=Players.THREE, name="custom")

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from rules_helpers import cards, fill_hands, game_at_play
-from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, deal_winner, is_mordienne
+from rules_helpers import cards, fill_hands, game_at_play, play_plan, plan_for_winners
+from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, is_mordienne
 from trainer.rules.ruleset import Ruleset
 
 S, W, N, E, X = 0, 1, 2, 3, NO_WINNER  # seats clockwise from South; X = spoiled trick
@@ -16,6 +16,27 @@ S, W, N, E, X = 0, 1, 2, 3, NO_WINNER  # seats clockwise from South; X = spoiled
 def play(game, codes: str) -> None:
     for card in cards(codes):
         game.apply(card)
+
+
+def deal_winner(winners: list[int], ruleset: Ruleset | None = None) -> int:
+    """The deal winner the engine gives when the tricks go to ``winners`` (``NO_WINNER``: nobody),
+    played through ``Game`` on hands built for those tricks."""
+    plan = plan_for_winners(winners)
+    game = game_at_play(ruleset or Ruleset(), 3, plan)
+    play_plan(game, plan)
+    result = game.results[0]
+    assert [NO_WINNER if t.winner is None else t.winner for t in result.tricks] == winners
+    return NO_WINNER if result.deal_winner is None else result.deal_winner
+
+
+def first_to_most(winners: list[int], players: int) -> int:
+    """RULES.md "A deal" 8 written out plainly: most tricks, a tie to whoever got there first."""
+    counts = [winners.count(s) for s in range(players)]
+    best = max(counts)
+    if best == 0:
+        return NO_WINNER
+    reached = {s: [i for i, w in enumerate(winners) if w == s][best - 1] for s in range(players) if counts[s] == best}
+    return min(reached, key=reached.get)
 
 
 def test_first_trick_led_by_the_player_left_of_the_dealer():
@@ -79,22 +100,22 @@ def test_deal_has_nine_tricks_and_ends():
 
 def test_tricks_count_per_player_not_per_team():
     """RULES.md "A deal" 7-8: partners' tricks are not added: 3 + 3 for a team lose to 4."""
-    winners = [S, S, S, N, N, N, E, E, E]
-    winners_plus = winners[:]
-    winners_plus[0] = W  # now W 1, S 2, N 3, E 3: N reached 3 first
-    assert deal_winner(winners, 4) == S
-    assert deal_winner([W, W, W, W, S, S, S, N, N], 4) == W
+    assert deal_winner([S, S, S, N, N, N, E, E, E]) == S
+    # W 1, S 2, N 3, E 3: North reached 3 first, though team S+N has 5.
+    assert deal_winner([W, S, S, N, N, N, E, E, E]) == N
+    assert deal_winner([W, W, W, W, S, S, S, N, N]) == W
 
 
 def test_tie_won_by_the_player_who_reached_that_count_first():
     """RULES.md "A deal" 8: a tie between players goes to who reached the number first."""
-    assert deal_winner([S, W, W, S, N, E, X, X, X], 4) == W
-    assert deal_winner([E, S, S, E, E, S, N, N, N], 4) == E  # E reached 3 at trick 5, S at 6, N at 9
+    assert deal_winner([S, W, W, S, N, E, X, X, X]) == W
+    assert deal_winner([E, S, S, E, E, S, N, N, N]) == E  # E reached 3 at trick 5, S at 6, N at 9
+    assert deal_winner([S, S, E, E, W, W, N, N, X]) == S
 
 
 def test_nobody_took_a_trick_scores_nothing():
     """RULES.md "A deal" 8: every trick spoiled -> no deal winner, no points."""
-    assert deal_winner([X] * 9, 4) == NO_WINNER
+    assert deal_winner([X] * 9) == NO_WINNER
     assert not is_mordienne([X] * 9, NO_WINNER)
 
 
@@ -109,7 +130,7 @@ def test_tie_break_decides_about_a_quarter_of_random_deals():
             moves = deal.legal_actions()
             deal.apply(moves[rng.randrange(len(moves))])
         winner = deal.deal_winner()
-        assert winner == deal_winner(deal.winners, 4)
+        assert winner == first_to_most(deal.winners, 4)
         if winner >= 0 and deal.won.count(deal.won[winner]) > 1:
             decided_by_tie += 1
     share = decided_by_tie / deals
@@ -122,14 +143,14 @@ def test_tie_break_decides_about_a_quarter_of_random_deals():
 def test_mordienne_pagat_example_west():
     """RULES.md "Mordienne": S X E N X S W W W gives West mordienne."""
     winners = [S, X, E, N, X, S, W, W, W]
-    assert deal_winner(winners, 4) == W
+    assert deal_winner(winners) == W
     assert is_mordienne(winners, W)
 
 
 def test_spoiled_ninth_trick_breaks_mordienne():
     """RULES.md "Mordienne": a spoiled ninth trick breaks it."""
     winners = [S, E, N, X, S, W, W, W, X]
-    assert deal_winner(winners, 4) == W
+    assert deal_winner(winners) == W
     assert not is_mordienne(winners, W)
     assert not is_mordienne(winners, W, pourri_breaks_run=False)
 
@@ -137,7 +158,7 @@ def test_spoiled_ninth_trick_breaks_mordienne():
 def test_spoiled_trick_inside_the_run_is_an_option():
     """RULES.md "Mordienne": a spoiled trick inside the run breaks it by default; option off."""
     winners = [S, E, X, N, W, W, X, W, W]
-    assert deal_winner(winners, 4) == W
+    assert deal_winner(winners) == W
     assert not is_mordienne(winners, W, pourri_breaks_run=True)
     assert is_mordienne(winners, W, pourri_breaks_run=False)
 

@@ -82,3 +82,67 @@ def test_announce_hand_reaches_further_cards_with_apres() -> None:
     levels = set(resolve(base_level(Sign.AS), said))
     assert levels == {Card.ROI_EPEES.level, Card.VALET_BATONS.level, Card.DEUX_DE_CHENE.level, Card.PETIT_NEUF.level}
     assert any(a.after for a in said)
+
+
+# -- the edges, message by message (mutmut survivors, docs/mutation.md) --------------------------
+
+
+def test_steps_move_one_or_two_levels_and_nothing_else() -> None:
+    assert [Step.for_delta(d) for d in (1, 2, -1, -2)] == [
+        Step.AU_DESSUS, Step.AU_DESSUS_DE_LA_DESSUS, Step.AU_DESSOUS, Step.EN_DESSOUS_DE_LA_DESSOUS,
+    ]
+    for delta in (3, 0, -3):
+        with pytest.raises(AnnouncementError) as error:
+            Step.for_delta(delta)
+        assert str(error.value) == f"no single announcement moves {delta:+d} levels: steps are -2, -1, +1 or +2"
+
+
+def test_unreadable_text_gets_the_list_of_what_can_be_said() -> None:
+    with pytest.raises(AnnouncementError) as error:
+        parse_one("au-delà")
+    assert str(error.value) == (
+        "cannot read the announcement 'au-delà': say one of au-dessous, au-dessus, au-dessus de là-dessus, "
+        "en dessous de là-dessous, optionally after 'après'"
+    )
+    with pytest.raises(AnnouncementError) as error:
+        parse(" ;, ")
+    assert str(error.value) == "an empty message announces nothing: write e.g. 'au-dessus, après au-dessous'"
+
+
+def test_levels_reach_both_ends_of_the_scale_and_no_further() -> None:
+    two_above, two_below = Announcement(Step.AU_DESSUS_DE_LA_DESSUS), Announcement(Step.EN_DESSOUS_DE_LA_DESSOUS)
+    assert resolve(3, [two_above]) == (1,) and resolve(17, [two_below]) == (19,)
+    with pytest.raises(AnnouncementError, match="'au-dessus de là-dessus' from level 2 leads to level 0, off the scale 1..19"):
+        resolve(2, [two_above])
+    with pytest.raises(AnnouncementError, match="leads to level 20, off the scale"):
+        resolve(18, [two_below])
+    # A first 'après' counts from the sign.
+    assert resolve(5, [Announcement(Step.AU_DESSUS, after=True)]) == (4,)
+
+
+@pytest.mark.parametrize("bad", [0, 20, "3", None])
+def test_levels_that_do_not_exist_are_refused_naming_which(bad) -> None:
+    with pytest.raises(AnnouncementError) as error:
+        resolve(bad, [])
+    assert str(error.value) == f"base level {bad!r} does not exist: levels run from 1 to 19"
+    with pytest.raises(AnnouncementError) as error:
+        announce(bad, [5])
+    assert str(error.value) == f"base level {bad!r} does not exist: levels run from 1 to 19"
+    with pytest.raises(AnnouncementError) as error:
+        announce(9, [10, bad])
+    assert str(error.value) == f"announced level {bad!r} does not exist: levels run from 1 to 19"
+
+
+def test_apres_reaches_two_levels_from_the_previous_and_not_three() -> None:
+    two_below = Announcement(Step.EN_DESSOUS_DE_LA_DESSOUS)
+    assert announce(9, [11, 14]) == (two_below,)  # 14 is 5 from the sign and 3 from 11: left out
+    assert announce(9, [11, 13]) == (two_below, Announcement(Step.EN_DESSOUS_DE_LA_DESSOUS, after=True))
+
+
+def test_announce_hand_tells_neither_the_signs_own_cards_nor_the_bigailles() -> None:
+    """After Monsieur + Madame, Monsieur is not told again; after an ace, the 9 of swords (level
+    13, below the figures) is not told."""
+    mm = announce_hand(Sign.MONSIEUR_ET_MADAME, (Card.MONSIEUR, Card.MADAME, Card.BORGNE))
+    assert mm == (Announcement(Step.AU_DESSOUS),)
+    ace = announce_hand(Sign.AS, (Card.AS_DENIERS, Card.parse("CD"), Card.parse("9E")))
+    assert ace == (Announcement(Step.EN_DESSOUS_DE_LA_DESSOUS),)

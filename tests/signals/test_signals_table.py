@@ -95,7 +95,7 @@ def test_event_carries_the_conventions_gesture_and_resolved_announcements() -> N
     assert event.gesture is Gesture.MOUTH_OPEN
     assert event.levels == (Card.ROI_BATONS.level,)
     assert log.seen_by(2)[0].levels == (Card.ROI_BATONS.level,)
-    assert event.to_json()["message"] == "au-dessous"
+    assert event.announcements == parse("au-dessous")
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5])

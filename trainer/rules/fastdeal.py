@@ -69,25 +69,6 @@ _GETTERS = {
 _NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in _HAND_SIZES}
 
 
-def deal_winner(winners: Sequence[int], players: int) -> int:
-    """RULES.md "A deal" 8: the seat with most tricks; a tie goes to the seat that reached that count
-    first; ``NO_WINNER`` if every trick was spoiled."""
-    counts = [0] * players
-    for w in winners:
-        if w >= 0:
-            counts[w] += 1
-    best = max(counts)
-    if best == 0:
-        return NO_WINNER
-    counts = [0] * players
-    for w in winners:
-        if w >= 0:
-            counts[w] += 1
-            if counts[w] == best:
-                return w
-    return NO_WINNER  # unreachable: some seat reaches ``best``
-
-
 def is_mordienne(winners: Sequence[int], winner: int, pourri_breaks_run: bool = True) -> bool:
     """RULES.md "Mordienne": the deal winner took no trick before, then the last tricks in a row,
     at least three, up to and including the last trick.

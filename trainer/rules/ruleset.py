@@ -189,13 +189,6 @@ class Ruleset:
             return left, (dealer + 2) % n
         return left, dealer
 
-    def describe(self) -> str:
-        """One line per option, for the terminal game and playthrough headers."""
-        return "\n".join(
-            f"{f.name}: {getattr(self, f.name).value if isinstance(getattr(self, f.name), Enum) else getattr(self, f.name)}"
-            for f in fields(self)
-        )
-
     # -- JSON ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict:

@@ -169,22 +169,6 @@ class SignEvent:
             return ()
         return resolve(base_level(self.signal.sign, self.signal.count), self.announcements)
 
-    def seen(self, seat: int) -> bool:
-        return seat in self.seen_by
-
-    def to_json(self) -> dict:
-        from trainer.signals.relative import format_message
-
-        out = {
-            "index": self.index, "seat": self.seat, "sign": self.signal.sign.value,
-            "count": self.signal.count, "gesture": self.gesture.value, "moment": self.moment,
-            "discreet": self.discreet, "truthful": self.truthful, "seen_by": list(self.seen_by),
-            "caught_by": list(self.caught_by),
-        }
-        if self.announcements:
-            out["message"] = format_message(self.announcements)
-        return out
-
 
 @dataclass(frozen=True, slots=True)
 class SeenSign:
@@ -266,13 +250,6 @@ class SignLog:
         return tuple(
             SeenSign(e.seat, e.signal, e.moment, e.levels) for e in self.events if seat in e.seen_by
         )
-
-    def caught_from(self, seat: int) -> tuple[SignEvent, ...]:
-        """Signs of ``seat`` that at least one opponent caught."""
-        return tuple(e for e in self.events if e.seat == seat and e.caught_by)
-
-    def made_by(self, seat: int) -> tuple[SignEvent, ...]:
-        return tuple(e for e in self.events if e.seat == seat)
 
     def clear(self) -> None:
         """A new deal: signs are about the cards of one deal."""
