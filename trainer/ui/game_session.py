@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainer.rules.actions import Action, format_action, parse_action
+from trainer.rules.actions import Action, Phase, format_action, parse_action
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
@@ -61,6 +61,9 @@ class BotMove:
     seat: int
     action: Action
     rule: str
+    belief: Any = None
+    """For the partner's moves: what it knew of the person's hand when it chose (a
+    ``trainer.bots.worlds.Holding`` from the signs it saw; None when it knew nothing)."""
 
 
 @dataclass(slots=True)
@@ -74,6 +77,8 @@ class GameSession:
     table: Any
     inputs: list[dict] = field(default_factory=list)
     moves: list[BotMove] = field(default_factory=list)
+    deal_hands: dict[int, tuple] = field(default_factory=dict)
+    """The person's hand of each deal as play began (after any chant discards), for the coach."""
     paused: bool = False
     """A trick (or a deal) just closed and a bot plays next: waiting for the person's "next"."""
 
@@ -116,6 +121,7 @@ class GameSession:
         self.paused = False
         while not game.is_over:
             table.step(max_actions=0)  # sign points and the new-deal bookkeeping, no action
+            self._note_hand()
             seat = game.to_move
             if seat is None or table.is_human(seat):
                 break
@@ -124,10 +130,17 @@ class GameSession:
                 break
             deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
             done = len(game.history)
+            belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
-            self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat)))
+            self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
             pause = _closed(game, deal, tricks, results)
+
+    def _note_hand(self) -> None:
+        game = self.table.game
+        if game.phase in (Phase.DECLARE, Phase.ANSWER) or (game.phase is Phase.PLAY and not game.tricks
+                                                           and not game.current_trick):
+            self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
     def sign(self, sign: Signal | Gesture) -> Any:
         """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent."""
@@ -179,3 +192,13 @@ class GameSession:
 def _closed(game, deal: int, tricks: int, results: int) -> bool:
     """Whether a trick closed or a deal ended since (deal, finished tricks, results) was read."""
     return len(game.results) != results or (game.deal_number == deal and len(game.tricks) != tricks)
+
+
+def _belief_of_partner(view) -> Any:
+    """What the partner's view says of the person's cards: the bots' own reading of the signs."""
+    from trainer.bots.knowledge import knowledge_of
+
+    for seat, holding in knowledge_of(view).holdings:
+        if seat == HUMAN_SEAT:
+            return holding
+    return None
