@@ -74,13 +74,16 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord, DealResult | None]
     """The trick that stays on the table: the last closed one, until the next lead. After a deal's
     last trick, that trick with the deal's result, until the next deal's first card."""
     game = session.table.game
+    if game.is_over and game.results:
+        result = game.results[-1]
+        return (result.tricks[-1] if result.tricks else None), result
     if game.current_trick:
         return None
     if game.tricks:
         return game.tricks[-1], None
     if game.results:
         result = game.results[-1]
-        if game.is_over or game.deal_number == result.deal + 1:
+        if game.deal_number == result.deal + 1:
             return (result.tricks[-1] if result.tricks else None), result
     return None
 
@@ -252,14 +255,14 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
     """The middle of the table: which trick, who led, or the closed trick's result."""
     number = len(view.tricks) + 1
     if view.current_trick:
-        st.markdown(f"**Trick {number}** — {talk.says(view.trick_leader, 'led', 'led')}")
+        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led')}")
         return
     closed = _closed_trick(session)
     if closed is not None:
         trick, result = closed
         if trick is not None:
-            st.markdown(f"**Trick {trick.number}: {talk.trick_outcome(trick)}**"
-                        + (" — the last trick of the deal" if result is not None else ""))
+            st.markdown(f"**Last trick** (trick {trick.number}"
+                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick)}**")
         if result is not None:
             st.markdown(f"**Deal {result.deal} is over.** {talk.deal_result_text(result)}")
         return
@@ -292,6 +295,9 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
         st.markdown(cards.get(HUMAN_SEAT, empty), unsafe_allow_html=True)
         dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
         st.markdown(f"**{SEAT_NAMES[HUMAN_SEAT]}**{dealer} · tricks: **{view.tricks_won[HUMAN_SEAT]}**")
+        if turn == HUMAN_SEAT:
+            st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
+                        "▶ your turn</span>", unsafe_allow_html=True)
 
 
 def _turn_banner(session: GameSession, view) -> None:
