@@ -181,8 +181,11 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
             sign = _sign_for(mine)
             told = move.belief is not None and mine.index in move.belief.required
             if sign is not None and not told and sign not in signed:
+                spent = card_name(move.action, language)
+                how = (f"tied the trick with {spent} to spoil it" if move.rule == tactics.SPOIL_RATHER_THAN_GIVE
+                       else f"took it over with {spent}")
                 would.append(f"trick {trick.number}: you won with {card_name(mine, language)}, but North, not "
-                             f"knowing it, spent {card_name(move.action, language)}; signing "
-                             f"{sign_name(Signal(sign), language)} would have let it play low")
+                             f"knowing you held it, {how}; signing {sign_name(Signal(sign), language)} "
+                             "would have let it play low and keep that card")
     unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed)
     return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)
