@@ -70,6 +70,9 @@ def _check_pause(at: AppTest, language: Language) -> None:
         trick = result.tricks[-1] if result.tricks else None
         assert any(m.startswith(f"**Deal {result.deal} is over.**") for m in texts)
         assert at.button(key="play_next").label == "Next deal"
+        # The seats show the finished deal's tricks while its result is on the table.
+        for seat in range(4):
+            assert any(f"tricks in deal {result.deal}: **{result.tricks_won[seat]}**" in m for m in texts), seat
     if trick is not None:
         centre = next(m for m in texts if m.startswith("**Last trick**"))
         assert talk.trick_outcome(trick) in centre

@@ -207,6 +207,14 @@ def _signal_text(signal: Signal, settings: Settings) -> str:
     return f"{text} ×{signal.count}" if signal.count > 1 else text
 
 
+def _tricks_taken(session: GameSession, view) -> tuple[str, tuple[int, ...]]:
+    """Tricks per seat as the table shows them: the finished deal's while its result is on the table."""
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        return f"tricks in deal {closed[1].deal}", closed[1].tricks_won
+    return "tricks", view.tricks_won
+
+
 def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: int | None) -> None:
     """A bot's seat: its avatar making its latest sign seen, its name, whose turn, its signs."""
     signs = _seat_signs(session, seat)
@@ -216,7 +224,8 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
                                label=SHORT_NAMES[seat]), width=84, title=SEAT_NAMES[seat])
     dealer = " · dealer" if view.dealer == seat else ""
-    st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}  \ntricks: **{view.tricks_won[seat]}** · cards: {view.hand_sizes[seat]}")
+    label, won = _tricks_taken(session, view)
+    st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
     if turn == seat:
         st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
                     f"▶ {SHORT_NAMES[seat]} to play</span>", unsafe_allow_html=True)
@@ -294,7 +303,8 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
     with bottom[1]:
         st.markdown(cards.get(HUMAN_SEAT, empty), unsafe_allow_html=True)
         dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
-        st.markdown(f"**{SEAT_NAMES[HUMAN_SEAT]}**{dealer} · tricks: **{view.tricks_won[HUMAN_SEAT]}**")
+        label, won = _tricks_taken(session, view)
+        st.markdown(f"**{SEAT_NAMES[HUMAN_SEAT]}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
         if turn == HUMAN_SEAT:
             st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
                         "▶ your turn</span>", unsafe_allow_html=True)
