@@ -85,6 +85,9 @@ def _check_pause(at: AppTest, language: Language) -> None:
         for phrase in coach.belief_phrases(move.belief, language):
             assert phrase in text
     assert any(i.value.startswith(f"{SHORT_NAMES[game.to_move].capitalize()} plays next") for i in at.info)
+    # The action the banner suggests is the button on the page.
+    label = at.button(key="play_next").label
+    assert any(f"click {label} when" in i.value for i in at.info), label
 
 
 def test_a_whole_game_with_buttons(data_home):

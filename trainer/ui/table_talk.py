@@ -78,12 +78,14 @@ def trick_outcome(trick: TrickRecord) -> str:
     return f"won by {seat_name(trick.winner)}"
 
 
-def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool) -> str:
+def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, deal_over: bool = False) -> str:
     """Whose turn, said at the table: "Your turn: play a card", "West to play"."""
     if over or to_move is None:
         return "Game over"
     if paused:
-        return f"{seat_name(to_move, capital=True)} plays next: click Next when you have seen the trick"
+        if deal_over:
+            return f"{seat_name(to_move, capital=True)} plays next: click Next deal when you have seen the result"
+        return f"{seat_name(to_move, capital=True)} plays next: click Next trick when you have seen the trick"
     what = {
         Phase.PLAY: "play a card", Phase.CHANT_VOTE: "vote on the chant", Phase.DISCARD: "discard",
         Phase.DECLARE: "declare", Phase.ANSWER: "answer",

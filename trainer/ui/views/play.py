@@ -311,17 +311,17 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
 
 
 def _turn_banner(session: GameSession, view) -> None:
-    text = talk.turn_text(view.phase, view.to_move, over=session.table.is_over, paused=session.paused)
     if session.table.is_over:
         return
+    closed = _closed_trick(session)
+    deal_over = closed is not None and closed[1] is not None
+    text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over)
     if view.to_move == HUMAN_SEAT and not session.paused:
         st.success(text, icon=":material/front_hand:")
     else:
         st.info(text, icon=":material/hourglass_top:")
     if session.paused:
-        closed = _closed_trick(session)
-        label = "Next deal" if closed is not None and closed[1] is not None else "Next trick"
-        st.button(label, key="play_next", type="primary", on_click=_next)
+        st.button("Next deal" if deal_over else "Next trick", key="play_next", type="primary", on_click=_next)
 
 
 def _tricks_list(view, settings: Settings) -> None:
