@@ -303,7 +303,7 @@ class _Narrator:
             if result.end is DealEnd.PLAYED:
                 won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
                 say(f"--- Deal {result.deal} over. Tricks: {won}.")
-            say(f"--- {result.explanation}.")
+            say(f"--- {deal_summary(result)}")
             say(f"--- Score: your team {after.scores[0]}, opponents {after.scores[1]}"
                 + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
         if after.is_over and not before.is_over:
@@ -312,6 +312,35 @@ class _Narrator:
                 "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
             )
             say(f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ===")
+
+
+def _who(seat: int) -> str:
+    return "you" if seat == USER else seat_name(seat)
+
+
+def deal_summary(result) -> str:
+    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
+    which numbers seats and calls a team "the opponents" from the announcer's side)."""
+    team = {0: "your team", 1: "the opponents"}
+    scored = "; ".join(f"{team[t]} score{'s' if t == 0 else ''} {n}" for t, n in enumerate(result.points) if n) or "nobody scores"
+    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+        seat = result.declared_by
+        answerer = (seat + 1) % 4  # the player on the left answers for the other team
+        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
+        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
+        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
+        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
+                f"Not played: {scored}.")
+    if result.deal_winner is None:
+        return f"Every trick was spoiled: {scored}."
+    best = result.tricks_won[result.deal_winner]
+    text = f"{_who(result.deal_winner).capitalize()} took the most tricks ({best})"
+    tied = [_who(s) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
+    if tied:
+        text += f" ({', '.join(tied)} also took {best}, but {_who(result.deal_winner)} got there first)"
+    if result.mordienne:
+        text += ", with mordienne"
+    return f"{text}: {scored}."
 
 
 def _prompt(view, out: TextIO) -> list[tuple[str, object]]:

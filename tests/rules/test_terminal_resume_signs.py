@@ -98,3 +98,20 @@ def test_resume_refuses_a_missing_or_damaged_file_and_leaves_it_untouched(tmp_pa
     proc = _aluette("--resume", str(other))
     assert proc.returncode == 2 and "is not a game this version can replay" in proc.stderr
     assert other.read_text(encoding="utf-8") == '{"format": "something else"}'
+
+
+def test_deal_summaries_name_who_answered_for_which_team():
+    from trainer.rules.game import Contract, DealEnd, DealResult
+    from trainer.terminal import deal_summary
+
+    declined = DealResult(1, 0, False, DealEnd.MORDIENNE_DECLINED, (), (0, 0, 0, 0), None, False, (0, 1),
+                          Contract.NORMAL, 1, "seat 1 announced mordienne and the opponents declined")
+    text = deal_summary(declined)
+    assert text.startswith("West announced mordienne; North (partner) declined for your team (you were not asked")
+    assert text.endswith("Not played: the opponents score 1.") and "seat" not in text
+    # Over whole games, no summary speaks of seats by number.
+    played = io.StringIO()
+    play(Ruleset(), 6, "heuristic", io.StringIO("1\n" * 3000), played)
+    summaries = [line for line in played.getvalue().splitlines() if line.startswith("--- ") and "Score" not in line
+                 and "over. Tricks" not in line]
+    assert summaries and not any("seat" in line or "team 0" in line for line in summaries)
