@@ -121,8 +121,9 @@ def test_a_whole_deal_ends_with_its_last_trick_and_a_summary_that_explains_it(da
     # The deal's last trick stays on the table with the result, until "Next deal".
     assert session.paused or session.table.is_over or session.table.view(HUMAN_SEAT).to_move == HUMAN_SEAT
     texts = _markdown(at)
-    summary = next(m for m in texts if m.startswith(f"**Deal {result.deal} is over.**"))
-    assert deal_result_text(result) in summary
+    assert f"**Deal {result.deal} is over.**" in texts
+    summary = next(s.value for s in at.success if s.value.startswith(f"Deal {result.deal}: "))
+    assert summary == f"Deal {result.deal}: {deal_result_text(result)}"
     assert "seat " not in summary and "team 0" not in summary and "team 1" not in summary
     if result.tricks:
         last = result.tricks[-1]

@@ -68,7 +68,8 @@ def _check_pause(at: AppTest, language: Language) -> None:
     else:
         result = game.results[-1]
         trick = result.tricks[-1] if result.tricks else None
-        assert any(m.startswith(f"**Deal {result.deal} is over.**") for m in texts)
+        assert f"**Deal {result.deal} is over.**" in texts
+        assert [s.value for s in at.success] == [f"Deal {result.deal}: {talk.deal_result_text(result)}"]
         assert at.button(key="play_next").label == "Next deal"
         # The seats show the finished deal's tricks while its result is on the table.
         for seat in range(4):
@@ -118,6 +119,7 @@ def test_a_whole_game_with_buttons(data_home):
             assert not any(c.value.startswith("Sent to your partner") for c in at.caption)
             if view.current_trick:
                 assert not any(" is over.**" in m for m in _markdown(at))
+                assert not any(s.value.startswith("Deal ") for s in at.success)
             stale_checks += 1
         if view.deal_number not in signed_deals and view.phase in (Phase.DECLARE, Phase.PLAY) \
                 and view.to_move == HUMAN_SEAT and not view.tricks and not view.current_trick:

@@ -273,7 +273,7 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
             st.markdown(f"**Last trick** (trick {trick.number}"
                         + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick)}**")
         if result is not None:
-            st.markdown(f"**Deal {result.deal} is over.** {talk.deal_result_text(result)}")
+            st.markdown(f"**Deal {result.deal} is over.**")
         return
     if view.phase is Phase.PLAY and view.trick_leader is not None:
         st.markdown(f"**Trick {number}** — {talk.says(view.trick_leader, 'lead', 'leads')}")
@@ -584,6 +584,8 @@ def _game_over(session: GameSession, view, settings: Settings) -> None:
     """The end: the result, the last trick and deal as cards, the score sheet, a new game."""
     outcome = session.table.game.outcome
     st.subheader(f"Game over — {talk.outcome_text(outcome)}")
+    last = session.table.game.results[-1]
+    st.success(f"Deal {last.deal}: {talk.deal_result_text(last)}", icon=":material/emoji_events:")
     _table(session, view, settings, None)
     _coach_panel(session, settings)
     _score_sheet(view, expanded=True)
@@ -615,6 +617,10 @@ def show() -> None:
     if error:
         st.error(error)
     _scores(view)
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        result = closed[1]
+        st.success(f"Deal {result.deal}: {talk.deal_result_text(result)}", icon=":material/emoji_events:")
     _turn_banner(session, view)
     _catch_banner(session, settings)
     turn = None if session.paused else view.to_move
