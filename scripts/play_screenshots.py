@@ -42,6 +42,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("--port", type=int, default=8512)
     parser.add_argument("--max-seconds", type=float, default=900)
+    parser.add_argument("--language", default=None, help="pick this language in the sidebar first (e.g. English)")
+    parser.add_argument("--prefix", default="play", help="file names: PREFIX-chant.png, ...")
     args = parser.parse_args()
     from playwright.sync_api import expect, sync_playwright
 
@@ -54,6 +56,10 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=chromium_args(None))
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
             page.goto(f"http://127.0.0.1:{args.port}", wait_until="domcontentloaded")
+            if args.language:
+                page.get_by_label("Language", exact=False).first.click()
+                page.get_by_role("option", name=args.language).click()
+                page.wait_for_timeout(1500)
             page.get_by_role("link", name="Play").first.click()
             expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
             page.get_by_role("button", name="New game").first.click()
@@ -63,31 +69,31 @@ def main() -> None:
             start = time.monotonic()
             while time.monotonic() - start < args.max_seconds:
                 if page.get_by_text("Game over —").count():
-                    _shot(page, args.out, "play-game-over")
+                    _shot(page, args.out, f"{args.prefix}-game-over")
                     break
                 if _visible(page, "Next deal"):
-                    if "play-deal-over" not in taken:
-                        _shot(page, args.out, "play-deal-over")
-                        taken.add("play-deal-over")
+                    if f"{args.prefix}-deal-over" not in taken:
+                        _shot(page, args.out, f"{args.prefix}-deal-over")
+                        taken.add(f"{args.prefix}-deal-over")
                     _click(page, "Next deal")
                 elif _visible(page, "Next trick"):
-                    if "play-closed-trick" not in taken:
-                        _shot(page, args.out, "play-closed-trick")
-                        taken.add("play-closed-trick")
+                    if f"{args.prefix}-closed-trick" not in taken:
+                        _shot(page, args.out, f"{args.prefix}-closed-trick")
+                        taken.add(f"{args.prefix}-closed-trick")
                     _click(page, "Next trick")
                 elif _visible(page, "Play"):
-                    if "play-your-turn" not in taken and page.get_by_text("Trick in progress").count():
-                        _shot(page, args.out, "play-your-turn")
-                        taken.add("play-your-turn")
+                    if f"{args.prefix}-your-turn" not in taken and page.get_by_text("Trick in progress").count():
+                        _shot(page, args.out, f"{args.prefix}-your-turn")
+                        taken.add(f"{args.prefix}-your-turn")
                     enabled = [b for b in page.get_by_role("button", name="Play", exact=True).all() if b.is_enabled()]
                     enabled[-1].click()
                     page.wait_for_timeout(1500)
                 else:
                     for choice in ("Pass", "No chant", "Refuse"):
                         if _visible(page, choice):
-                            if "play-chant" not in taken and choice == "No chant":
-                                _shot(page, args.out, "play-chant")
-                                taken.add("play-chant")
+                            if f"{args.prefix}-chant" not in taken and choice == "No chant":
+                                _shot(page, args.out, f"{args.prefix}-chant")
+                                taken.add(f"{args.prefix}-chant")
                             _click(page, choice)
                             break
                     else:
