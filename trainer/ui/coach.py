@@ -160,7 +160,8 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     if result.end is not DealEnd.PLAYED or not result.tricks:
         return DealCoach(result.deal, False, signs, (), (), caught, ())
     signed = {n.signal.sign for n in signs}
-    helped, would = [], []
+    helped_by: dict[str, list[tuple[int, str]]] = {}
+    would = []
     partner_moves = {m.trick: m for m in moves
                      if m.deal == result.deal and m.seat == PARTNER_SEAT and isinstance(m.action, Card)}
     for trick in result.tricks:
@@ -173,10 +174,9 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
             continue
         mine = dict(plays)[HUMAN_SEAT]
         known = move.belief is not None and bool(move.belief.required)
-        if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and known and order.index(PARTNER_SEAT) < order.index(HUMAN_SEAT):
+        if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and known:
             cards = join([card_name(Card.from_index(i), language) for i in sorted(move.belief.required)])
-            helped.append(f"trick {trick.number}: North knew you held {cards} and played low "
-                          f"({card_name(move.action, language)}), keeping its good cards")
+            helped_by.setdefault(cards, []).append((trick.number, card_name(move.action, language)))
         elif move.rule in _SPENDS_A_WINNER and trick.winner == HUMAN_SEAT:
             sign = _sign_for(mine)
             told = move.belief is not None and mine.index in move.belief.required
@@ -187,5 +187,12 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
                 would.append(f"trick {trick.number}: you won with {card_name(mine, language)}, but North, not "
                              f"knowing you held it, {how}; signing {sign_name(Signal(sign), language)} "
                              "would have let it play low and keep that card")
-    unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed)
+    # One line per thing North knew: "tricks 4 and 5: North knew you held X and played low (a, b)".
+    helped = [
+        f"trick{'s' if len(plays) > 1 else ''} {join([str(n) for n, _ in plays])}: North knew you held {cards} "
+        f"and played low ({join([card for _, card in plays])}), keeping its good cards"
+        for cards, plays in helped_by.items()
+    ]
+    # (no hand recorded: nothing to say, rather than call an empty hand weak)
+    unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
     return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)
