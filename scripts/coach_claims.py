@@ -1,11 +1,15 @@
-"""How often the coach's "a sign would have helped" holds when the deal is replayed with that sign.
+"""How often the coach's claims hold when the deal is replayed with the sign made, or without it.
 
     .venv/bin/python scripts/coach_claims.py [--seeds 40]
 
-For each seed, a game where the person passes, refuses the chant, plays its strongest legal card
-and makes no sign; for each claim, the game is replayed to that deal with the sign made first, and
-the claim counts as confirmed when North then plays low (a card no stronger than before) and the
-team still takes the trick. Prints the counts.
+"A sign would have helped": a game where the person passes, refuses the chant, plays its strongest
+legal card and makes no sign; each claim is replayed to that deal with the sign made first, and
+counts as confirmed when North then plays low (a card no stronger than before) and the team still
+takes the trick.
+
+"Your signs helped": the same person making every honest sign its hand allows at the start of each
+deal; each claim is replayed with no sign in that deal, and counts as confirmed when North then no
+longer plays low in the first trick named. Prints the counts.
 """
 
 from __future__ import annotations
@@ -31,14 +35,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=40)
     args = parser.parse_args()
-    claims = confirmed = helped = deals = 0
+    claims = confirmed = deals = 0
     for seed in range(args.seeds):
         session = _play(seed)
         for result in session.table.game.results:
             deals += 1
             review = coach.deal_coach(session.moves, session.table.history, result, Language.ENGLISH,
                                       hand=session.deal_hands.get(result.deal, ()))
-            helped += len(review.helped)
             for line in review.would_help:
                 claims += 1
                 trick = int(re.match(r"trick (\d+):", line).group(1))
@@ -53,6 +56,19 @@ def main() -> None:
                               and replayed.tricks[trick - 1].winner in (HUMAN_SEAT, PARTNER_SEAT))
     print(f"seeds 0..{args.seeds - 1}: {deals} deals, {claims} 'a sign would have helped' claims, "
           f"{confirmed} confirmed by replay ({100 * confirmed / max(claims, 1):.0f} %)")
+    claims = confirmed = 0
+    for seed in range(args.seeds):
+        session = _play(seed, honest_except=0)
+        for result in session.table.game.results:
+            review = coach.deal_coach(session.moves, session.table.history, result, Language.ENGLISH,
+                                      hand=session.deal_hands.get(result.deal, ()))
+            for line in review.helped:
+                claims += 1
+                trick = int(re.match(r"tricks? (\d+)", line).group(1))
+                silent = _play(seed, until_deal=result.deal, honest_except=result.deal)
+                confirmed += _north_move(silent, result.deal, trick).rule != tactics.PARTNER_WINNING_PLAY_LOW
+    print(f"seeds 0..{args.seeds - 1}, honest signs every deal: {claims} 'your signs helped' claims, "
+          f"{confirmed} confirmed by replaying the deal without them ({100 * confirmed / max(claims, 1):.0f} %)")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,16 @@ from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.settings import Language
 
 
-def _play(seed: int, *, until_deal: int | None = None, sign_in_deal: tuple[int, Sign] | None = None) -> GameSession:
+def _play(seed: int, *, until_deal: int | None = None, sign_in_deal: tuple[int, Sign] | None = None,
+          honest_except: int | None = None) -> GameSession:
     """A game where the person passes, refuses the chant and plays its strongest legal card; with
-    ``sign_in_deal`` it makes that sign as its first input of that deal."""
+    ``sign_in_deal`` it makes that sign as its first input of that deal; with ``honest_except`` it
+    makes every honest sign its hand allows at the start of each deal but that one (0: every deal)."""
+    from trainer.signals.table import honest_signals
+
     session = GameSession.start("vendee", "classic", seed)
     signed = False
+    dealt: set[int] = set()
     while not session.table.is_over:
         if session.paused:
             session.next()
@@ -29,6 +34,11 @@ def _play(seed: int, *, until_deal: int | None = None, sign_in_deal: tuple[int, 
         view = session.table.view(HUMAN_SEAT)
         if until_deal is not None and view.deal_number > until_deal:
             break
+        if honest_except is not None and view.deal_number not in dealt:
+            dealt.add(view.deal_number)
+            if view.deal_number != honest_except:
+                for signal in honest_signals(view.hand):
+                    session.sign(signal)
         if sign_in_deal is not None and view.deal_number == sign_in_deal[0] and not signed:
             sign = sign_in_deal[1]
             count = sum(c in ACES for c in view.hand) if sign is Sign.AS else 1
@@ -132,3 +142,22 @@ def test_words_agree_with_the_seat():
     assert talk.card_name(Card.parse("2C"), Language.ENGLISH) == "the Cow"
     assert talk.card_name(Card.parse("2C"), Language.FRENCH) == "la Vache"
     assert talk.sign_name(Signal(Sign.AS, 2), Language.ENGLISH) == "2 aces"
+
+
+def test_the_signs_the_coach_says_helped_made_north_play_low():
+    """Each "your signs helped" claim, replayed without your signs in that deal: North no longer
+    plays low in the first trick named (it does not know you can beat the trick)."""
+    claims = confirmed = 0
+    for seed in range(6):
+        session = _play(seed, honest_except=0)
+        for result in session.table.game.results:
+            review = coach.deal_coach(session.moves, session.table.history, result, Language.ENGLISH,
+                                      hand=session.deal_hands.get(result.deal, ()))
+            for line in review.helped:
+                claims += 1
+                trick = int(re.match(r"tricks? (\d+)", line).group(1))
+                assert _north_move(session, result.deal, trick).rule == tactics.PARTNER_WINNING_PLAY_LOW
+                silent = _play(seed, until_deal=result.deal, honest_except=result.deal)
+                confirmed += _north_move(silent, result.deal, trick).rule != tactics.PARTNER_WINNING_PLAY_LOW
+    assert claims >= 5, claims
+    assert confirmed / claims >= 0.75, (confirmed, claims)
