@@ -395,8 +395,10 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         else:
             lines.append("**You had made no sign** before North played: it knew nothing of your hand from you.")
         if note.partner_card is not None:
-            belief = talk.join(list(note.belief)) if note.belief else "nothing about your cards"
-            lines.append(f"**North believed:** {belief}.")
+            if note.belief:
+                lines.append(f"**North believed:** {talk.join(list(note.belief))}.")
+            elif note.signs:
+                lines.append("**North believed:** nothing it could use about your cards still in hand.")
             lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
                          f"{trick.number}: {note.why}.")
     if result is not None:
