@@ -38,6 +38,8 @@ WIDGET_KEY = "sign-camera"
 """The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
 RTC_CONFIGURATION = {"iceServers": []}
 MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False}
+PER_PAGE_KEYS = ("practice_live", "play_camera_frame")
+"""The latest frame report each page shows: cleared on a page change, so what a page shows is new."""
 POLL_SECONDS = 0.25
 """How often a page's camera fragment drains the watcher while the camera plays."""
 
@@ -125,9 +127,18 @@ def dock(settings: Settings, page: str) -> None:
 
     watcher = session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
     watcher.mirror = settings.mirror
+    if not watcher.ready:
+        # Load MediaPipe and build the recognizer here, before any video runs. Built by the analysis
+        # thread once frames flow, its imports' thousands of small file reads each wait for the
+        # interpreter lock behind the video threads (over 40 s on a busy machine instead of ~3 s).
+        with st.spinner("Loading the recognizer…"):
+            watcher.prepare()
     if st.session_state.get("camera_page") != page:
+        # A new page starts from fresh camera state: what was seen meanwhile is not its business.
         st.session_state["camera_page"] = page
         watcher.drain()
+        for key in PER_PAGE_KEYS:
+            st.session_state[key] = None
     with st.sidebar:
         st.markdown("**Camera**")
         ctx = live_camera(WIDGET_KEY, watcher)

@@ -19,7 +19,7 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import drill
 
-TIMEOUT_S = 10.0
+TIMEOUT_S = 15.0
 """Camera seconds after the ask without the sign: the try is a miss."""
 HOLD_WAIT_S = 5.0
 """Camera seconds after the confirmation without the gesture's end (camera stopped): recorded

@@ -186,6 +186,16 @@ class SignWatcher:
                 self._worker.start()
             self._wake.notify()
 
+    @property
+    def ready(self) -> bool:
+        """Whether the recognizer is built (or failed to build, with a report queued)."""
+        return self._pipeline is not None or self._failed is not None
+
+    def prepare(self) -> None:
+        """Build the recognizer now (on the caller's thread) instead of on the first frame."""
+        with self._lock:
+            self._ensure_pipeline()
+
     def _analyse_loop(self) -> None:
         while True:
             with self._wake:
@@ -199,7 +209,17 @@ class SignWatcher:
                     return
                 image, timestamp, begins = self._pending
                 self._pending = None
-            analysis = self.analyse(image, timestamp, new_stream=begins)
+            try:
+                analysis = self.analyse(image, timestamp, new_stream=begins)
+            except RuntimeError as error:
+                # The interpreter is shutting down (the server stops) or the recognizer broke: say
+                # so once and stop analysing; the video keeps playing without an overlay.
+                with self._wake:
+                    self._worker = None
+                if not self._closed:
+                    self._failed = f"recognition stopped on a frame: {error}"
+                    self._put(WatcherFailure(self._failed), droppable=False)
+                return
             if analysis is not None:
                 self._latest = analysis
 
