@@ -121,6 +121,7 @@ class SignWatcher:
         *,
         mirror: bool = True,
         queue_size: int = 256,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._make_pipeline = make_pipeline
         self._draw = draw
@@ -139,6 +140,7 @@ class SignWatcher:
         self.streams = 0
         """Streams seen so far (a STOP -> START or a new track begins a new one)."""
         self._last_submit_wall: float | None = None
+        self._clock = clock  # wall time, only to notice a pause between two streams
         self._profile: Any = None
         self._calibrator: Any = None
         self._calibration_created = ""
@@ -173,7 +175,7 @@ class SignWatcher:
         """Hand the newest frame to the analysis thread (replacing one it has not started yet).
         A frame after a pause of :data:`STREAM_GAP_S` (camera stopped and started) begins a new
         stream, even if its source time happens to move forward."""
-        now = time.monotonic()
+        now = self._clock()
         with self._wake:
             gap = self._last_submit_wall is not None and now - self._last_submit_wall > STREAM_GAP_S
             self._last_submit_wall = now
