@@ -175,6 +175,23 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
             shown = _open(page, "Practice", "Practice the signs")
             to_practice_again = _fresh_frame_within(page, shown, live)
             expect(_sidebar_camera(page).get_by_role("button", name=re.compile("^stop$", re.I))).to_be_visible()
+
+            # STOP -> START: the new stream (its clock starts again at 0) is recognised at once.
+            camera = _sidebar_camera(page)
+            camera.get_by_role("button", name=re.compile("^stop$", re.I)).click()
+            camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=60_000)
+            expect(camera.get_by_role("button", name=re.compile("^stop$", re.I))).to_be_visible(timeout=60_000)
+            expect(page.get_by_text(re.compile(live)).first).to_be_visible(timeout=60_000)
+            page.get_by_label("or choose").first.click()
+            page.get_by_role("option", name="—").click()
+            page.get_by_label("or choose").first.click()
+            page.get_by_role("option", name="un as").click()
+            expect(page.get_by_text(re.compile(r"Seen: un as — recognised [\d.]+ s after it was asked, held [\d.]+ s"))
+                   .first).to_be_visible(timeout=60_000)
+        except BaseException:
+            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+            raise
         finally:
             browser.close()
     switches = [to_practice, to_play_again, to_practice_again]
