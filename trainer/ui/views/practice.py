@@ -131,10 +131,10 @@ def _show_seen(settings: Settings) -> None:
     st.markdown("**Signs seen**")
     if not seen:
         st.caption("Nothing yet.")
-    asked = st.session_state["practice_try"]
-    origin = asked.asked_at if asked is not None else None
-    for event, sign, at in reversed(seen):
-        when = f"+{at - origin:.1f} s · " if origin is not None and at >= origin else ""
+    origin = st.session_state["practice_started"]  # when the latest sign was asked (camera clock)
+    for event, sign, _reported in reversed(seen):
+        # When the gesture began, counted from the ask.
+        when = f"+{event.start - origin:.1f} s · " if origin is not None and event.start >= origin else ""
         st.markdown(f"- {_describe(event, sign, settings, when)}")
 
 
@@ -208,6 +208,8 @@ def _take(reports: list, settings: Settings) -> None:
             st.session_state["practice_failure"] = report.message
         if step is not None:
             st.session_state["practice_try"] = step.current
+            if step.current is not None and step.current.asked_at is not None:
+                st.session_state["practice_started"] = step.current.asked_at  # kept past the verdict
             if step.attempt is not None:
                 _record(step.attempt)
 
