@@ -28,6 +28,7 @@ from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, Watch
 
 MAX_SEEN = 8
 CALIBRATION_SECONDS = 3.0
+HISTORY_SECONDS = 1.0
 UPLOAD_TYPES = ("jpg", "jpeg", "png", "webp", "bmp", "mp4", "webm", "mov", "avi", "y4m")
 
 
@@ -408,4 +409,12 @@ def show() -> None:
     _calibration_panel(settings, mode)
     # Personal signs ("teach your signs", trainer/ui/views/teach.py) go here, between calibration
     # and the history.
-    _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
+    live = camera.current()
+
+    # Redrawn once a second while the camera plays, so a verdict reaches the table without a full
+    # rerun (which would not stop the stream, but would redraw the whole page for one row).
+    @st.fragment(run_every=HISTORY_SECONDS if live is not None and live.playing else None)
+    def history() -> None:
+        _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
+
+    history()
