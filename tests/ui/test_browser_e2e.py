@@ -89,6 +89,28 @@ def _fresh_frame_within(page, shown_at: float, pattern: str) -> float:
     return time.monotonic() - shown_at
 
 
+def _ask_until_seen(page, *, first: bool = False, asks: int = 3) -> int:
+    """Ask for un as on Practice until the verdict says it was seen, with both times; returns how
+    many asks it took. On a busy machine the recognizer (a few frames a second) can miss the clip's
+    opening for the whole try, which then ends "Not seen" after its timeout: that is a verdict too,
+    so the test asks again (at most ``asks`` times) rather than failing on recognition recall."""
+    from playwright.sync_api import expect
+
+    seen = page.get_by_text(re.compile(r"Seen: un as — recognised [\d.]+ s after it was asked, held [\d.]+ s"))
+    missed = page.get_by_text(re.compile(r"^Not seen: un as"))
+    for ask in range(asks):
+        if ask or not first:  # choose nothing first, so that choosing un as again asks again
+            page.get_by_label("or choose").first.click()
+            page.get_by_role("option", name="—").click()
+        page.get_by_label("or choose").first.click()
+        page.get_by_role("option", name="un as").click()
+        expect(missed).to_have_count(0, timeout=60_000)  # the new try has begun
+        expect(seen.or_(missed).first).to_be_visible(timeout=60_000)
+        if seen.count():
+            return ask + 1
+    raise AssertionError(f"un as was not seen in {asks} tries of the clip that makes it every few seconds")
+
+
 def _received(page) -> int:
     text = page.get_by_text(RECEIVED).first.inner_text(timeout=60_000)
     return int(RECEIVED.search(text).group(1))
@@ -149,10 +171,7 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
             expect(page.get_by_text(re.compile(live)).first).to_be_visible(timeout=120_000)
 
             # Practice: the try at un as ends with the sign seen, how long it took and the hold.
-            page.get_by_label("or choose").first.click()
-            page.get_by_role("option", name="un as").click()
-            expect(page.get_by_text(re.compile(r"Seen: un as — recognised [\d.]+ s after it was asked, held [\d.]+ s"))
-                   .first).to_be_visible(timeout=60_000)
+            first_asks = _ask_until_seen(page, first=True)
 
             # Play: resume the prepared deal; the partner receives camera signs while the person
             # waits, then the deal is played to its end with the camera still on.
@@ -182,12 +201,7 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
             camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=60_000)
             expect(camera.get_by_role("button", name=re.compile("^stop$", re.I))).to_be_visible(timeout=60_000)
             expect(page.get_by_text(re.compile(live)).first).to_be_visible(timeout=60_000)
-            page.get_by_label("or choose").first.click()
-            page.get_by_role("option", name="—").click()
-            page.get_by_label("or choose").first.click()
-            page.get_by_role("option", name="un as").click()
-            expect(page.get_by_text(re.compile(r"Seen: un as — recognised [\d.]+ s after it was asked, held [\d.]+ s"))
-                   .first).to_be_visible(timeout=60_000)
+            restart_asks = _ask_until_seen(page)
         except BaseException:
             page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
             print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
@@ -195,7 +209,8 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
         finally:
             browser.close()
     switches = [to_practice, to_play_again, to_practice_again]
-    print(f"camera signs received before the first card: {received_before_cards}; "
+    print(f"asks until seen: {first_asks} at first, {restart_asks} after STOP -> START; "
+          f"camera signs received before the first card: {received_before_cards}; "
           f"fresh frame after each switch: {', '.join(f'{s:.2f} s' for s in switches)}")
     assert max(switches) <= SWITCH_LIMIT_S, switches
     assert server_errors(log) == [], "\n".join(server_errors(log))

@@ -102,6 +102,18 @@ def test_a_sign_confirmed_and_ended_between_two_reads_is_one_success():
     assert attempts[0].hold_s == pytest.approx(0.9)
 
 
+def test_a_sign_begun_before_the_ask_is_not_an_answer():
+    """Asked while the mouth was already open: that opening (it ends after the ask) does not answer
+    the try in no time; the next opening does."""
+    asked = tries.ask(Sign.AS, now=5.0)
+    early = _event(Gesture.MOUTH_OPEN, 4.2, 5.5)
+    later = _event(Gesture.MOUTH_OPEN, 7.0, 7.8)
+    current, attempts = _feed(asked, ("event", early, 6.1, True), ("frame", 6.5), ("event", later, 7.2, False),
+                              ("event", later, 8.4, True))
+    assert current is None and len(attempts) == 1
+    assert attempts[0].detect_s == pytest.approx(2.2) and attempts[0].hold_s == pytest.approx(0.8)
+
+
 def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
     """Only final events become signs (their repeat count is the number of aces); a gesture the
     convention does not use is skipped; a refusal is kept with its reason; the time from the sign's

@@ -75,6 +75,8 @@ def on_event(current: Try, event: GestureEvent, reported_at: float, *, final: bo
     """A gesture was confirmed (``final`` False) or ended (True). Only the asked sign moves the try."""
     if convention.sign_for(event.gesture) is not current.target:
         return Step(current)
+    if current.asked_at is not None and event.start < current.asked_at:
+        return Step(current)  # begun before the ask: made before the person knew what to make
     if current.seen is None:
         if final:  # confirmed and ended between two reads of the queue: both at once
             confirmed = replace(current, seen=event, seen_at=min(reported_at, event.start + event.duration))
