@@ -41,7 +41,10 @@ def seed_with_one_ace() -> int:
 def shoot(page, out: Path, name: str) -> None:
     """The whole page (Streamlit scrolls inside its own container: a tall viewport shows it all),
     the camera's video masked."""
+    from playwright.sync_api import expect
+
     page.set_viewport_size({"width": 1400, "height": 2200})
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
     page.wait_for_timeout(1500)  # let the layout settle after the resize (a picture, not a test)
     video = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]').locator("video")
     page.screenshot(path=str(out / f"{name}.png"), mask=[video], mask_color=MASK)
