@@ -137,3 +137,20 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
     assert [(m.deal, m.received) for m in made] == [(3, True), (3, False)]
     assert made[0].latency_s == pytest.approx(2.1) and made[0].label.endswith("×2")
     assert made[1].latency_s is None and made[1].why == "your hand does not hold it"
+
+
+def test_the_overlay_draws_no_hand_over_the_face():
+    """A 'hand' the tracker finds inside the face's box is not drawn (a skeleton on a face); a hand
+    beside the face is."""
+    import numpy as np
+
+    from trainer.ui.recognition import hands_off_the_face
+    from trainer.vision.types import HandLandmarks, Landmarks
+
+    rng = np.random.default_rng(0)
+    face = np.column_stack([rng.uniform(200, 400, 478), rng.uniform(100, 350, 478), np.zeros(478)])
+    on_face = HandLandmarks(np.column_stack([rng.uniform(260, 340, 21), rng.uniform(180, 260, 21), np.zeros(21)]), Side.LEFT)
+    beside = HandLandmarks(np.column_stack([rng.uniform(450, 560, 21), rng.uniform(250, 400, 21), np.zeros(21)]), Side.RIGHT)
+    marks = Landmarks(timestamp=0.0, width=640, height=480, face=face, hands=(on_face, beside))
+    assert hands_off_the_face(marks).hands == (beside,)
+    assert hands_off_the_face(Landmarks(0.0, 640, 480, face=None, hands=(on_face,))).hands == (on_face,)
