@@ -59,11 +59,11 @@ def ask_until_seen(page, asks: int = 3) -> None:
     seen = page.get_by_text(re.compile(r"Seen: un as — recognised .* held"))
     missed = page.get_by_text(re.compile(r"^Not seen: un as"))
     for ask in range(asks):
-        if ask:  # the same sign again: choose nothing first, so the choice changes
+        if ask:  # the same sign again
+            page.get_by_role("button", name="Try again", exact=True).click()
+        else:
             page.get_by_label("or choose").first.click()
-            page.get_by_role("option", name="—").click()
-        page.get_by_label("or choose").first.click()
-        page.get_by_role("option", name="un as").click()
+            page.get_by_role("option", name="un as").click()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if seen.count():

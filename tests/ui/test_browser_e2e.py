@@ -99,12 +99,13 @@ def _ask_until_seen(page, *, first: bool = False, asks: int = 3) -> int:
     seen = page.get_by_text(re.compile(r"Seen: un as — recognised [\d.]+ s after it was asked, held [\d.]+ s"))
     missed = page.get_by_text(re.compile(r"^Not seen: un as"))
     for ask in range(asks):
-        if ask or not first:  # choose nothing first, so that choosing un as again asks again
+        if ask or not first:  # after a verdict: the same sign again
+            page.get_by_role("button", name="Try again", exact=True).click()
+        else:
             page.get_by_label("or choose").first.click()
-            page.get_by_role("option", name="—").click()
-        page.get_by_label("or choose").first.click()
-        page.get_by_role("option", name="un as").click()
+            page.get_by_role("option", name="un as").click()
         expect(missed).to_have_count(0, timeout=60_000)  # the new try has begun
+        expect(seen).to_have_count(0, timeout=60_000)
         expect(seen.or_(missed).first).to_be_visible(timeout=60_000)
         if seen.count():
             return ask + 1

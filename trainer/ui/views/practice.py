@@ -110,6 +110,8 @@ def _show_feedback(settings: Settings) -> None:
         return
     if attempt is None:
         return
+    st.button("Try again", key="practice_again", on_click=_ask, args=(attempt.target,),
+              help="The same sign again: a new try, timed from now.")
     label = render.sign_label(attempt.target, settings.language)
     if attempt.success:
         timing = []
@@ -120,7 +122,7 @@ def _show_feedback(settings: Settings) -> None:
         note = f" {attempt.note}." if attempt.note else ""
         st.success(f"Seen: {label} — {', '.join(timing) or 'in the file'}.{note}", icon=":material/check_circle:")
     elif attempt.seen is None:
-        st.error(f"Not seen: {label} ({attempt.note}). Press **Next sign**, or choose it again to retry.",
+        st.error(f"Not seen: {label} ({attempt.note}). **Try again**, or press **Next sign**.",
                  icon=":material/timer_off:")
     else:
         other = render.sign_label(attempt.seen_sign, settings.language) if attempt.seen_sign else attempt.seen.value
