@@ -107,3 +107,48 @@ def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_p
     seen = [m.value for m in at.markdown if m.value.startswith("- +")]
     assert [s.split(" · ")[0] for s in seen] == ["- +1.0 s", "- +0.2 s"]
     assert "mouth_open" in seen[0] and "eyes_closed" in seen[1]
+
+
+def _quiz_script() -> None:
+    import time
+
+    import streamlit as st
+
+    from trainer.signals.gestures import GestureEvent
+    from trainer.ui import camera
+    from trainer.ui.settings import Settings
+    from trainer.ui.state import init_session_state, set_settings
+    from trainer.ui.views import quiz
+    from trainer.ui.watcher import SignSeen, SignWatcher
+
+    class Playing:
+        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
+            playing = True
+
+    init_session_state()
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    set_settings(Settings(camera=True))
+    if "fake_watcher" not in st.session_state:
+        import random
+
+        from trainer.quiz.questions import make_question
+        from trainer.signals.conventions import CLASSIC
+
+        quiz._session(st.session_state["settings"])
+        question = make_question("sign:borgne", random.Random(0), CLASSIC)  # card -> sign: a wink
+        st.session_state["quiz_question"] = question
+        st.session_state["quiz_asked_at"] = time.monotonic()
+        watcher = SignWatcher(lambda profile: None, None)
+        made = GestureEvent(question.expected_gestures[0], start=1.0, end=1.4, confidence=0.9)
+        watcher.reports.put(SignSeen(made, reported_at=1.2, final=False))
+        st.session_state["fake_watcher"] = watcher
+    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+    quiz.show()
+
+
+def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(data_home):
+    at = AppTest.from_function(_quiz_script, default_timeout=120).run()
+    assert not at.exception, at.exception
+    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+    assert at.session_state["quiz_feedback"].correct
+    assert any(s.value.startswith("Right!") for s in at.success)
