@@ -16,6 +16,7 @@ are taken by ``scripts/screenshots.py``, not here.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -204,8 +205,9 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
             expect(page.get_by_text(re.compile(live)).first).to_be_visible(timeout=60_000)
             restart_asks = _ask_until_seen(page)
         except BaseException:
-            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
-            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+            folder = Path(os.environ.get("ALUETTE_FAILURE_DIR", tmp_path))
+            page.screenshot(path=str(folder / "failure.png"), full_page=True)
+            print(f"screenshot of the failure: {folder / 'failure.png'}")
             raise
         finally:
             browser.close()

@@ -28,14 +28,11 @@ SIGNING_CUT_S = 1.9
 """Where the clip is cut: after the 'O' and the blink, the mouth closed."""
 SIGNING_ONSET_S = 0.13
 """Where the opening begins (what the recognizer reports on the file)."""
-SIGNING_PEAK_S = 0.7
-"""The middle of the opening, the jaw fully dropped."""
-HOLD_S = 1.0
-"""Extra time the peak frame is held: a sign held for the partner, as the app asks, and enough
-frames for a recognizer that analyses only a few a second on a busy machine."""
-LOOP_PAD_S = 1.0
-"""Closed-mouth time appended (longer than the recognizer's 0.6 s release plus its 0.4 s
-refractory time, so that Chromium's loop gives one ace each time, not a repeat count)."""
+LOOP_PAD_S = 2.0
+"""Closed-mouth time appended: longer than the recognizer's 0.6 s release plus its 0.4 s refractory
+time, so that Chromium's loop gives one ace each time, not a repeat count; and mostly a neutral face,
+as a person's is between signs, for the recognizer's running neutral baseline (holding the 'O'
+longer instead made it part of that baseline, and the opening was missed for minutes)."""
 
 
 def fit(image: np.ndarray, size: tuple[int, int] = CLIP_SIZE) -> np.ndarray:
@@ -69,8 +66,7 @@ def make_sign_clip(gestures_dir: Path, out: Path, *, neutral_s: float = 2.0, sig
 
 def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_S) -> tuple[Path, float]:
     """The real signing clip as a fake camera: its frames up to :data:`SIGNING_CUT_S`, fitted to a
-    webcam frame, the opening's peak held :data:`HOLD_S` longer, then the last (closed-mouth) frame
-    held ``pad_s``. Returns the file and the loop's
+    webcam frame, then the last (closed-mouth) frame held ``pad_s``. Returns the file and the loop's
     length in seconds (Chromium plays it again and again: one opening per loop)."""
     import cv2
 
@@ -89,8 +85,6 @@ def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_
     if not frames:
         raise ValueError(f"no frame could be read from {path}: check ../shared/gestures")
     rate = int(round(fps))
-    peak = int(SIGNING_PEAK_S * rate)
-    frames[peak:peak] = [frames[peak]] * int(round(HOLD_S * rate))
     frames += [frames[-1]] * int(round(pad_s * rate))
     write_y4m(frames, out, fps=rate)
     return out, len(frames) / rate
