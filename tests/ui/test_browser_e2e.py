@@ -128,16 +128,24 @@ def _wait_until(predicate, timeout: float, what: str) -> None:
 def _play_the_deal(page) -> None:
     """Answer what the engine asks and play a card whenever it is the person's turn, until the deal's
     result shows. Each click waits for the page to change (hand smaller, or the question gone)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     play = page.get_by_role("button", name=re.compile(r"^(Play|Discard)$"))
     result = page.get_by_text(re.compile(r"^Deal 1: "))
     deadline = time.monotonic() + 300
     while not result.count():
         assert time.monotonic() < deadline, "the deal did not end"
-        enabled = [i for i in range(play.count()) if play.nth(i).is_enabled()]
+        # One snapshot of the buttons (the page may redraw between two separate queries).
+        snapshot = play.evaluate_all("els => els.map(e => !e.disabled)")
+        enabled = [i for i, on in enumerate(snapshot) if on]
         if enabled:
-            before = play.count()
-            play.nth(enabled[-1]).click()
-            _wait_until(lambda: play.count() < before or result.count(), 60, "the card to be played")
+            before = len(snapshot)
+            try:
+                play.nth(enabled[-1]).click(timeout=5_000)
+            except PlaywrightTimeout:
+                continue  # the page redrew under the click: look again
+            _wait_until(lambda: play.count() < before or result.count() or not play.count(), 60,
+                        "the card to be played")
             continue
         for choice in ("Pass", "No chant", "Refuse"):
             button = page.get_by_role("button", name=choice, exact=True)
