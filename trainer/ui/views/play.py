@@ -23,11 +23,11 @@ from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import is_truthful
-from trainer.ui import camera, coach, modes, persistence, render, state
+from trainer.ui import coach, modes, persistence, render, state
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating, SessionError
 from trainer.ui.settings import Settings
-from trainer.ui.watcher import SignSeen
+from trainer.ui.views import play_camera
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North — your partner", 3: "East"}
 SHORT_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
@@ -541,37 +541,11 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             for source, e in sent[-6:]))
 
 
-def _camera_signs(reports: list) -> None:
-    """Signs from the camera go to the partner as soon as the recognizer finishes them (final
-    events carry the repeat count: one mouth opening per ace)."""
-    session = _session()
-    if session is None:
-        return
-    convention = Convention.named(session.convention)
-    sent = False
-    for report in reports:
-        if not isinstance(report, SignSeen) or not report.final:
-            continue
-        sign = convention.sign_for(report.event.gesture)
-        if sign is None:
-            continue
-        count = min(4, max(1, report.event.count)) if sign is Sign.AS else 1
-        _send_sign(Signal(sign, count), "camera")
-        sent = True
-    if sent:
-        st.rerun()
-
-
-def _camera_panel(settings: Settings):
-    """The camera widget when it is on; returns (ctx, watcher) for the watch loop, else None."""
-    mode = modes.input_mode(settings.camera)
-    if mode.mode is not modes.InputMode.LIVE_CAMERA:
-        st.caption(f"Camera signs: off — {mode.why}")
-        return None
-    with st.expander("Sign with your face and hands (camera)", expanded=True):
-        ctx, watcher = camera.settings_camera("play-camera", settings)
-        st.caption("Each sign the camera sees is sent to your partner when you finish making it.")
-    return ctx, watcher
+def _camera_send(signal: Signal, source: str) -> str | None:
+    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not."""
+    _send_sign(signal, source)
+    error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
+    return None if error is None else error[1]
 
 
 def _scores(view) -> None:
@@ -635,6 +609,4 @@ def show() -> None:
     _tricks_list(view, settings)
     _score_sheet(view)
     _sign_buttons(session, settings)
-    live = _camera_panel(settings)
-    if live is not None:
-        camera.watch(*live, _camera_signs)  # last: the page stays here while the camera plays
+    play_camera.panel(settings, session, _camera_send)  # the camera's own fragment: never reruns the page

@@ -170,14 +170,33 @@ def _show_question(session, question, settings: Settings) -> None:
 
 
 def _camera_answer(session, settings: Settings):
-    """The camera widget for card → sign questions; returns (ctx, watcher) for the watch loop."""
+    """Card → sign questions: True when the session's camera (sidebar) can answer them; the answer
+    is taken by :func:`_camera_fragment`, drawn last on the page."""
     mode = modes.input_mode(settings.camera)
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
         return None
-    with st.expander("…or answer by making the sign (camera)", expanded=True):
-        ctx, watcher = camera.settings_camera("quiz-camera", settings)
-    return ctx, watcher
+    st.caption("…or answer by making the sign to the camera (sidebar).")
+    return True
+
+
+def _camera_fragment(session, settings: Settings) -> None:
+    """The camera's answer, from a fragment that reruns only itself (never the page, so the stream
+    goes on): the first sign confirmed answers, and the feedback is drawn here at once."""
+    shown = st.session_state["quiz_question"]
+
+    def answer_with_sign(reports: list) -> None:
+        if st.session_state["quiz_question"] is not shown:
+            st.rerun()  # the person clicked "Next question" here: the page shows the new one
+        if st.session_state["quiz_feedback"] is None:
+            for report in reports:
+                if isinstance(report, SignSeen) and not report.final:
+                    _answer(session, None, gesture=report.event.gesture)
+                    break
+        if st.session_state["quiz_feedback"] is not None:
+            _show_feedback(session, settings)
+
+    camera.pump(answer_with_sign)
 
 
 def _show_feedback(session, settings: Settings) -> None:
@@ -242,10 +261,4 @@ def show() -> None:
         _show_feedback(session, settings)
     _show_progress(session, settings)
     if live is not None:
-        def answer_with_sign(reports: list) -> None:
-            for report in reports:
-                if isinstance(report, SignSeen) and not report.final:
-                    _answer(session, None, gesture=report.event.gesture)
-                    st.rerun()
-
-        camera.watch(*live, answer_with_sign)  # last: the page stays here while the camera plays
+        _camera_fragment(session, settings)
