@@ -82,7 +82,7 @@ def _check_pause(at: AppTest, language: Language) -> None:
                     and m.deal == (result.deal if result else game.deal_number) and m.trick == trick.number - 1)
         text = _coach_text(at)
         assert f"North played {talk.card_name(move.action, language)}** in trick {trick.number}" in text
-        assert coach.rule_words(move.rule) in text
+        assert coach.why_played(move.rule, trick, session.table.ruleset.tricks_per_deal) in text
         for phrase in coach.belief_phrases(move.belief, language):
             assert phrase in text
     assert any(i.value.startswith(f"{SHORT_NAMES[game.to_move].capitalize()} plays next") for i in at.info)

@@ -121,7 +121,15 @@ def rule_words(rule: str) -> str:
     return RULE_WORDS.get(rule, rule or "no reason recorded")
 
 
-def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Language, players: int = 4) -> TrickCoach:
+def why_played(rule: str, trick: TrickRecord, tricks_per_deal: int = 9) -> str:
+    """The rule in words; a deal's last card is forced (the tactics name it "throw the lowest")."""
+    if trick.number == tricks_per_deal and rule == tactics.DISCARD_LOWEST:
+        return "it was its last card"
+    return rule_words(rule)
+
+
+def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Language, players: int = 4,
+                tricks_per_deal: int = 9) -> TrickCoach:
     """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew."""
     partner_move = next(
         (m for m in moves if m.deal == deal and m.seat == PARTNER_SEAT and m.trick == trick.number - 1
@@ -134,7 +142,7 @@ def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Languag
     if partner_move is None:
         return TrickCoach(deal, trick, None, "", "", (), signs)
     return TrickCoach(
-        deal, trick, partner_move.action, partner_move.rule, rule_words(partner_move.rule),
+        deal, trick, partner_move.action, partner_move.rule, why_played(partner_move.rule, trick, tricks_per_deal),
         belief_phrases(partner_move.belief, language), signs,
     )
 

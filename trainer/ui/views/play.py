@@ -389,7 +389,8 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
     lines = []
     deal = result.deal if result is not None else table.game.deal_number
     if trick is not None:
-        note = coach.trick_coach(session.moves, table.history, deal, trick, settings.language)
+        note = coach.trick_coach(session.moves, table.history, deal, trick, settings.language,
+                                 tricks_per_deal=table.ruleset.tricks_per_deal)
         if note.signs:
             lines.append(f"**Your signs before North played:** {_sign_notes_text(note.signs, settings)}.")
         else:
