@@ -6,6 +6,11 @@ answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [co
 partner (``s borgne``, ``s as 2``), ``?`` for help, ``q`` to quit.
 Bad input is answered and asked again; end of input ends the game cleanly.
 
+Signs: you see your partner's signs, and an opponent's only when you caught it (as on the app's
+Play page); you are told when an opponent caught yours. ``--save FILE`` keeps the game;
+``--resume FILE`` goes on with a saved one (and saves it back there when you leave). A missing or
+damaged file is refused with the reason, and the file is left untouched.
+
 Imports the rules and the bots (through their registry and table); input and output streams are
 passed in, so the tests drive it with strings.
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from trainer.rules.actions import (
@@ -43,11 +49,54 @@ def add_commands(subparsers) -> None:
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--bot", default=None, help="bot for the three other seats (default heuristic, else simple)")
     play.add_argument("--save", metavar="FILE", default=None,
-                      help="save the game as JSON when it ends or you leave (reload with trainer.rules.saves.load_game)")
+                      help="save the game as JSON when it ends or you leave (resume it with --resume FILE)")
+    play.add_argument("--resume", metavar="FILE", default=None,
+                      help="go on with a game saved by --save (or an app save); it is saved back there "
+                           "when you leave, unless --save names another file")
     play.set_defaults(run=_run_play)
 
 
+class ResumeError(ValueError):
+    """A saved game that cannot be resumed: says which file, what is wrong, and that it is untouched."""
+
+
+def load_for_resume(path: str) -> Game:
+    """The game saved in ``path`` (a terminal save, or an app save holding one under ``"game"``).
+    Raises :class:`ResumeError`; never writes to the file."""
+    import json
+
+    from trainer.rules.saves import game_from_json
+
+    untouched = "the file was left as it is"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResumeError(f"cannot resume: {path} does not exist. Check the name, or start a new game "
+                          "with 'aluette play --save FILE'") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResumeError(f"cannot resume: {path} cannot be read ({error}); {untouched}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ResumeError(f"cannot resume: {path} is damaged, it is not JSON (line {error.lineno}, column "
+                          f"{error.colno}: {error.msg}); {untouched}") from None
+    if isinstance(data, dict) and data.get("format") == "aluette-app-game":
+        data = data.get("game")
+    try:
+        game = game_from_json(data)
+    except ValueError as error:
+        raise ResumeError(f"cannot resume: {path} is not a game this version can replay ({error}); {untouched}") from None
+    if game.ruleset.player_count != 4:
+        raise ResumeError(f"cannot resume: {path} is a {game.ruleset.player_count}-player game; "
+                          "the terminal game is for the 4-player table")
+    return game
+
+
 def _run_play(args) -> int:
+    if args.resume:
+        game = load_for_resume(args.resume)
+        return play(game.ruleset, game.seed, args.bot, sys.stdin, sys.stdout,
+                    save=args.save or args.resume, resume=game)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout, save=args.save)
 
@@ -95,18 +144,28 @@ def _make_sign(table, text: str, out: TextIO) -> None:
         return
     from trainer.signals.signs import Sign, Signal
 
+    from trainer.signals.table import is_truthful
+
     key = words[0].lower().replace("-", "_")
     try:
         sign = Sign(key)
         count = int(words[1]) if len(words) > 1 else 1
         signal = Signal(sign, count)
+    except ValueError:
+        print(f"Cannot make that sign: {' '.join(words)!r} is not a sign. Names: {', '.join(names)}", file=out)
+        return
+    if not getattr(table, "lying_allowed", False) and not is_truthful(signal, table.game.hand(USER)):
+        print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
+              "table tell the truth. Sign a card you hold.", file=out)
+        return
+    try:
         event = submit(USER, signal)
     except ValueError as error:
-        print(f"Cannot make that sign: {error}. Names: {', '.join(names)}", file=out)
+        print(f"Cannot make that sign: {error}.", file=out)
         return
     caught = [seat_name(s) for s in getattr(event, "caught_by", ())]
     print(f"You sign {_sign_text(signal)} to your partner."
-          + (f" Caught by {', '.join(caught)}!" if caught else " Nobody caught it."), file=out)
+          + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
 
 class _LocalTable:
@@ -163,10 +222,14 @@ def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
 class _Narrator:
     """Tells the user what happened since the last look, showing only what seat 0 may see."""
 
-    def __init__(self, table, out: TextIO) -> None:
+    def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
         self.table = table
         self.out = out
-        self.shadow = Game(table.game.ruleset, table.game.seed, auto_chance=False)
+        if resumed:  # tell only what happens from now on
+            self.shadow = table.game.copy()
+            self.shadow.auto_chance = False
+        else:
+            self.shadow = Game(table.game.ruleset, table.game.seed, auto_chance=False)
         self.seen_signs = 0
 
     def say(self, text: str = "") -> None:
@@ -183,14 +246,18 @@ class _Narrator:
             event = t.event
             if event.seat == USER:
                 continue
-            self.say(f"  [sign] {seat_name(event.seat)} signals: {_sign_text(event.signal)}")
+            # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
+            if USER in getattr(event, "caught_by", ()):
+                self.say(f"  [sign] You caught {seat_name(event.seat)}'s sign: {_sign_text(event.signal)}")
+            else:
+                self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
         self.seen_signs = len(signs)
 
     def _tell(self, action, before: Game, after: Game) -> None:
         seat = before.to_move
         say = self.say
         if isinstance(action, ChooseDealer):
-            how = " (Madame turned up for them)" if action.face_up else ""
+            how = f" (Madame turned up for {'you' if action.dealer == USER else 'them'})" if action.face_up else ""
             say(f"{seat_name(action.dealer)} deal{'' if action.dealer == USER else 's'} first{how}.")
         elif isinstance(action, Deal):
             say("")
@@ -236,7 +303,7 @@ class _Narrator:
             if result.end is DealEnd.PLAYED:
                 won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
                 say(f"--- Deal {result.deal} over. Tricks: {won}.")
-            say(f"--- {result.explanation}.")
+            say(f"--- {deal_summary(result)}")
             say(f"--- Score: your team {after.scores[0]}, opponents {after.scores[1]}"
                 + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
         if after.is_over and not before.is_over:
@@ -245,6 +312,35 @@ class _Narrator:
                 "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
             )
             say(f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ===")
+
+
+def _who(seat: int) -> str:
+    return "you" if seat == USER else seat_name(seat)
+
+
+def deal_summary(result) -> str:
+    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
+    which numbers seats and calls a team "the opponents" from the announcer's side)."""
+    team = {0: "your team", 1: "the opponents"}
+    scored = "; ".join(f"{team[t]} score{'s' if t == 0 else ''} {n}" for t, n in enumerate(result.points) if n) or "nobody scores"
+    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+        seat = result.declared_by
+        answerer = (seat + 1) % 4  # the player on the left answers for the other team
+        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
+        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
+        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
+        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
+                f"Not played: {scored}.")
+    if result.deal_winner is None:
+        return f"Every trick was spoiled: {scored}."
+    best = result.tricks_won[result.deal_winner]
+    text = f"{_who(result.deal_winner).capitalize()} took the most tricks ({best})"
+    tied = [_who(s) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
+    if tied:
+        text += f" ({', '.join(tied)} also took {best}, but {_who(result.deal_winner)} got there first)"
+    if result.mordienne:
+        text += ", with mordienne"
+    return f"{text}: {scored}."
 
 
 def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
@@ -328,11 +424,13 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 
 def play(
-    ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None
+    ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
+    resume: Game | None = None,
 ) -> int:
-    """Run a game; returns the exit code (0, also when the user quits or input ends). With ``save``
-    the game (seed, actions, signs) is written there as JSON when it ends or the user leaves."""
-    table, code = _play(ruleset, seed, bot_name, stdin, out)
+    """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
+    user quits or input ends). With ``save`` the game (seed, actions, signs) is written there as JSON
+    when it ends or the user leaves."""
+    table, code = _play(ruleset, seed, bot_name, stdin, out, resume)
     if save:
         from trainer.rules.saves import save_game
 
@@ -341,12 +439,23 @@ def play(
     return code
 
 
-def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO):
+def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, resume: Game | None = None):
     if ruleset.player_count != 4:
         raise RulesError("the terminal game is for the 4-player table")
     table, name = _make_table(ruleset, seed, bot_name)
-    narrator = _Narrator(table, out)
+    if resume is not None:
+        # The bots read the game (and the signs recorded in it) through their views; the table
+        # starts its sign bookkeeping afresh at the resumed deal.
+        table.game = resume
+    narrator = _Narrator(table, out, resumed=resume is not None)
     print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {name}.", file=out)
+    if resume is not None:
+        game = resume
+        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score your team "
+              f"{game.scores[0]} - opponents {game.scores[1]}, {len(game.history)} moves so far.", file=out)
+        if game.is_over:
+            outcome = game.outcome
+            print(f"This game is already over: final score {outcome.scores[0]} - {outcome.scores[1]}.", file=out)
     print("You are South (seat 0); your partner North (seat 2) faces you; West (1) and East (3) "
           "are the opponents. Type ? for help, s NAME to sign to your partner, q to quit.", file=out)
     game = table.game

@@ -51,8 +51,40 @@ def test_answering_records_progress_that_survives_a_new_session(data_home):
 
     later = _quiz()  # a new browser session: progress comes back from the Store
     assert {m.label: m.value for m in later.metric}["Seen"] == "2"
-    items = set(later.dataframe[0].value["item"])
-    assert {first.item, second.item} <= items
+    from trainer.ui.views.quiz import item_text
+
+    settings = later.session_state["settings"]
+    items = set(later.dataframe[0].value["what"])
+    assert {item_text(first.item, settings), item_text(second.item, settings)} <= items
+
+
+def test_after_a_wrong_answer_the_page_shows_no_perfect_recall_and_no_ids(data_home):
+    """Issue 12: "forecast recall 100 %" right after a wrong answer, and ids like name:3D on screen."""
+    at = _quiz()
+    at.button(key="quiz_start").click().run()
+    question = at.session_state["quiz_question"]
+    _answer(at, right=False)
+    metrics = {m.label: m.value for m in at.metric}
+    wrong = int(metrics["Recall tomorrow"].rstrip("%"))
+    assert wrong < 100 and "Forecast recall" not in metrics
+    table = at.dataframe[0].value
+    shown = " ".join(str(v) for v in table.to_numpy().ravel()) + " ".join(
+        e.value for e in list(at.error) + list(at.caption) + list(at.markdown))
+    assert question.item not in shown and ":" + question.item.split(":")[1] not in shown
+    assert "recall now" not in " ".join(table.columns)
+    # A right answer to a fresh item forecasts a better recall than the failed one.
+    at.button(key="quiz_next").click().run()
+    _answer(at, right=True)
+    rows = at.dataframe[0].value.set_index(["what", "question"])["recall tomorrow %"]
+    from trainer.ui.views.quiz import item_text
+
+    settings = at.session_state["settings"]
+
+    def key(q):
+        return item_text(q.item, settings), q.kind.title.show(settings.language.value)
+
+    assert rows[key(question)] == wrong
+    assert rows[key(at.session_state["quiz_question"])] > wrong
 
 
 def test_a_failed_item_is_due_sooner_than_a_known_one(data_home):

@@ -97,22 +97,106 @@ def test_live_mode_shows_every_frame_at_once_and_analyses_the_newest_on_its_own_
 
     neutral, open_mouth = faces
     watcher = SignWatcher(recognition.make_pipeline, recognition.draw, mirror=False)
+    analysed_when_shown = []
     try:
-        start = time.perf_counter()
         for i, image in enumerate([neutral] * 30 + [open_mouth] * 30):
             watcher.submit(image, i / 30)
             watcher.display(image, watcher._latest)
+            analysed_when_shown.append(watcher._frames)
             time.sleep(1 / 30)
-        shown_in = time.perf_counter() - start
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while watcher.latest_timestamp is None or watcher.latest_timestamp < 59 / 30:
             assert time.monotonic() < deadline, "the analysis thread never caught up with the last frame"
             time.sleep(0.05)
     finally:
         watcher.close()
     assert watcher.shown_frames == 60
-    # Showing never waited for the recognizer: 60 frames in about 2 s of pacing.
-    assert shown_in < 2 / 1 + 1.0
+    # Showing never waited for the recognizer: frames were shown while it was still being built
+    # (MediaPipe's graphs take far longer than a frame), and it then skipped frames to catch up.
+    assert analysed_when_shown[1] == 0
     reports = watcher.drain()
     analysed = [r for r in reports if isinstance(r, FrameReport)]
-    assert 1 <= len(analysed) <= 60 and analysed[-1].timestamp == 59 / 30
+    assert 1 <= len(analysed) < 60 and analysed[-1].timestamp == 59 / 30
+
+
+def _stream(watcher: SignWatcher, images: list, start: float = 0.0) -> list:
+    """Feed ``images`` as one camera stream at 30 fps from source time ``start``; its reports."""
+    for i, image in enumerate(images):
+        watcher.process_image(image, start + i / 30)
+    return watcher.drain()
+
+
+def test_a_restarted_stream_starts_its_clock_afresh_and_is_recognised_at_once(faces):
+    """STOP then START: the new stream's source time begins again at 0. It continues the session
+    clock one frame after the old stream (not 1 ms a frame), so the open mouth is recognised in it
+    as quickly as in the first stream, and frames/s is the camera's."""
+    neutral, open_mouth = faces
+    watcher = SignWatcher(recognition.make_pipeline, None, mirror=False)
+    try:
+        first = _stream(watcher, [neutral] * 30 + [open_mouth] * 20)
+        second = _stream(watcher, [neutral] * 10 + [open_mouth] * 20)
+    finally:
+        watcher.close()
+    assert watcher.streams == 2
+    old_end = [r for r in first if isinstance(r, FrameReport)][-1].timestamp
+    frames = [r for r in second if isinstance(r, FrameReport)]
+    assert frames[0].timestamp == pytest.approx(old_end + 1 / 30)
+    assert all(b.timestamp - a.timestamp == pytest.approx(1 / 30) for a, b in zip(frames, frames[1:]))
+    assert frames[-1].frames == 30 and abs(frames[-1].fps - 30.0) < 1.0
+    onset = frames[10].timestamp
+    seen = [r for r in second if isinstance(r, SignSeen) and r.event.gesture is Gesture.MOUTH_OPEN]
+    assert seen, [r.event.gesture for r in second if isinstance(r, SignSeen)]
+    assert seen[0].event.start >= onset - 1e-9
+    # As quick as in the first stream (the recognizer's hold), and well within a second.
+    first_seen = next(r for r in first if isinstance(r, SignSeen) and r.event.gesture is Gesture.MOUTH_OPEN)
+    first_latency = first_seen.reported_at - 30 / 30
+    assert seen[0].reported_at - onset <= max(first_latency, 0.5) + 1 / 30
+    assert seen[0].reported_at - onset <= 1.0
+
+
+def test_a_pause_in_the_frames_begins_a_new_stream(faces):
+    """A stream restarted after a pause whose source time happens to move on still counts as new:
+    the frames/s window and the frame count start over."""
+    neutral, _ = faces
+    wall = [100.0]
+    watcher = SignWatcher(recognition.make_pipeline, None, mirror=False, clock=lambda: wall[0])
+    try:
+        for i in range(5):
+            watcher.submit(neutral, i / 30)
+            _wait_analysed(watcher, i + 1)
+            wall[0] += 1 / 30
+        wall[0] += 5.0  # the camera was stopped for five seconds
+        watcher.submit(neutral, 10.0)
+        _wait_analysed(watcher, 1)
+    finally:
+        watcher.close()
+    assert watcher.streams == 2
+    last = [r for r in watcher.drain() if isinstance(r, FrameReport)][-1]
+    assert last.frames == 1 and last.fps == 0.0
+
+
+def _wait_analysed(watcher: SignWatcher, frames: int) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while watcher._frames != frames:
+        assert time.monotonic() < deadline, "the analysis thread did not take the frame"
+        time.sleep(0.01)
+
+
+def test_prepare_builds_the_recognizer_before_the_first_frame(faces):
+    built = []
+
+    def make(profile):
+        built.append(profile)
+        return recognition.make_pipeline(profile)
+
+    watcher = SignWatcher(make, None, mirror=False)
+    try:
+        assert not watcher.ready
+        watcher.prepare()
+        assert watcher.ready and len(built) == 1
+        watcher.process_image(faces[0], 0.0)
+        assert len(built) == 1
+    finally:
+        watcher.close()

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from trainer.ui import camera
 from trainer.ui.sidebar import render_sidebar
-from trainer.ui.state import init_session_state
+from trainer.ui.state import init_session_state, settings
 
 PAGES_DIR = Path(__file__).resolve().parent / "pages"
 
@@ -31,4 +32,6 @@ def run() -> None:
         [st.Page(PAGES_DIR / file, title=title, icon=icon, default=(i == 0)) for i, (file, title, icon) in enumerate(PAGES)]
     )
     render_sidebar()
+    # Before the page, at the same place on every page: the session's one camera stream.
+    camera.dock(settings(), navigation.title)
     navigation.run()

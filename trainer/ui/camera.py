@@ -1,4 +1,21 @@
-"""The live webcam widget (``streamlit-webrtc``), wired to a per-session :class:`SignWatcher`.
+"""The live webcam (``streamlit-webrtc``): one stream per browser session, wired to its :class:`SignWatcher`.
+
+A camera that lives as long as the session:
+
+* **One widget, one place.** :func:`dock` is called by the app frame on every full run, before the
+  page, and draws the widget in the sidebar under a fixed key (:data:`WIDGET_KEY`): the same element at
+  the same place on every page, so neither a rerun nor a page change remounts it.
+* **No page navigation stop.** streamlit-webrtc stops a worker when the session's page changes
+  (its ``SessionShutdownObserver`` compares page hashes). Here the stream belongs to the session,
+  not to a page, so the worker's observer is swapped for one that only watches the session ending
+  (:func:`_keep_across_pages`).
+* **No full rerun from the camera path.** A script-initiated ``st.rerun()`` reaches the widget
+  without its component value and streamlit-webrtc then tears the stream down (the STOP that
+  followed every sign). Pages read the watcher from a fragment that reruns only itself
+  (:func:`pump`): it drains the watcher's queue and hands the reports to the page's handler, which
+  writes session state and draws inside the fragment.
+* **State outside the rerun.** The watcher (with its recognizer and session clock) is built once per
+  session and kept in session state; reports wait in its queue between fragment runs.
 
 On localhost the connection must not need any outside server, so the ICE server list is empty (the
 library's default would fetch STUN/TURN servers from the internet and stall ~40 s offline). The
@@ -8,23 +25,42 @@ embeds it, and the browser asks for camera permission as soon as it is shown and
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import streamlit as st
 
+from trainer.ui import modes
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import Report, SignWatcher
 
+WIDGET_KEY = "sign-camera"
+"""The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
 RTC_CONFIGURATION = {"iceServers": []}
 MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False}
+PER_PAGE_KEYS = ("practice_live", "play_camera_frame")
+"""The latest frame report each page shows: cleared on a page change, so what a page shows is new."""
+POLL_SECONDS = 0.25
+"""How often a page's camera fragment drains the watcher while the camera plays."""
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """The session's camera in this run: the webrtc context and the watcher its frames go through."""
+
+    ctx: Any
+    watcher: SignWatcher
+
+    @property
+    def playing(self) -> bool:
+        return is_playing(self.ctx)
 
 
 def live_camera(key: str, watcher: SignWatcher) -> Any:
     """Show the camera widget; frames go through ``watcher``. Returns the webrtc context."""
     from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
-    return webrtc_streamer(
+    ctx = webrtc_streamer(
         key=key,
         mode=WebRtcMode.SENDRECV,
         rtc_configuration=RTC_CONFIGURATION,
@@ -33,13 +69,44 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         async_processing=True,
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
+    _keep_across_pages(ctx)
+    return ctx
+
+
+def _keep_across_pages(ctx: Any) -> None:
+    """Let the stream outlive page changes: replace the worker's page-watching shutdown observer by
+    one that watches only the session (tab closed, server stopping). streamlit-webrtc has no option
+    for this; the attribute names are those of the pinned 0.79 series (pyproject), and the browser
+    test fails if a page change stops the stream again."""
+    worker = ctx._get_worker() if hasattr(ctx, "_get_worker") else None
+    observer = getattr(worker, "_session_shutdown_observer", None)
+    if observer is None or getattr(observer, "session_only", False):
+        return
+    observer.stop()
+    worker._session_shutdown_observer = _session_only_observer(worker.stop)
+
+
+def _session_only_observer(callback: Callable[[], None]) -> Any:
+    from streamlit_webrtc.shutdown import SessionShutdownObserver
+
+    class SessionOnlyObserver(SessionShutdownObserver):
+        """Stops the worker when the session ends, not when its page changes (no page hash to
+        compare, so the library's navigation check never fires)."""
+
+        session_only = True
+
+        @staticmethod
+        def _resolve_initial_page_script_hash(app_session) -> str:
+            return ""
+
+    return SessionOnlyObserver(callback)
 
 
 def is_playing(ctx: Any) -> bool:
     return bool(ctx is not None and ctx.state.playing)
 
 
-def session_watcher(make) -> SignWatcher:
+def session_watcher(make: Callable[[], SignWatcher]) -> SignWatcher:
     """This session's watcher, built once by ``make()`` and kept in session state."""
     watcher = st.session_state.get("watcher")
     if watcher is None:
@@ -48,28 +115,54 @@ def session_watcher(make) -> SignWatcher:
     return watcher
 
 
-def settings_camera(key: str, settings: Settings) -> tuple[Any, SignWatcher]:
-    """The camera widget ``key`` over this session's watcher (recognizer with the user's saved
-    calibration profile), mirrored as the settings say. Returns ``(ctx, watcher)`` for :func:`watch`."""
+def dock(settings: Settings, page: str) -> None:
+    """The session's camera, drawn in the sidebar on every full run (called by the app frame before
+    the page, so it keeps its place). ``page`` names the page being shown: reports made while
+    another page was open are dropped when it changes (a sign made on Rules is not sent on Play)."""
+    st.session_state["camera_live"] = None
+    mode = modes.input_mode(settings.camera)
+    if mode.mode is not modes.InputMode.LIVE_CAMERA:
+        return
     from trainer.ui import persistence, recognition
 
     watcher = session_watcher(lambda: recognition.make_watcher(settings, persistence.load_profile()))
     watcher.mirror = settings.mirror
-    return live_camera(key, watcher), watcher
+    if not watcher.ready:
+        # Load MediaPipe and build the recognizer here, before any video runs. Built by the analysis
+        # thread once frames flow, its imports' thousands of small file reads each wait for the
+        # interpreter lock behind the video threads (over 40 s on a busy machine instead of ~3 s).
+        with st.spinner("Loading the recognizer…"):
+            watcher.prepare()
+    if st.session_state.get("camera_page") != page:
+        # A new page starts from fresh camera state: what was seen meanwhile is not its business.
+        st.session_state["camera_page"] = page
+        watcher.drain()
+        for key in PER_PAGE_KEYS:
+            st.session_state[key] = None
+    with st.sidebar:
+        st.markdown("**Camera**")
+        ctx = live_camera(WIDGET_KEY, watcher)
+        if not is_playing(ctx):
+            st.caption("Press START (the browser asks for permission the first time). "
+                       "The camera then stays on across pages until you press STOP.")
+    st.session_state["camera_live"] = Live(ctx, watcher)
 
 
-POLL_SECONDS = 0.25
+def current() -> Live | None:
+    """The session's camera in this run (None: switched off or unavailable)."""
+    return st.session_state.get("camera_live")
 
 
-def watch(ctx: Any, watcher: SignWatcher, handle: Callable[[list[Report]], None], *,
-          period: float = POLL_SECONDS) -> None:
-    """While the camera plays, hand the watcher's reports to ``handle`` a few times a second.
+def pump(handle: Callable[[list[Report]], None], *, period: float = POLL_SECONDS) -> None:
+    """Draw a fragment that hands the watcher's new reports to ``handle`` and reruns itself (only
+    itself, never the page) every ``period`` seconds while the camera plays. ``handle`` updates
+    session state and draws what depends on the camera; it runs once with ``[]`` when there is
+    nothing to drain. Call it where the page wants that part drawn."""
+    live = current()
 
-    This is streamlit-webrtc's own pattern: the page script stays in this loop (call it last on
-    the page) and updates placeholders; any widget interaction reruns the script and ends it. A
-    ``st.fragment(run_every=...)`` poller was tried and measured against it: each fragment rerun
-    stalls the video (26 fps with this loop, 7-10 fps with a fragment, same machine and clip).
-    """
-    while is_playing(ctx):
-        handle(watcher.drain())
-        time.sleep(period)
+    @st.fragment(run_every=period if live is not None and live.playing else None)
+    def camera_fragment() -> None:
+        now = current()
+        handle(now.watcher.drain() if now is not None else [])
+
+    camera_fragment()

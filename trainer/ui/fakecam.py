@@ -1,8 +1,13 @@
-"""A fake-camera clip for Chromium (``--use-file-for-fake-video-capture``) made from real photos.
+"""Fake-camera clips for Chromium (``--use-file-for-fake-video-capture``) made from real footage.
 
-Used by the browser end-to-end test and the app benchmarks: a neutral face held, then the same face
-making a sign, as an I420 ``.y4m`` written by the vision layer's ``write_y4m``. The photos are read
-from ``../shared/gestures`` at run time and never copied into the repository.
+Used by the browser end-to-end test, the app benchmarks and the screenshot script, as I420 ``.y4m``
+files written by the vision layer's ``write_y4m`` at test time. The footage is read from
+``../shared/gestures`` at run time and never copied into the repository.
+
+* :func:`make_signing_clip`: a real clip of a man opening his mouth twice (one ace each time under
+  every convention), closed-mouth frames of the same clip appended so that Chromium's loop keeps
+  the openings apart (the recognizer counts openings closer than its release time as repeats).
+* :func:`make_sign_clip`: two photos, a neutral face held then the same face with the mouth open.
 """
 
 from __future__ import annotations
@@ -15,6 +20,19 @@ import numpy as np
 NEUTRAL_PHOTO = "neutral/lp_d3_f0000_neutral.jpg"
 MOUTH_OPEN_PHOTO = "mouth_open/lp_d3_f0306_mouth_open.jpg"
 CLIP_SIZE = (640, 480)
+# A real man, studio, a deliberate mouth opening: the jaw dropped to an 'O' at 0.13-1.27 s, then
+# closed (MANIFEST: mouth_open/skyreels_drv7_open_clip.mp4, 30 fps, 480x480). Its second opening
+# (2.03-3.07 s, teeth showing) also reads as tongue_out, so the clip is cut before it.
+SIGNING_CLIP = "mouth_open/skyreels_drv7_open_clip.mp4"
+SIGNING_CUT_S = 1.9
+"""Where the clip is cut: after the 'O' and the blink, the mouth closed."""
+SIGNING_ONSET_S = 0.13
+"""Where the opening begins (what the recognizer reports on the file)."""
+LOOP_PAD_S = 2.0
+"""Closed-mouth time appended: longer than the recognizer's 0.6 s release plus its 0.4 s refractory
+time, so that Chromium's loop gives one ace each time, not a repeat count; and mostly a neutral face,
+as a person's is between signs, for the recognizer's running neutral baseline (holding the 'O'
+longer instead made it part of that baseline, and the opening was missed for minutes)."""
 
 
 def fit(image: np.ndarray, size: tuple[int, int] = CLIP_SIZE) -> np.ndarray:
@@ -44,3 +62,29 @@ def make_sign_clip(gestures_dir: Path, out: Path, *, neutral_s: float = 2.0, sig
     frames = [neutral] * int(neutral_s * fps) + [sign] * int(sign_s * fps)
     write_y4m(frames, out, fps=fps)
     return out
+
+
+def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_S) -> tuple[Path, float]:
+    """The real signing clip as a fake camera: its frames up to :data:`SIGNING_CUT_S`, fitted to a
+    webcam frame, then the last (closed-mouth) frame held ``pad_s``. Returns the file and the loop's
+    length in seconds (Chromium plays it again and again: one opening per loop)."""
+    import cv2
+
+    from trainer.vision.sources import write_y4m
+
+    path = gestures_dir / SIGNING_CLIP
+    capture = cv2.VideoCapture(str(path))
+    fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+    frames = []
+    while len(frames) < int(SIGNING_CUT_S * fps):
+        ok, image = capture.read()
+        if not ok:
+            break
+        frames.append(fit(image))
+    capture.release()
+    if not frames:
+        raise ValueError(f"no frame could be read from {path}: check ../shared/gestures")
+    rate = int(round(fps))
+    frames += [frames[-1]] * int(round(pad_s * rate))
+    write_y4m(frames, out, fps=rate)
+    return out, len(frames) / rate

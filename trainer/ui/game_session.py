@@ -2,10 +2,17 @@
 
 Holds no rules and no bot logic: the Table (``trainer.bots.table``) runs the game and the bots, the
 engine (``trainer.rules``) says what is legal and scores. This module only records the person's
-inputs in order (actions and signs), so a game saves as ``settings + inputs`` and resumes by
-replaying them on a new Table built from the same seed (bots and catching are seeded by the table,
-and the search bot is given a fixed number of worlds instead of a time budget, so a replay makes the
-same decisions). The engine's own save (``game_to_json``) is stored alongside for trick-by-trick replay.
+inputs in order (actions, signs, and "next" clicks), so a game saves as ``settings + inputs`` and
+resumes by replaying them on a new Table built from the same seed (bots and catching are seeded by the
+table, and the search bot is given a fixed number of worlds instead of a time budget, so a replay
+makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
+trick-by-trick replay.
+
+A card table pauses when a trick closes (or a deal ends) and a bot would play next: the closed trick
+stays on the table until the person clicks "next" (:meth:`GameSession.next`). The bots are stepped
+one action at a time, so each bot move is recorded with the rule that chose it (:class:`BotMove`),
+which the coach reads. Stepping one action at a time makes the same decisions as stepping them all
+at once (the table offers its sign points between actions either way).
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainer.rules.actions import Action, format_action, parse_action
+from trainer.rules.actions import Action, Phase, format_action, parse_action
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
@@ -22,7 +29,8 @@ from trainer.signals.signs import Sign, Signal
 HUMAN_SEAT = 0
 PARTNER_SEAT = 2
 SAVE_FORMAT = "aluette-app-game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 had no pauses: an action that comes during a pause continues it
 BOT_NAMES = ("heuristic", "search", "random")
 # Deterministic bots (no time budget), so a saved game replays exactly.
 BOT_OPTIONS = {"search": {"max_ms": None, "worlds": 48}}
@@ -43,6 +51,21 @@ class Seating:
         return ["human", self.opponents, self.partner, self.opponents]
 
 
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """One decision a bot made: in which deal, after how many finished tricks, what, and why
+    (the bot's ``last_rule``; empty for a bot that names no rule)."""
+
+    deal: int
+    trick: int
+    seat: int
+    action: Action
+    rule: str
+    belief: Any = None
+    """For the partner's moves: what it knew of the person's hand when it chose (a
+    ``trainer.bots.worlds.Holding`` from the signs it saw; None when it knew nothing)."""
+
+
 @dataclass(slots=True)
 class GameSession:
     """A live game and the person's inputs so far."""
@@ -53,6 +76,11 @@ class GameSession:
     seating: Seating
     table: Any
     inputs: list[dict] = field(default_factory=list)
+    moves: list[BotMove] = field(default_factory=list)
+    deal_hands: dict[int, tuple] = field(default_factory=dict)
+    """The person's hand of each deal as play began (after any chant discards), for the coach."""
+    paused: bool = False
+    """A trick (or a deal) just closed and a bot plays next: waiting for the person's "next"."""
 
     @classmethod
     def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
@@ -62,16 +90,57 @@ class GameSession:
             seating.seats(), bot_options=BOT_OPTIONS, ruleset=Ruleset.preset(preset), seed=seed,
             convention=Convention.named(convention),
         )
-        table.step()
-        return cls(preset, convention, seed, seating, table)
+        session = cls(preset, convention, seed, seating, table)
+        session._run_bots()
+        return session
 
     # -- the person acts --------------------------------------------------------------------------
 
     def act(self, action: Action) -> None:
         """Submit the person's action (the engine checks it) and let the bots play on."""
+        if self.paused:
+            raise SessionError("the table waits for you to look at the closed trick: click next first")
+        game = self.table.game
+        deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
         self.table.submit(HUMAN_SEAT, action)
         self.inputs.append({"act": format_action(action)})
-        self.table.step()
+        self._run_bots(pause=_closed(game, deal, tricks, results))
+
+    def next(self) -> None:
+        """The person has seen the closed trick: the bots play on."""
+        if not self.paused:
+            return
+        self.inputs.append({"next": True})
+        self._run_bots(pause=False)
+
+    def _run_bots(self, pause: bool = False) -> None:
+        """Step the bots one action at a time until the person must act or the game ends; with
+        ``pause`` (or when a bot closes a trick or ends a deal), stop where a bot would play next."""
+        table = self.table
+        game = table.game
+        self.paused = False
+        while not game.is_over:
+            table.step(max_actions=0)  # sign points and the new-deal bookkeeping, no action
+            self._note_hand()
+            seat = game.to_move
+            if seat is None or table.is_human(seat):
+                break
+            if pause:
+                self.paused = True
+                break
+            deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
+            done = len(game.history)
+            belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
+            table.step(max_actions=1)
+            # history[done] is the bot's action (a deal dealt by chance right after it comes later).
+            self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
+            pause = _closed(game, deal, tricks, results)
+
+    def _note_hand(self) -> None:
+        game = self.table.game
+        if game.phase in (Phase.DECLARE, Phase.ANSWER) or (game.phase is Phase.PLAY and not game.tricks
+                                                           and not game.current_trick):
+            self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
     def sign(self, sign: Signal | Gesture) -> Any:
         """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent."""
@@ -100,16 +169,36 @@ class GameSession:
     def from_json(cls, data: dict) -> "GameSession":
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SessionError("this is not a saved game of the app: start a new game instead")
-        if data.get("version") != SAVE_VERSION:
-            raise SessionError(f"saved game version {data.get('version')!r} is not {SAVE_VERSION}: start a new game")
+        if data.get("version") not in READABLE_VERSIONS:
+            raise SessionError(f"saved game version {data.get('version')!r} is not one of "
+                               f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
         session = cls.start(data["preset"], data["convention"], int(data["seed"]),
                             Seating(data["partner"], data["opponents"]))
         for n, item in enumerate(data["inputs"]):
             try:
                 if "act" in item:
                     session.act(parse_action(item["act"]))
+                    if data["version"] == 1:  # version 1 had no pauses: the bots played on at once
+                        session.next()
+                elif "next" in item:
+                    session.next()
                 else:
                     session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))))
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
         return session
+
+
+def _closed(game, deal: int, tricks: int, results: int) -> bool:
+    """Whether a trick closed or a deal ended since (deal, finished tricks, results) was read."""
+    return len(game.results) != results or (game.deal_number == deal and len(game.tricks) != tricks)
+
+
+def _belief_of_partner(view) -> Any:
+    """What the partner's view says of the person's cards: the bots' own reading of the signs."""
+    from trainer.bots.knowledge import knowledge_of
+
+    for seat, holding in knowledge_of(view).holdings:
+        if seat == HUMAN_SEAT:
+            return holding
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import importlib.util
+import sys
 from dataclasses import dataclass
 
 
@@ -28,10 +29,21 @@ class Piece:
 
 
 def has_module(module: str) -> bool:
-    """Whether ``module`` can be found, without importing it."""
+    """Whether ``module`` can be found, without importing it.
+
+    A module already in ``sys.modules`` is there, even half-imported: while another thread imports
+    OpenCV for the first time, ``sys.modules['cv2']`` is a module whose ``__spec__`` is None (its
+    loader swaps itself in), and ``find_spec`` then raises ``ValueError('cv2.__spec__ is None')``.
+    Reading that as "not installed" told users the model was missing while the camera started.
+    """
+    if module in sys.modules:
+        return True
     try:
         return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
+    except ValueError:
+        # The module was put into sys.modules between the check above and find_spec (being imported).
+        return module in sys.modules
+    except ImportError:
         return False
 
 

@@ -105,23 +105,39 @@ def mirrored_landmarks(landmarks, width: int):
     )
 
 
+def hands_off_the_face(landmarks):
+    """The landmarks without the hands whose centre lies inside the face's box: a hand skeleton
+    drawn over a face is a hand the tracker imagined there (the scorers ignore it too)."""
+    from dataclasses import replace
+
+    face = landmarks.face
+    if face is None or not landmarks.hands:
+        return landmarks
+    x0, y0 = face[:, 0].min(), face[:, 1].min()
+    x1, y1 = face[:, 0].max(), face[:, 1].max()
+
+    def on_face(hand) -> bool:
+        cx, cy = float(hand.points[:, 0].mean()), float(hand.points[:, 1].mean())
+        return x0 <= cx <= x1 and y0 <= cy <= y1
+
+    return replace(landmarks, hands=tuple(h for h in landmarks.hands if not on_face(h)))
+
+
 def draw(image, analysis, mirror: bool):
-    """The frame to show: the vision layer's landmarks and its meter per gesture (with the enter and
-    exit thresholds), or the plain frame when the overlay is not in this build. Mirroring is for
-    display only; the text of the meters stays readable."""
+    """The frame to show: the vision layer's landmarks (not a hand drawn over the face), or the plain
+    frame when the overlay is not in this build. The meters are the page's (one set, the
+    convention's signs only), not drawn on the video. Mirroring is for display only."""
     import numpy as np
 
     if not overlay_available():
         return np.ascontiguousarray(image[:, ::-1]) if mirror else image
-    from trainer.vision.annotate import draw_landmarks, draw_meters
+    from trainer.vision.annotate import draw_landmarks
 
     out = np.ascontiguousarray(image[:, ::-1]) if mirror else image.copy()
     landmarks = analysis.landmarks
     if landmarks is not None:
+        landmarks = hands_off_the_face(landmarks)
         draw_landmarks(out, mirrored_landmarks(landmarks, image.shape[1]) if mirror else landmarks)
-    live = analysis.live
-    if live is not None:
-        draw_meters(out, live.scores, live.thresholds, live.active, live.talking)
     return out
 
 

@@ -22,13 +22,20 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "practice_started": lambda: None,  # source time (s) when the target was named
     "practice_feedback": lambda: None,  # last Attempt shown to the user
     "practice_log": list,  # Attempts of this session, newest last
-    "practice_seen": list,  # (GestureEvent, Sign | None) recently recognised, newest last
+    "practice_seen": list,  # (GestureEvent, Sign | None, reported at) recently recognised, newest last
     "practice_live": lambda: None,  # the latest FrameReport (live meters)
     "practice_failure": lambda: None,  # why the recognizer stopped, if it did
     "practice_seed": lambda: None,  # seed of the next target pick (None: fresh entropy)
     "practice_upload_done": lambda: None,  # (name, size) of the upload already analysed
-    "watcher": lambda: None,  # trainer.ui.watcher.SignWatcher while the camera runs
-    "calibration": lambda: None,  # a calibration in progress (vision's Calibrator)
+    "practice_try": lambda: None,  # trainer.ui.tries.Try: the live try at the asked sign
+    "watcher": lambda: None,  # trainer.ui.watcher.SignWatcher: built once, lives as long as the session
+    "calibration": lambda: None,  # the latest CalibrationProgress of a camera calibration
+    # The camera (trainer.ui.camera; streamlit-webrtc keeps its own context under camera.WIDGET_KEY)
+    "camera_live": lambda: None,  # camera.Live of this run (None: camera off)
+    "camera_page": lambda: None,  # the page the camera's reports are for (changes drop old reports)
+    "play_camera_log": list,  # play_camera.CameraSign: camera signs sent on Play, newest last
+    "play_camera_frame": lambda: None,  # the latest FrameReport seen on Play
+    "play_camera_failure": lambda: None,  # why the recognizer stopped, on Play
     # Play
     "game": lambda: None,  # trainer.ui.game_session.GameSession
     "sent_signs": list,  # (source, SignEvent) the user sent to the partner

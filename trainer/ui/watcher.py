@@ -13,18 +13,32 @@ The recognizer itself (landmarks, features, thresholds, hysteresis) is the visio
 on the analysis thread, so the page renders at once and MediaPipe is imported only when a camera
 actually sends frames. Time is the frame's own timestamp (``av.VideoFrame.time``), never the wall
 clock, so detection times are measured on the camera's clock.
+
+One watcher lives as long as the browser session, across camera streams (STOP then START, a page
+change, a new track). Each stream's clock starts again near zero, while MediaPipe's graphs and the
+recognizer need one clock that only moves forward. So the watcher keeps a *session clock*: when a
+stream begins (source time going back, or no frame for :data:`STREAM_GAP_S` of wall time), it sets an
+offset that places the new stream's first frame one frame after the last one analysed, and closes
+whatever gesture the old stream left open. Within a stream, time is the source's own, unchanged.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Union
 
 import numpy as np
 
 from trainer.signals.gestures import Gesture, GestureEvent
+
+
+STREAM_GAP_S = 1.0
+"""Wall seconds without a frame after which the next frame begins a new stream (camera restarted)."""
+FRAME_STEP_S = 1 / 30
+"""Session-clock gap placed between the last frame of one stream and the first of the next."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +52,7 @@ class FrameReport:
     face_found: bool
     hands_found: int
     frames: int
-    """Frames processed since the camera started."""
+    """Frames analysed since this stream started."""
     fps: float
     """Processed frames per second of source time over the last second or so."""
 
@@ -107,6 +121,7 @@ class SignWatcher:
         *,
         mirror: bool = True,
         queue_size: int = 256,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._make_pipeline = make_pipeline
         self._draw = draw
@@ -118,13 +133,20 @@ class SignWatcher:
         self._frames = 0
         self._recent: list[float] = []
         self.latest_timestamp: float | None = None
-        """Source time of the last analysed frame (read by the page to time a drill)."""
+        """Session-clock time of the last analysed frame (read by the page to time a drill)."""
         self._last_time: float | None = None
+        self._last_source: float | None = None
+        self._offset = 0.0  # session clock = source time + offset (set when a stream begins)
+        self.streams = 0
+        """Streams seen so far (a STOP -> START or a new track begins a new one)."""
+        self._last_submit_wall: float | None = None
+        self._clock = clock  # wall time, only to notice a pause between two streams
         self._profile: Any = None
         self._calibrator: Any = None
         self._calibration_created = ""
-        # Live mode: the newest frame waiting for analysis, and the newest analysis to draw.
-        self._pending: tuple[np.ndarray, float] | None = None
+        # Live mode: the newest frame waiting for analysis (image, source time, begins a stream),
+        # and the newest analysis to draw.
+        self._pending: tuple[np.ndarray, float, bool] | None = None
         self._wake = threading.Condition()
         self._latest: Any = None
         self._worker: threading.Thread | None = None
@@ -150,14 +172,31 @@ class SignWatcher:
         return out
 
     def submit(self, image: np.ndarray, timestamp: float) -> None:
-        """Hand the newest frame to the analysis thread (replacing one it has not started yet)."""
+        """Hand the newest frame to the analysis thread (replacing one it has not started yet).
+        A frame after a pause of :data:`STREAM_GAP_S` (camera stopped and started) begins a new
+        stream, even if its source time happens to move forward."""
+        now = self._clock()
         with self._wake:
-            self._pending = (image, timestamp)
+            gap = self._last_submit_wall is not None and now - self._last_submit_wall > STREAM_GAP_S
+            self._last_submit_wall = now
+            # A stream start must not be lost when a later frame replaces this one before analysis.
+            begins = gap or (self._pending is not None and self._pending[2])
+            self._pending = (image, timestamp, begins)
             if self._worker is None or not self._worker.is_alive():
                 self._closed = False
                 self._worker = threading.Thread(target=self._analyse_loop, name="sign-watcher", daemon=True)
                 self._worker.start()
             self._wake.notify()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the recognizer is built (or failed to build, with a report queued)."""
+        return self._pipeline is not None or self._failed is not None
+
+    def prepare(self) -> None:
+        """Build the recognizer now (on the caller's thread) instead of on the first frame."""
+        with self._lock:
+            self._ensure_pipeline()
 
     def _analyse_loop(self) -> None:
         while True:
@@ -170,9 +209,19 @@ class SignWatcher:
                     return
                 if self._closed:
                     return
-                image, timestamp = self._pending
+                image, timestamp, begins = self._pending
                 self._pending = None
-            analysis = self.analyse(image, timestamp)
+            try:
+                analysis = self.analyse(image, timestamp, new_stream=begins)
+            except RuntimeError as error:
+                # The interpreter is shutting down (the server stops) or the recognizer broke: say
+                # so once and stop analysing; the video keeps playing without an overlay.
+                with self._wake:
+                    self._worker = None
+                if not self._closed:
+                    self._failed = f"recognition stopped on a frame: {error}"
+                    self._put(WatcherFailure(self._failed), droppable=False)
+                return
             if analysis is not None:
                 self._latest = analysis
 
@@ -189,13 +238,15 @@ class SignWatcher:
             return np.ascontiguousarray(image[:, ::-1]) if self.mirror else image
         return self._draw(image, analysis, self.mirror)
 
-    def analyse(self, image: np.ndarray, timestamp: float) -> Analysis | None:
-        """Run the recognizer on one frame and queue its reports; None if it cannot run."""
+    def analyse(self, image: np.ndarray, timestamp: float, *, new_stream: bool = False) -> Analysis | None:
+        """Run the recognizer on one frame taken at source time ``timestamp`` and queue its reports
+        (times on the session clock); None if it cannot run. ``new_stream``: the camera restarted
+        (also inferred when the source time goes back)."""
         with self._lock:
-            if self._last_time is not None and timestamp <= self._last_time:
-                # MediaPipe's video mode needs strictly increasing timestamps; a restarted track
-                # may begin again at zero, so continue the clock instead of failing.
-                timestamp = self._last_time + 1e-3
+            if self._last_source is None or new_stream or timestamp <= self._last_source:
+                self._begin_stream(timestamp)
+            self._last_source = timestamp
+            timestamp = timestamp + self._offset
             self._last_time = timestamp
             pipeline = self._ensure_pipeline()
             if pipeline is None:
@@ -231,6 +282,21 @@ class SignWatcher:
             if self._calibrator is not None:
                 self._calibrate(scores, timestamp)
             return analysis
+
+    def _begin_stream(self, first_source_time: float) -> None:
+        """A new stream: its first frame goes one frame after the last analysed one on the session
+        clock (MediaPipe needs strictly increasing times), the per-stream counters start over, and
+        a gesture the old stream left open is dropped (its end was never seen)."""
+        self.streams += 1
+        if self._last_time is None:
+            self._offset = 0.0
+        else:
+            self._offset = self._last_time + FRAME_STEP_S - first_source_time
+        self._frames = 0
+        self._recent = []
+        finish = getattr(self._pipeline, "finish", None)
+        if finish is not None:
+            finish()
 
     def start_calibration(self, calibrator: Any, created: str = "") -> None:
         """Feed the next frames' features (face found only) to ``calibrator`` (vision's Calibrator);

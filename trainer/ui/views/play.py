@@ -1,40 +1,42 @@
-"""The Play page: the person and a bot partner against two bots, at any preset.
+"""The Play page: the person and a bot partner against two bots, at any preset, drawn as a card table.
 
-Card faces and avatars are the deck's drawings; the game, the legal actions, the scoring and its
-explanation are the engine's; the bots and the signs between seats (who saw, who caught) are the
-Table's. This page draws them, turns clicks and camera signs into the person's inputs, and saves,
-resumes and replays games through the Store.
+Card faces and avatars are the deck's drawings; the game, the legal actions and the scoring are the
+engine's; the bots and the signs between seats (who saw, who caught) are the Table's. The sentences
+are built from those typed values (:mod:`trainer.ui.table_talk`), the coach's notes from what the
+bots actually did (:mod:`trainer.ui.coach`). This page draws them, turns clicks and camera signs into
+the person's inputs, and saves, resumes and replays games through the Store.
+
+A message belongs to its moment: a refusal to the trick it was made in, the signs sent and the
+catches to their deal, a deal's result to the time between its end and the next deal's first card.
 """
 
 from __future__ import annotations
 
+import html
 import random
-import re
 
 import streamlit as st
 
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
+from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
-from trainer.ui import camera, modes, persistence, render, state
+from trainer.signals.table import is_truthful
+from trainer.ui import coach, modes, persistence, render, state
+from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
 from trainer.ui.settings import Settings
-from trainer.ui.watcher import SignSeen
+from trainer.ui.views import play_camera
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North — your partner", 3: "East"}
 SHORT_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
+WIN_COLOUR = "#2e7d32"
+TURN_COLOUR = "#f9a825"
 
 
 def table_piece() -> modes.Piece:
     return modes.piece_with("the game table (bots)", "trainer.bots.table", "Table")
-
-
-def _words(text: str) -> str:
-    """The engine speaks of seats and teams by number; say who they are."""
-    text = re.sub(r"\bseat (\d)\b", lambda m: SHORT_NAMES.get(int(m.group(1)), m.group(0)), text)
-    text = re.sub(r"\bteam 0\b", "your team", text)
-    return re.sub(r"\bteam 1\b", "the opponents' team", text)
 
 
 def _session() -> GameSession | None:
@@ -43,6 +45,47 @@ def _session() -> GameSession | None:
 
 def _autosave(session: GameSession) -> None:
     persistence.autosave(session.to_json())
+
+
+# -- moments: what a message speaks of ---------------------------------------------------------------
+
+def _deal_moment(session: GameSession) -> tuple:
+    return (id(session), session.table.game.deal_number)
+
+
+def _trick_moment(session: GameSession) -> tuple:
+    game = session.table.game
+    return (id(session), game.deal_number, len(game.tricks), game.is_over)
+
+
+def _say_error(session: GameSession, text: str) -> None:
+    """A refusal speaks of the trick it was made in: gone once that trick is over."""
+    st.session_state["play_error"] = (_trick_moment(session), text)
+
+
+def _current_error(session: GameSession) -> str | None:
+    error = st.session_state["play_error"]
+    if not isinstance(error, tuple) or error[0] != _trick_moment(session):
+        return None
+    return error[1]
+
+
+def _closed_trick(session: GameSession) -> tuple[TrickRecord, DealResult | None] | None:
+    """The trick that stays on the table: the last closed one, until the next lead. After a deal's
+    last trick, that trick with the deal's result, until the next deal's first card."""
+    game = session.table.game
+    if game.is_over and game.results:
+        result = game.results[-1]
+        return (result.tricks[-1] if result.tricks else None), result
+    if game.current_trick:
+        return None
+    if game.tricks:
+        return game.tricks[-1], None
+    if game.results:
+        result = game.results[-1]
+        if game.deal_number == result.deal + 1:
+            return (result.tricks[-1] if result.tricks else None), result
+    return None
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
@@ -56,6 +99,7 @@ def _new_game(settings: Settings) -> None:
     st.session_state["play_seed"] = None
     st.session_state["game"] = GameSession.start(settings.preset, settings.convention, seed, Seating(partner, opponents))
     st.session_state["sent_signs"] = []
+    st.session_state["play_error"] = None
     st.session_state["replay"] = None
 
 
@@ -85,6 +129,8 @@ def _setup_panel(settings: Settings) -> None:
                 try:
                     st.session_state["game"] = persistence.resume_game(chosen)
                     st.session_state["replay"] = None
+                    st.session_state["sent_signs"] = []
+                    st.session_state["play_error"] = None
                 except ValueError as error:  # persistence.SaveError: the reason and what to do
                     st.error(str(error))
             if load_cols[2].button("Replay", key="play_replay"):
@@ -119,42 +165,67 @@ def _replay_panel(settings: Settings) -> bool:
     for col, (seat, card) in zip(cols, trick.plays(4)):
         with col:
             _card_picture(card, settings, width=90)
-            st.caption(SHORT_NAMES[seat])
-    outcome = "pourri (spoiled: nobody takes it)" if trick.spoiled else f"won by {SHORT_NAMES[trick.winner]}"
+            st.caption(f"{SHORT_NAMES[seat]}: {talk.card_name(card, settings.language)}")
+    outcome = talk.trick_outcome(trick)
     st.markdown(f"Result: **{outcome}**. Tricks so far this deal: " +
                 ", ".join(f"{SHORT_NAMES[s]} {won[s]}" for s in range(4)))
     for result in game.results:
         if result.deal == deal and number == len([1 for d, _ in tricks if d <= deal]):
-            st.info(_words(result.explanation))
+            st.info(talk.deal_result_text(result))
     return True
 
 
 # -- drawing ---------------------------------------------------------------------------------------
 
-def _card_picture(card: Card, settings: Settings, width: int = 96) -> None:
+def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None = None, colour: str = WIN_COLOUR) -> str:
+    """A card picture (the code only in its tooltip), framed and labelled when ``mark`` is given."""
+    name = talk.card_name(card, settings.language)
+    title = f"{render.card_label(card, settings.language)} [{card.code}]"
     svg = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
-    if svg is None:
-        st.markdown(f"`{card.code}` {render.card_label(card, settings.language)}")
-    else:
-        render.show_svg(svg, width=width, title=render.card_label(card, settings.language))
+    picture = render.svg_html(svg, width=width, title=title) if svg is not None else f"<span title='{html.escape(title)}'>{html.escape(name)}</span>"
+    if mark is None:
+        return f"<div style='text-align:center'>{picture}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
+    return (f"<div style='text-align:center'><div style='display:inline-block;border:4px solid {colour};"
+            f"border-radius:10px;padding:2px'>{picture}</div><div style='font-size:0.85em'>{html.escape(name)}"
+            f"<br/><b style='color:{colour}'>{html.escape(mark)}</b></div></div>")
+
+
+def _card_picture(card: Card, settings: Settings, width: int = 96) -> None:
+    st.markdown(_card_html(card, settings, width), unsafe_allow_html=True)
 
 
 def _seat_signs(session: GameSession, seat: int) -> list:
-    """The signs of ``seat`` this deal that the person saw."""
+    """The signs of ``seat`` this deal that the person saw (an opponent's only when caught)."""
     return [t.event for t in session.table.visible_signs(HUMAN_SEAT) if t.event.seat == seat]
 
 
-def _avatar(session: GameSession, seat: int, settings: Settings, view) -> None:
-    """A bot's avatar making its latest sign (drawn face or hand), its signs, its tricks."""
+def _signal_text(signal: Signal, settings: Settings) -> str:
+    text = render.sign_label(signal.sign, settings.language)
+    return f"{text} ×{signal.count}" if signal.count > 1 else text
+
+
+def _tricks_taken(session: GameSession, view) -> tuple[str, tuple[int, ...]]:
+    """Tricks per seat as the table shows them: the finished deal's while its result is on the table."""
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        return f"tricks in deal {closed[1].deal}", closed[1].tricks_won
+    return "tricks", view.tricks_won
+
+
+def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: int | None) -> None:
+    """A bot's seat: its avatar making its latest sign seen, its name, whose turn, its signs."""
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
     from trainer.deck import avatar_svg
 
+    render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
+                               label=SHORT_NAMES[seat]), width=84, title=SEAT_NAMES[seat])
     dealer = " · dealer" if view.dealer == seat else ""
-    turn = " · to play" if view.to_move == seat else ""
-    render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=110,
-                               label=SHORT_NAMES[seat]), width=110, title=SEAT_NAMES[seat])
-    st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}{turn}  \ntricks: **{view.tricks_won[seat]}** · cards: {view.hand_sizes[seat]}")
+    label, won = _tricks_taken(session, view)
+    st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
+    if turn == seat:
+        st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
+                    f"▶ {SHORT_NAMES[seat]} to play</span>", unsafe_allow_html=True)
     if signs:
         pictures = " ".join(
             render.svg_html(render.sign_svg(e.signal, settings.convention, width=34), width=34,
@@ -165,30 +236,92 @@ def _avatar(session: GameSession, seat: int, settings: Settings, view) -> None:
         st.caption("Signs seen: " + ", ".join(_signal_text(e.signal, settings) for e in signs))
 
 
-def _signal_text(signal: Signal, settings: Settings) -> str:
-    text = render.sign_label(signal.sign, settings.language)
-    return f"{text} ×{signal.count}" if signal.count > 1 else text
-
-
-def _trick_area(view, settings: Settings) -> None:
-    st.markdown("**Trick in progress**")
+def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
+    """The card in front of each seat: the trick in progress, or the closed trick with its winner."""
+    players = view.players
     if view.current_trick:
-        cols = st.columns(4)
-        for i, card in enumerate(view.current_trick):
-            seat = (view.trick_leader + i) % view.players
-            with cols[i]:
-                _card_picture(card, settings, width=80)
-                st.caption(SHORT_NAMES[seat])
+        plays = [((view.trick_leader + i) % players, c) for i, c in enumerate(view.current_trick)]
+        return {seat: _card_html(card, settings, 78) for seat, card in plays}
+    closed = _closed_trick(session)
+    if closed is None or closed[0] is None:
+        return {}
+    trick = closed[0]
+    out = {}
+    for seat, card in trick.plays(players):
+        if trick.spoiled:
+            out[seat] = _card_html(card, settings, 78, mark="pourri", colour="#9e9e9e")
+        elif seat == trick.winner:
+            out[seat] = _card_html(card, settings, 78, mark=f"{'you win' if seat == HUMAN_SEAT else 'wins'} the trick")
+        else:
+            out[seat] = _card_html(card, settings, 78)
+    return out
+
+
+def _centre(session: GameSession, view, settings: Settings) -> None:
+    """The middle of the table: which trick, who led, or the closed trick's result."""
+    number = len(view.tricks) + 1
+    if view.current_trick:
+        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led')}")
+        return
+    closed = _closed_trick(session)
+    if closed is not None:
+        trick, result = closed
+        if trick is not None:
+            st.markdown(f"**Last trick** (trick {trick.number}"
+                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick)}**")
+        if result is not None:
+            st.markdown(f"**Deal {result.deal} is over.**")
+        return
+    if view.phase is Phase.PLAY and view.trick_leader is not None:
+        st.markdown(f"**Trick {number}** — {talk.says(view.trick_leader, 'lead', 'leads')}")
     else:
-        st.caption("No card on the table yet" + (f"; {SHORT_NAMES[view.trick_leader]} leads." if view.trick_leader is not None else "."))
-    if view.tricks:
-        last = view.tricks[-1]
-        outcome = "**pourri** (spoiled)" if last.spoiled else f"won by **{SHORT_NAMES[last.winner]}**"
-        plays = ", ".join(f"{SHORT_NAMES[s]} {c.code}" for s, c in last.plays(view.players))
-        st.caption(f"Last trick ({last.number}): {plays} — {outcome}")
+        st.markdown(f"**Deal {view.deal_number}** — before the first trick")
 
 
-def _tricks_list(view) -> None:
+def _table(session: GameSession, view, settings: Settings, turn: int | None) -> None:
+    cards = _table_cards(session, view, settings)
+    empty = "<div style='height:40px'></div>"
+    top = st.columns([1, 1, 1])
+    with top[1]:
+        _seat_box(session, PARTNER_SEAT, settings, view, turn)
+        st.markdown(cards.get(PARTNER_SEAT, empty), unsafe_allow_html=True)
+    middle = st.columns([1, 1, 1, 1, 1])
+    with middle[0]:
+        _seat_box(session, 1, settings, view, turn)
+    with middle[1]:
+        st.markdown(cards.get(1, empty), unsafe_allow_html=True)
+    with middle[2]:
+        _centre(session, view, settings)
+    with middle[3]:
+        st.markdown(cards.get(3, empty), unsafe_allow_html=True)
+    with middle[4]:
+        _seat_box(session, 3, settings, view, turn)
+    bottom = st.columns([1, 1, 1])
+    with bottom[1]:
+        st.markdown(cards.get(HUMAN_SEAT, empty), unsafe_allow_html=True)
+        dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
+        label, won = _tricks_taken(session, view)
+        st.markdown(f"**{SEAT_NAMES[HUMAN_SEAT]}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
+        if turn == HUMAN_SEAT:
+            st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
+                        "▶ your turn</span>", unsafe_allow_html=True)
+
+
+def _turn_banner(session: GameSession, view) -> None:
+    if session.table.is_over:
+        return
+    closed = _closed_trick(session)
+    deal_over = closed is not None and closed[1] is not None
+    text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over)
+    if view.to_move == HUMAN_SEAT and not session.paused:
+        st.success(text, icon=":material/front_hand:")
+    else:
+        st.info(text, icon=":material/hourglass_top:")
+    if session.paused:
+        st.button("Next deal" if deal_over else "Next trick", key="play_next", type="primary", on_click=_next)
+
+
+def _tricks_list(view, settings: Settings) -> None:
     if not view.tricks:
         return
     rows = []
@@ -196,11 +329,23 @@ def _tricks_list(view) -> None:
         rows.append({
             "trick": t.number,
             "led by": SHORT_NAMES[t.leader],
-            "cards": " ".join(f"{SHORT_NAMES[s]}:{c.code}" for s, c in t.plays(view.players)),
+            "cards": ", ".join(f"{SHORT_NAMES[s]}: {talk.card_name(c, settings.language)}" for s, c in t.plays(view.players)),
             "result": "pourri" if t.spoiled else SHORT_NAMES[t.winner],
         })
     with st.expander(f"Tricks of this deal ({len(view.tricks)})"):
         st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def _score_sheet(view, *, expanded: bool = False) -> None:
+    rows = talk.score_sheet(view.results)
+    if not rows:
+        return
+    with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
+        st.dataframe([
+            {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
+             "your team": r.us, "opponents": r.them, "total": f"{r.total_us}–{r.total_them}"}
+            for r in rows
+        ], hide_index=True, width="stretch", key="score_sheet")
 
 
 def _catch_banner(session: GameSession, settings: Settings) -> None:
@@ -213,11 +358,63 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
             who = "your" if maker == HUMAN_SEAT else "your partner's"
             theirs.append(f"{SHORT_NAMES[by]} caught {who} sign: **{what}**")
         elif by == HUMAN_SEAT:
-            ours.append(f"you caught {SHORT_NAMES[maker]}'s sign: **{what}**")
+            ours.append(f"{SHORT_NAMES[maker]}'s sign **{what}**")
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
     if ours:
-        st.info("Caught by you: " + "; ".join(ours) + ".", icon=":material/visibility:")
+        st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
+
+
+# -- the coach ------------------------------------------------------------------------------------
+
+def _sign_notes_text(notes, settings: Settings) -> str:
+    parts = []
+    for n in notes:
+        seen = "North saw it" if n.seen_by_partner else "North missed it"
+        caught = f", caught by {talk.join([SHORT_NAMES[s] for s in n.caught_by])}" if n.caught_by else ", no opponent caught it"
+        parts.append(f"{talk.sign_name(n.signal, settings.language)} ({seen}{caught})")
+    return "; ".join(parts)
+
+
+def _coach_panel(session: GameSession, settings: Settings) -> None:
+    """After a trick and after a deal: what North understood from your signs and why it played."""
+    closed = _closed_trick(session)
+    if closed is None:
+        return
+    trick, result = closed
+    table = session.table
+    lines = []
+    deal = result.deal if result is not None else table.game.deal_number
+    if trick is not None:
+        note = coach.trick_coach(session.moves, table.history, deal, trick, settings.language,
+                                 tricks_per_deal=table.ruleset.tricks_per_deal)
+        if note.signs:
+            lines.append(f"**Your signs before North played:** {_sign_notes_text(note.signs, settings)}.")
+        else:
+            lines.append("**You had made no sign** before North played: it knew nothing of your hand from you.")
+        if note.partner_card is not None:
+            if note.belief:
+                lines.append(f"**North believed:** {talk.join(list(note.belief))}.")
+            elif note.signs:
+                lines.append("**North believed:** nothing it could use about your cards still in hand.")
+            lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
+                         f"{trick.number}: {note.why}.")
+    if result is not None:
+        review = coach.deal_coach(session.moves, table.history, result, settings.language,
+                                  hand=session.deal_hands.get(result.deal, ()))
+        lines.append(f"**Deal {result.deal} review**")
+        if review.helped:
+            lines.append("Your signs helped — " + "; ".join(review.helped) + ".")
+        if review.would_help:
+            lines.append("A sign would have helped — " + "; ".join(review.would_help) + ".")
+        if review.caught:
+            lines.append("A sign that cost you a catch — " + "; ".join(review.caught) + ".")
+        if review.unsigned:
+            lines.append("Signs your hand allowed that you did not make: " + talk.join(list(review.unsigned)) + ".")
+        if not (review.helped or review.would_help or review.caught or review.unsigned):
+            lines.append("No sign changed North's play this deal, and none was caught.")
+    with st.container(border=True, key="coach"):
+        st.markdown("**Coach**  \n" + "  \n".join(lines))
 
 
 # -- the person's decisions ----------------------------------------------------------------------
@@ -227,22 +424,35 @@ def _act(action) -> None:
     try:
         session.act(action)
     except ValueError as error:
-        st.session_state["play_error"] = f"Not allowed: {_words(str(error))}."
+        _say_error(session, f"Not allowed now: {error}.")
         return
+    st.session_state["play_error"] = None
+    _autosave(session)
+
+
+def _next() -> None:
+    session = _session()
+    session.next()
     st.session_state["play_error"] = None
     _autosave(session)
 
 
 def _send_sign(signal: Signal, source: str) -> None:
     session = _session()
+    settings = state.settings()
+    if session.table.is_over:
+        _say_error(session, "The game is over: start a new game to sign again.")
+        return
+    if not session.table.lying_allowed and not is_truthful(signal, session.table.game.hand(HUMAN_SEAT)):
+        _say_error(session, talk.refusal_text(signal, settings.language))
+        return
     try:
         event = session.sign(signal)
     except ValueError as error:
-        label = _signal_text(signal, state.settings())
-        st.session_state["play_error"] = f"Your sign {label} ({source}) was not sent: {_words(str(error))}."
+        _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
     st.session_state["play_error"] = None
-    st.session_state["sent_signs"].append((source, event))
+    st.session_state["sent_signs"].append((source, event, _deal_moment(session)))
     _autosave(session)
 
 
@@ -260,11 +470,17 @@ def _decision_buttons(view) -> None:
         return
     if view.phase is Phase.ANSWER and view.declarations:
         seat, declaration = view.declarations[-1]
-        st.markdown(f"**{SHORT_NAMES[seat]} {'announces mordienne' if declaration is Declaration.MORDIENNE else 'offers to give up the deal'}.** Your answer:")
+        consequence = (
+            "Accept: the deal is played for 2 points. Refuse: it is not played and their team scores 1."
+            if declaration is Declaration.MORDIENNE else
+            "Accept: your team takes 1 point without play. Refuse: your team must then make mordienne "
+            "(2 points for you), or the other team scores 2.")
+        st.markdown(f"**{talk.declaration_text(seat, declaration)}.** You answer for your team. {consequence}")
     elif view.phase is Phase.CHANT_VOTE:
-        st.markdown("**Chant?** The talon is dealt to two players who then discard (only if everyone agrees).")
+        st.markdown(talk.CHANT_HELP)
     elif view.phase is Phase.DECLARE:
-        st.markdown("**Before the first trick** you may announce mordienne or give the deal up:")
+        st.markdown("**Before the first trick** you may pass, announce mordienne (to take the last tricks "
+                    "in a row, for 2 points) or give the deal up (the opponents take 1 point):")
     cols = st.columns(len(options))
     for col, action in zip(cols, options):
         if isinstance(action, Vote):
@@ -278,19 +494,20 @@ def _decision_buttons(view) -> None:
         col.button(label, key=f"decide_{label}", on_click=_act, args=(action,))
 
 
-def _hand(view, settings: Settings) -> None:
+def _hand(session: GameSession, view, settings: Settings) -> None:
     discarding = view.phase is Phase.DISCARD and view.to_move == HUMAN_SEAT
-    playing = view.phase is Phase.PLAY and view.to_move == HUMAN_SEAT
+    playing = view.phase is Phase.PLAY and view.to_move == HUMAN_SEAT and not session.paused
     legal = {a.card if isinstance(a, Discard) else a for a in view.legal_actions if isinstance(a, (Card, Discard))}
     st.markdown("**Your hand**" + (" — click a card to play it" if playing else " — choose a card to discard" if discarding else ""))
     cols = st.columns(max(len(view.hand), 1))
     for col, card in zip(cols, view.hand):
         with col:
-            _card_picture(card, settings, width=92)
+            _card_picture(card, settings, width=88)
             label = "Discard" if discarding else "Play"
             action = Discard(card) if discarding else card
-            st.button(label, key=f"card_{card.code}", disabled=card not in legal, on_click=_act, args=(action,),
-                      help=render.card_label(card, settings.language), width="stretch")
+            st.button(label, key=f"card_{card.code}", disabled=card not in legal or session.paused,
+                      on_click=_act, args=(action,),
+                      help=f"{render.card_label(card, settings.language)} [{card.code}]", width="stretch")
 
 
 def _sign_buttons(session: GameSession, settings: Settings) -> None:
@@ -313,52 +530,40 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
                       on_click=_send_sign, args=(signal, "button"), width="stretch",
                       type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
-    sent = st.session_state["sent_signs"]
+    moment = _deal_moment(session)
+    sent = [(source, e) for source, e, when in st.session_state["sent_signs"] if when == moment]
     if sent:
-        st.caption("Sent to your partner: " + ", ".join(
-            f"{_signal_text(e.signal, settings)} ({source}{', caught by ' + ' and '.join(SHORT_NAMES[c] for c in e.caught_by) if e.caught_by else ''})"
+        st.caption("Sent to your partner this deal: " + "; ".join(
+            f"{_signal_text(e.signal, settings)} ({source}, North saw it"
+            f"{', caught by ' + talk.join([SHORT_NAMES[c] for c in e.caught_by]) if e.caught_by else ''})"
             for source, e in sent[-6:]))
 
 
-def _camera_signs(reports: list) -> None:
-    """Signs from the camera go to the partner as soon as the recognizer finishes them (final
-    events carry the repeat count: one mouth opening per ace)."""
-    session = _session()
-    if session is None:
-        return
-    convention = Convention.named(session.convention)
-    sent = False
-    for report in reports:
-        if not isinstance(report, SignSeen) or not report.final:
-            continue
-        sign = convention.sign_for(report.event.gesture)
-        if sign is None:
-            continue
-        count = min(4, max(1, report.event.count)) if sign is Sign.AS else 1
-        _send_sign(Signal(sign, count), "camera")
-        sent = True
-    if sent:
-        st.rerun()
-
-
-def _camera_panel(settings: Settings):
-    """The camera widget when it is on; returns (ctx, watcher) for the watch loop, else None."""
-    mode = modes.input_mode(settings.camera)
-    if mode.mode is not modes.InputMode.LIVE_CAMERA:
-        st.caption(f"Camera signs: off — {mode.why}")
-        return None
-    with st.expander("Sign with your face and hands (camera)", expanded=True):
-        ctx, watcher = camera.settings_camera("play-camera", settings)
-        st.caption("Each sign the camera sees is sent to your partner when you finish making it.")
-    return ctx, watcher
+def _camera_send(signal: Signal, source: str) -> str | None:
+    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not."""
+    _send_sign(signal, source)
+    error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
+    return None if error is None else error[1]
 
 
 def _scores(view) -> None:
-    target = f" (game to {view.target})" if view.target else ""
+    target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
     st.markdown(
         f"**Score{target}:** your team **{view.scores[0]}** — opponents **{view.scores[1]}** · "
         f"deal {view.deal_number} · dealer {SHORT_NAMES[view.dealer] if view.dealer is not None else '—'}"
     )
+
+
+def _game_over(session: GameSession, view, settings: Settings) -> None:
+    """The end: the result, the last trick and deal as cards, the score sheet, a new game."""
+    outcome = session.table.game.outcome
+    st.subheader(f"Game over — {talk.outcome_text(outcome)}")
+    last = session.table.game.results[-1]
+    st.success(f"Deal {last.deal}: {talk.deal_result_text(last)}", icon=":material/emoji_events:")
+    _table(session, view, settings, None)
+    _coach_panel(session, settings)
+    _score_sheet(view, expanded=True)
+    st.button("New game", key="play_new_after", type="primary", on_click=_new_game, args=(settings,))
 
 
 def show() -> None:
@@ -379,40 +584,27 @@ def show() -> None:
         st.caption(f"This game uses preset {session.preset} and convention {session.convention}; "
                    "new settings apply to the next game.")
     view = session.table.view(HUMAN_SEAT)
-    error = st.session_state["play_error"]
+    if session.table.is_over:
+        _game_over(session, view, settings)
+        return
+    error = _current_error(session)
     if error:
         st.error(error)
     _scores(view)
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        result = closed[1]
+        st.success(f"Deal {result.deal}: {talk.deal_result_text(result)}", icon=":material/emoji_events:")
+    _turn_banner(session, view)
     _catch_banner(session, settings)
-    if view.results:
-        last = view.results[-1]
-        st.success(f"Deal {last.deal}: {_words(last.explanation)} (tricks: " +
-                   ", ".join(f"{SHORT_NAMES[s]} {n}" for s, n in enumerate(last.tricks_won)) + ")",
-                   icon=":material/emoji_events:")
-    outcome = session.table.game.outcome
-    if outcome is not None:
-        winner = "Your team wins" if outcome.winner == 0 else "The opponents win" if outcome.winner == 1 else "A draw"
-        st.subheader(f"Game over: {winner} ({outcome.scores[0]}–{outcome.scores[1]})")
-    top = st.columns([1, 2, 1])
-    with top[1]:
-        _avatar(session, PARTNER_SEAT, settings, view)
-    middle = st.columns([1, 2, 1])
-    with middle[0]:
-        _avatar(session, 1, settings, view)
-    with middle[1]:
-        _trick_area(view, settings)
-    with middle[2]:
-        _avatar(session, 3, settings, view)
+    turn = None if session.paused else view.to_move
+    _table(session, view, settings, turn)
+    _coach_panel(session, settings)
     if view.chant_receivers and view.chant:
         st.caption("Chant played: " + " and ".join(SHORT_NAMES[s] for s in view.chant_receivers) + " received the talon.")
-    if outcome is None:
-        _decision_buttons(view)
-    _hand(view, settings)
-    st.caption(f"Your tricks: **{view.tricks_won[HUMAN_SEAT]}** · tricks per player: " +
-               ", ".join(f"{SHORT_NAMES[s]} {n}" for s, n in enumerate(view.tricks_won)))
-    _tricks_list(view)
-    if outcome is None:
-        _sign_buttons(session, settings)
-        live = _camera_panel(settings)
-        if live is not None:
-            camera.watch(*live, _camera_signs)  # last: the page stays here while the camera plays
+    _decision_buttons(view)
+    _hand(session, view, settings)
+    _tricks_list(view, settings)
+    _score_sheet(view)
+    _sign_buttons(session, settings)
+    play_camera.panel(settings, session, _camera_send)  # the camera's own fragment: never reruns the page

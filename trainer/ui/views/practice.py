@@ -1,6 +1,10 @@
 """The Practice page: the app names a sign and shows how it is made, watches (live camera or an
-uploaded clip or photo), and says at once whether it saw it, with the time to detect and the hold.
+uploaded clip or photo), and says at once whether it saw it, with the time it took and the hold.
 Calibration (neutral face), streaks and a history per sign, and the weak signs to practise next.
+
+On the live camera a *try* runs from the ask to a verdict (the asked sign seen) or a timeout
+(``trainer.ui.tries``); other gestures seen meanwhile are listed with their times, never counted as
+failures. The live part of the page is a camera fragment (``camera.pump``) that reruns only itself.
 
 Wiring only: recognition is the vision layer's, judging and statistics are ``trainer.ui.drill``,
 pictures are the deck's, persistence is the Store's.
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import streamlit as st
@@ -17,12 +22,14 @@ import streamlit as st
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
-from trainer.ui import camera, drill, modes, persistence, recognition, render, state, uploads
+from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
 from trainer.ui.settings import Handedness, Settings
 from trainer.ui.views import teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
 
 MAX_SEEN = 8
+CALIBRATION_SECONDS = 3.0
+HISTORY_SECONDS = 1.0
 UPLOAD_TYPES = ("jpg", "jpeg", "png", "webp", "bmp", "mp4", "webm", "mov", "avi", "y4m")
 
 
@@ -48,8 +55,11 @@ def _table(settings: Settings) -> dict[Sign, drill.SignStats]:
 def _ask(sign: Sign) -> None:
     st.session_state["practice_target"] = sign
     watcher = st.session_state.get("watcher")
-    # Time the drill on the camera's own clock: the last frame's timestamp when the sign is asked.
-    st.session_state["practice_started"] = None if watcher is None else watcher.latest_timestamp
+    # Timed on the camera's own clock from the last frame analysed when the sign is asked (or from
+    # the first frame after it, when the camera is not running yet).
+    now = None if watcher is None else watcher.latest_timestamp
+    st.session_state["practice_try"] = tries.ask(sign, now)
+    st.session_state["practice_started"] = now
     st.session_state["practice_feedback"] = None
 
 
@@ -59,50 +69,65 @@ def _record(attempt: drill.Attempt) -> None:
     persistence.save_attempt(attempt)
 
 
-def _on_event(event: GestureEvent, reported_at: float, settings: Settings, *, live: bool = True) -> None:
-    """Log what was seen; if a sign is asked and not yet answered, judge the event against it."""
+def _note_seen(event: GestureEvent, reported_at: float, settings: Settings) -> None:
+    """List a recognised gesture (once: its end replaces its confirmation), newest last."""
     seen = st.session_state["practice_seen"]
     sign = _convention(settings).sign_for(event.gesture)
-    seen.append((event, sign))
+    seen[:] = [s for s in seen if not (s[0].gesture is event.gesture and s[0].start == event.start)]
+    seen.append((event, sign, reported_at))
     del seen[:-MAX_SEEN]
+
+
+def _on_upload_events(events: tuple[GestureEvent, ...], settings: Settings) -> None:
+    """A clip or photo is one try: a success if any of its gestures makes the asked sign."""
+    for event in events:
+        _note_seen(event, event.end, settings)
     target = st.session_state["practice_target"]
-    feedback = st.session_state["practice_feedback"]
-    if target is None or (feedback is not None and feedback.success):
+    if target is None or not events:
         return
-    attempt = drill.judge(
-        target, event, reported_at=reported_at,
-        # An uploaded file has its own clock: no time to detect, only the hold.
-        asked_at=st.session_state["practice_started"] if live else None,
-        convention=_convention(settings), signing_hand=_signing_hand(settings),
-    )
-    if attempt.success or sign is not None:  # a recognised sign other than the target is a miss
-        _record(attempt)
+    convention = _convention(settings)
+    judged = [drill.judge(target, e, reported_at=e.end, asked_at=None, convention=convention,
+                          signing_hand=_signing_hand(settings)) for e in events]
+    hit = next((a for a in judged if a.success), None)
+    _record(hit if hit is not None else judged[0])
 
 
-def _describe(event: GestureEvent, sign: Sign | None, settings: Settings) -> str:
+def _describe(event: GestureEvent, sign: Sign | None, settings: Settings, when: str = "") -> str:
     what = render.sign_label(sign, settings.language) if sign else "no sign in this convention"
     side = f", {event.side.value} side" if event.side else ""
     count = f" ×{event.count}" if event.count > 1 else ""
-    return f"{event.gesture.value}{count}{side} → **{what}** (held {event.duration:.2f} s, confidence {event.confidence:.2f})"
+    return (f"{when}{event.gesture.value}{count}{side} → **{what}** "
+            f"(held {event.duration:.2f} s, confidence {event.confidence:.2f})")
 
 
 def _show_feedback(settings: Settings) -> None:
     attempt: drill.Attempt | None = st.session_state["practice_feedback"]
+    current: tries.Try | None = st.session_state["practice_try"]
+    if attempt is None and current is not None and current.seen is not None:
+        took = current.took_s
+        st.success(f"Seen: {render.sign_label(current.target, settings.language)} — recognised "
+                   f"{took:.2f} s after it was asked. Hold it, then relax: the hold is timed.",
+                   icon=":material/check_circle:")
+        return
     if attempt is None:
         return
-    timing = []
-    if attempt.detect_s is not None:
-        timing.append(f"detected {attempt.detect_s:.2f} s after it was asked")
-    if attempt.hold_s is not None:
-        timing.append(f"held {attempt.hold_s:.2f} s")
-    timing_text = "; ".join(timing)
+    st.button("Try again", key="practice_again", on_click=_ask, args=(attempt.target,),
+              help="The same sign again: a new try, timed from now.")
+    label = render.sign_label(attempt.target, settings.language)
     if attempt.success:
-        st.success(f"Seen: {render.sign_label(attempt.target, settings.language)} — {timing_text}. {attempt.note}",
-                   icon=":material/check_circle:")
+        timing = []
+        if attempt.detect_s is not None:
+            timing.append(f"recognised {attempt.detect_s:.2f} s after it was asked")
+        if attempt.hold_s is not None:
+            timing.append(f"held {attempt.hold_s:.2f} s")
+        note = f" {attempt.note}." if attempt.note else ""
+        st.success(f"Seen: {label} — {', '.join(timing) or 'in the file'}.{note}", icon=":material/check_circle:")
+    elif attempt.seen is None:
+        st.error(f"Not seen: {label} ({attempt.note}). **Try again**, or press **Next sign**.",
+                 icon=":material/timer_off:")
     else:
-        other = render.sign_label(attempt.seen_sign, settings.language) if attempt.seen_sign else attempt.seen
-        st.error(f"Not that one: I saw {other} ({attempt.seen.value if attempt.seen else '—'}). Try again.",
-                 icon=":material/cancel:")
+        other = render.sign_label(attempt.seen_sign, settings.language) if attempt.seen_sign else attempt.seen.value
+        st.error(f"Not that one: I saw {other} ({attempt.seen.value}). Try again.", icon=":material/cancel:")
 
 
 def _show_seen(settings: Settings) -> None:
@@ -110,11 +135,15 @@ def _show_seen(settings: Settings) -> None:
     st.markdown("**Signs seen**")
     if not seen:
         st.caption("Nothing yet.")
-    for event, sign in reversed(seen):
-        st.markdown(f"- Seen: {_describe(event, sign, settings)}")
+    origin = st.session_state["practice_started"]  # when the latest sign was asked (camera clock)
+    for event, sign, _reported in reversed(seen):
+        # When the gesture began, counted from the ask.
+        when = f"+{event.start - origin:.1f} s · " if origin is not None and event.start >= origin else ""
+        st.markdown(f"- {_describe(event, sign, settings, when)}")
 
 
-def _meters(report: FrameReport | None) -> None:
+def _meters(report: FrameReport | None, settings: Settings) -> None:
+    """One meter per gesture of the chosen convention (its sign named), the threshold marked."""
     if report is None:
         st.caption("Waiting for the first analysed frame…")
         return
@@ -122,21 +151,38 @@ def _meters(report: FrameReport | None) -> None:
         f"{report.fps:.0f} frames/s analysed · face {'found' if report.face_found else 'not found'} · "
         f"hands {report.hands_found}"
     )
+    convention = _convention(settings)
+    used = set(convention.gestures)
     bars = []
     thresholds = dict(report.thresholds)
     for gesture, score in report.scores:
+        if gesture not in used:
+            continue
+        sign = convention.sign_for(gesture)
         threshold = thresholds.get(gesture, 0.5)
         width = int(round(100 * min(1.0, max(0.0, score))))
         colour = "#2e7d32" if score >= threshold else "#90a4ae"
         bars.append(
             f'<div style="display:flex;align-items:center;gap:6px;font-size:12px">'
-            f'<span style="width:90px">{gesture.value}</span>'
+            f'<span style="width:190px">{render.sign_label(sign, settings.language)} · {gesture.value}</span>'
             f'<div style="position:relative;flex:1;height:10px;background:#eceff1">'
             f'<div style="width:{width}%;height:10px;background:{colour}"></div>'
             f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
             f"</div></div>"
         )
     st.markdown("".join(bars), unsafe_allow_html=True)
+
+
+def human_date(iso: str) -> str:
+    """'1 December 2026 at 19:36' (the server's local time) from an ISO timestamp; the text as
+    given when it is not one."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso
+    if when.tzinfo is not None:
+        when = when.astimezone()
+    return f"{when.day} {when:%B %Y} at {when:%H:%M}"
 
 
 def _on_calibration(report: CalibrationProgress) -> None:
@@ -146,38 +192,68 @@ def _on_calibration(report: CalibrationProgress) -> None:
 
 
 def _take(reports: list, settings: Settings) -> None:
-    """Apply the watcher's reports to this session's drill (page thread)."""
+    """Apply the watcher's reports to this session's try (page thread)."""
+    convention, hand = _convention(settings), _signing_hand(settings)
     for report in reports:
+        current: tries.Try | None = st.session_state["practice_try"]
+        step = None
         if isinstance(report, FrameReport):
             st.session_state["practice_live"] = report
-            if st.session_state["practice_target"] is not None and st.session_state["practice_started"] is None:
-                # The sign was asked before the camera ran: time it from the first frame analysed.
-                st.session_state["practice_started"] = report.timestamp
-        elif isinstance(report, SignSeen) and not report.final:
-            # Answer at once: the drill judges the event when it is confirmed, not when it ends.
-            _on_event(report.event, report.reported_at, settings)
+            if current is not None:
+                step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand)
+        elif isinstance(report, SignSeen):
+            _note_seen(report.event, report.reported_at, settings)
+            if current is not None:
+                step = tries.on_event(current, report.event, report.reported_at, final=report.final,
+                                      convention=convention, signing_hand=hand)
         elif isinstance(report, CalibrationProgress):
             _on_calibration(report)
         elif isinstance(report, WatcherFailure):
             st.session_state["practice_failure"] = report.message
+        if step is not None:
+            st.session_state["practice_try"] = step.current
+            if step.current is not None and step.current.asked_at is not None:
+                st.session_state["practice_started"] = step.current.asked_at  # kept past the verdict
+            if step.attempt is not None:
+                _record(step.attempt)
 
 
-def _live_panel(settings: Settings) -> None:
-    """Feedback, signs seen and the live meters (redrawn by the watch loop)."""
+def _show_calibration() -> None:
     calibration = st.session_state["calibration"]
-    if isinstance(calibration, CalibrationProgress):
-        if calibration.error:
-            st.error(f"Calibration failed: {calibration.error}")
-        elif calibration.profile is None:
-            st.progress(calibration.progress, text=f"Calibrating: keep a neutral face… ({calibration.frames} frames)")
-        else:
-            st.success(f"Calibrated from {calibration.frames} frames and saved; recognition now follows your face.")
+    if not isinstance(calibration, CalibrationProgress):
+        return
+    if calibration.error:
+        st.error(f"Calibration failed: {calibration.error}")
+    elif calibration.profile is None:
+        done = calibration.progress * CALIBRATION_SECONDS
+        st.progress(calibration.progress, text=f"Calibrating: keep a relaxed, neutral face… "
+                                               f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
+    else:
+        st.success(f"Calibrated from {calibration.frames} frames over {CALIBRATION_SECONDS:g} s and saved; "
+                   "recognition now follows your face.")
+
+
+def _live_panel(settings: Settings, reports: list) -> None:
+    """The camera fragment's body: apply the new reports, then draw the try, the signs seen, meters."""
+    _take(reports, settings)
+    live = camera.current()
+    if live is None or not live.playing:
+        st.caption("Camera stopped: press START in the sidebar (the browser asks for permission the first "
+                   "time). It then stays on across pages until you press STOP.")
+    _show_calibration()
     failure = st.session_state["practice_failure"]
     if failure:
         st.error(f"Recognition stopped: {failure}")
+    current: tries.Try | None = st.session_state["practice_try"]
+    report: FrameReport | None = st.session_state["practice_live"]
+    if current is not None and current.seen is None and current.asked_at is not None and report is not None:
+        waited = max(0.0, report.timestamp - current.asked_at)
+        st.caption(f"Watching for {render.sign_label(current.target, settings.language)}: "
+                   f"{waited:.1f} s of {tries.TIMEOUT_S:g} s")
     _show_feedback(settings)
     _show_seen(settings)
-    _meters(st.session_state["practice_live"])
+    st.markdown("**Meters** (the signs of your convention; red tick: where a sign turns on)")
+    _meters(report, settings)
 
 
 def _ask_next(table: dict[Sign, drill.SignStats]) -> None:
@@ -242,8 +318,7 @@ def _upload_panel(settings: Settings) -> None:
     )
     if not result.events:
         st.warning("No sign recognised in this file.")
-    for event in result.events:
-        _on_event(event, event.end, settings, live=False)
+    _on_upload_events(result.events, settings)
 
 
 def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> None:
@@ -268,7 +343,7 @@ def _save_upload(upload, folder: str) -> Path:
 def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
     with st.expander("Calibrate (neutral face)", expanded=False):
         st.markdown(
-            "Look at the camera with a relaxed, neutral face for three seconds (or upload a neutral "
+            f"Look at the camera with a relaxed, neutral face for {CALIBRATION_SECONDS:g} seconds of video (or upload a neutral "
             "photo or clip). Thresholds then follow your own face; without calibration the population "
             "defaults are used."
         )
@@ -283,7 +358,8 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
         if profile is None:
             st.caption("Not calibrated: population defaults are in use.")
         else:
-            st.caption(f"Calibrated {profile.created or ''} from {profile.frames} frame(s).")
+            when = f" on {human_date(profile.created)}" if profile.created else ""
+            st.caption(f"Calibrated{when} from {profile.frames} frame{'s' if profile.frames != 1 else ''}.")
             if st.button("Forget my calibration", key="calibration_forget"):
                 persistence.forget_profile()
                 watcher = st.session_state["watcher"]
@@ -291,11 +367,11 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
                     watcher.use_profile(None)
                 st.rerun()
         if mode.mode is modes.InputMode.LIVE_CAMERA:
-            if st.button("Calibrate from the camera (3 s)", key="calibration_start"):
+            if st.button(f"Calibrate from the camera ({CALIBRATION_SECONDS:g} s of video)", key="calibration_start"):
                 watcher = st.session_state["watcher"]
                 if watcher is not None:
-                    watcher.start_calibration(recognition.new_calibrator(3.0), persistence.iso_now())
-                    st.session_state["calibration"] = "running"
+                    watcher.start_calibration(recognition.new_calibrator(CALIBRATION_SECONDS), persistence.iso_now())
+                    st.session_state["calibration"] = CalibrationProgress(0.0, 0)
         upload = st.file_uploader("…or a neutral photo or clip", type=list(UPLOAD_TYPES), key="calibration_upload")
         if upload is not None and st.button("Calibrate from this file", key="calibration_from_file"):
             with tempfile.TemporaryDirectory() as folder:
@@ -321,18 +397,9 @@ def show() -> None:
     left, right = st.columns([3, 2])
     with right:
         _target_panel(settings, table)
-    ctx = watcher = live_box = None
     with left:
         if mode.mode is modes.InputMode.LIVE_CAMERA:
-            ctx, watcher = camera.settings_camera("practice-camera", settings)
-            # Always the same slots whether the camera plays or not, so a rerun never leaves the
-            # previous run's elements behind (greyed) while the watch loop keeps the script alive.
-            status = st.empty()
-            if not camera.is_playing(ctx):
-                status.caption("Camera stopped: press START above (the browser asks for permission the first time).")
-            live_box = st.empty()
-            with live_box.container():
-                _live_panel(settings)
+            camera.pump(lambda reports: _live_panel(settings, reports))
         else:
             if mode.mode is modes.InputMode.UPLOAD:
                 _upload_panel(settings)
@@ -340,14 +407,12 @@ def show() -> None:
             _show_seen(settings)
     _calibration_panel(settings, mode)
     teach.panel(settings, mode)
-    _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
-    if ctx is not None:
-        def refresh(reports: list) -> None:
-            attempts = len(st.session_state["practice_log"])
-            _take(reports, settings)
-            if len(st.session_state["practice_log"]) != attempts:
-                st.rerun()  # a new attempt: redraw the history and the suggestions too
-            with live_box.container():
-                _live_panel(settings)
+    live = camera.current()
 
-        camera.watch(ctx, watcher, refresh)  # last: the page stays here while the camera plays
+    # Redrawn once a second while the camera plays, so a verdict reaches the table without a full
+    # rerun (which would not stop the stream, but would redraw the whole page for one row).
+    @st.fragment(run_every=HISTORY_SECONDS if live is not None and live.playing else None)
+    def history() -> None:
+        _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
+
+    history()

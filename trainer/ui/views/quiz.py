@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import streamlit as st
 
+from trainer.rules.cards import Card
 from trainer.signals.conventions import Convention
+from trainer.signals.signs import Sign
 from trainer.ui import camera, modes, persistence, render, state
 from trainer.ui.settings import Settings
+from trainer.ui.table_talk import card_name
 from trainer.ui.watcher import SignSeen
 
 
@@ -69,6 +72,56 @@ def _answer(session, response, *, gesture=None) -> None:
     st.session_state["quiz_feedback"] = outcome
 
 
+_BANDS = {"luettes": "the luettes", "doubles": "the doubles", "strong": "the strong cards",
+          "figures": "the figures", "twos": "the twos", "nines": "the nines", "threes": "the threes",
+          "mixed": "mixed cards"}
+_STATES = {"new": "new", "learning": "learning", "review": "learnt", "relearning": "relearning"}
+
+
+def item_text(item: str, settings: Settings) -> str:
+    """A quiz item in words ("Monsieur", "la Vache's sign", "a level-5 trick"), never its id."""
+    from trainer.quiz.questions import Kind, split_item
+
+    kind, argument = split_item(item)
+    if kind in (Kind.SIGN, Kind.SIGN_CARD):
+        return render.sign_label(Sign(argument), settings.language)
+    if kind is Kind.TRICK:
+        return f"a trick at level {argument.lstrip('L')}"
+    if kind is Kind.ORDER:
+        return _BANDS.get(argument, argument.replace("_", " "))
+    return card_name(Card.parse(argument), settings.language)
+
+
+def when_text(moment: datetime, now: datetime) -> str:
+    """A due time as a person says it: "in 5 minutes", "in 3 hours", "tomorrow at 09:12", "on 3 Dec"."""
+    delta = moment - now
+    local = moment.astimezone()
+    if delta <= timedelta(0):
+        return "now"
+    if delta < timedelta(hours=1):
+        minutes = max(1, round(delta.total_seconds() / 60))
+        return f"in {minutes} minute{'s' if minutes > 1 else ''}"
+    if delta < timedelta(hours=12):
+        hours = round(delta.total_seconds() / 3600)
+        return f"in {hours} hour{'s' if hours > 1 else ''}"
+    days = (local.date() - now.astimezone().date()).days
+    if days == 0:
+        return f"today at {local:%H:%M}"
+    if days == 1:
+        return f"tomorrow at {local:%H:%M}"
+    return f"on {local.day} {local:%b %Y}"
+
+
+def recall_tomorrow(progress, statuses, now: datetime) -> float | None:
+    """The mean forecast chance of recalling the items seen so far one day from now. (Right after
+    an answer, right or wrong, the chance *now* reads 100 %: it says nothing a learner can use.)"""
+    seen = [s for s in statuses if not s.is_new]
+    if not seen:
+        return None
+    later = now + timedelta(days=1)
+    return sum(progress.retrievability(s.item, later) for s in seen) / len(seen)
+
+
 def _choice_label(choice, language: str) -> str:
     return choice.text.show(language)
 
@@ -85,16 +138,17 @@ def _show_question(session, question, settings: Settings) -> None:
                 if svg is not None:
                     render.show_svg(svg, width=110, title=card.code)
                 if question.is_order:
-                    st.caption(card.code)
+                    st.caption(card_name(card, settings.language))
     if question.gesture is not None:
         svg = render.sign_svg(question.gesture, settings.convention, width=150)
         if svg is not None:
             render.show_svg(svg, width=150, title=question.gesture.value)
     answered = st.session_state["quiz_feedback"] is not None
     if question.is_order:
+        names = {c.code: card_name(c, settings.language) for c in question.cards}
         order = st.multiselect(
             "Click the cards strongest first", [c.code for c in question.cards], key="quiz_order",
-            disabled=answered,
+            disabled=answered, format_func=names.__getitem__,
         )
         st.button("Answer", key="quiz_submit_order", disabled=answered or len(order) != len(question.cards),
                   on_click=_answer, args=(session, tuple(order)), type="primary")
@@ -120,22 +174,41 @@ def _show_question(session, question, settings: Settings) -> None:
 
 
 def _camera_answer(session, settings: Settings):
-    """The camera widget for card → sign questions; returns (ctx, watcher) for the watch loop."""
+    """Card → sign questions: True when the session's camera (sidebar) can answer them; the answer
+    is taken by :func:`_camera_fragment`, drawn last on the page."""
     mode = modes.input_mode(settings.camera)
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
         return None
-    with st.expander("…or answer by making the sign (camera)", expanded=True):
-        ctx, watcher = camera.settings_camera("quiz-camera", settings)
-    return ctx, watcher
+    st.caption("…or answer by making the sign to the camera (sidebar).")
+    return True
+
+
+def _camera_fragment(session, settings: Settings) -> None:
+    """The camera's answer, from a fragment that reruns only itself (never the page, so the stream
+    goes on): the first sign confirmed answers, and the feedback is drawn here at once."""
+    shown = st.session_state["quiz_question"]
+
+    def answer_with_sign(reports: list) -> None:
+        if st.session_state["quiz_question"] is not shown:
+            st.rerun()  # the person clicked "Next question" here: the page shows the new one
+        if st.session_state["quiz_feedback"] is None:
+            for report in reports:
+                if isinstance(report, SignSeen) and not report.final:
+                    _answer(session, None, gesture=report.event.gesture)
+                    break
+        if st.session_state["quiz_feedback"] is not None:
+            _show_feedback(session, settings)
+
+    camera.pump(answer_with_sign)
 
 
 def _show_feedback(session, settings: Settings) -> None:
     outcome = st.session_state["quiz_feedback"]
     if outcome is None:
         return
-    due = outcome.due.astimezone().strftime("%Y-%m-%d %H:%M")
-    text = f"{outcome.answer}. {outcome.explanation} — next review {due} ({outcome.seconds:.1f} s to answer)."
+    due = when_text(outcome.due, _now())
+    text = f"{outcome.answer}. {outcome.explanation} — you answered in {outcome.seconds:.1f} s; next review {due}."
     if outcome.correct:
         st.success("Right! " + text, icon=":material/check_circle:")
     else:
@@ -151,18 +224,21 @@ def _show_progress(session, settings: Settings) -> None:
     cols[0].metric("Seen", summary.total - summary.new)
     cols[1].metric("Due now", summary.due_now)
     cols[2].metric("Due today", summary.due_today)
-    recall = "—" if summary.mean_retrievability is None else f"{100 * summary.mean_retrievability:.0f}%"
-    cols[3].metric("Forecast recall", recall)
+    statuses = [s for s in session.progress.statuses(now) if not s.is_new]
+    tomorrow = recall_tomorrow(session.progress, statuses, now)
+    cols[3].metric("Recall tomorrow", "—" if tomorrow is None else f"{100 * tomorrow:.0f}%",
+                   help="The forecast chance (FSRS) of recalling the items seen so far one day from now.")
     cols[4].metric("This sitting", f"{session.right}/{session.asked}")
     if summary.next_due is not None:
-        st.caption(f"Next item due {summary.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}.")
-    statuses = [s for s in session.progress.statuses(now) if not s.is_new]
+        st.caption(f"Next item due {when_text(summary.next_due, now)}.")
     if statuses:
+        later = now + timedelta(days=1)
         rows = [
             {
-                "item": s.item, "kind": s.kind.title.show(settings.language.value), "state": s.state,
-                "due": s.due.astimezone().strftime("%Y-%m-%d %H:%M") if s.due else "",
-                "recall now %": round(100 * s.retrievability), "reviews": s.reviews, "lapses": s.lapses,
+                "what": item_text(s.item, settings), "question": s.kind.title.show(settings.language.value),
+                "state": _STATES.get(s.state, s.state), "due": when_text(s.due, now) if s.due else "",
+                "recall tomorrow %": round(100 * session.progress.retrievability(s.item, later)),
+                "reviews": s.reviews, "lapses": s.lapses,
             }
             for s in sorted(statuses, key=lambda s: s.due or now)
         ]
@@ -189,10 +265,4 @@ def show() -> None:
         _show_feedback(session, settings)
     _show_progress(session, settings)
     if live is not None:
-        def answer_with_sign(reports: list) -> None:
-            for report in reports:
-                if isinstance(report, SignSeen) and not report.final:
-                    _answer(session, None, gesture=report.event.gesture)
-                    st.rerun()
-
-        camera.watch(*live, answer_with_sign)  # last: the page stays here while the camera plays
+        _camera_fragment(session, settings)

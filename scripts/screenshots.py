@@ -1,0 +1,134 @@
+"""Screenshots of every page into docs/screenshots/, the camera on, taken on purpose (not by tests).
+
+Starts the app (temporary data folder), drives Debian's headless Chromium with a fake camera playing
+a real clip from ../shared/gestures (``trainer.ui.fakecam``), and saves Practice (a sign asked and
+seen, the meters of the convention), Play (a saved deal in which the person holds one ace, resumed,
+with the camera signs the partner received), Quiz and Rules. The footage is of a real person whose
+rights are unknown: the video element is masked in every picture. Look at the pictures before
+committing them.
+
+    python scripts/screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from trainer.ui.fakecam import make_signing_clip  # noqa: E402
+from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
+
+SAVE_NAME = "screenshot-deal"
+MASK = "#4a4f5a"
+
+
+def seed_with_one_ace() -> int:
+    from trainer.rules.cards import ACES
+    from trainer.ui.game_session import HUMAN_SEAT, GameSession
+
+    for seed in range(500):
+        if sum(c in ACES for c in GameSession.start("vendee", "classic", seed).table.view(HUMAN_SEAT).hand) == 1:
+            return seed
+    raise SystemExit("no seed below 500 deals one ace to the person")
+
+
+def shoot(page, out: Path, name: str) -> None:
+    """The whole page (Streamlit scrolls inside its own container: a tall viewport shows it all),
+    the camera's video masked."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1400, "height": 2200})
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
+    page.wait_for_timeout(1500)  # let the layout settle after the resize (a picture, not a test)
+    video = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]').locator("video")
+    page.screenshot(path=str(out / f"{name}.png"), mask=[video], mask_color=MASK)
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    print(f"saved {out / f'{name}.png'}")
+
+
+def ask_until_seen(page, asks: int = 3) -> None:
+    """Ask for un as until the page says it was seen (a busy machine may let a try time out)."""
+    import time
+
+    seen = page.get_by_text(re.compile(r"Seen: un as — recognised .* held"))
+    missed = page.get_by_text(re.compile(r"^Not seen: un as"))
+    for ask in range(asks):
+        if ask:  # the same sign again
+            page.get_by_role("button", name="Try again", exact=True).click()
+        else:
+            page.get_by_label("or choose").first.click()
+            page.get_by_role("option", name="un as").click()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if seen.count():
+                return
+            if missed.count():
+                break
+            page.wait_for_timeout(250)
+    raise SystemExit("un as was never seen on Practice: look at the recognizer (and the machine's load)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "screenshots")
+    parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import expect, sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["ALUETTE_HOME"] = folder
+        from trainer.ui import persistence
+        from trainer.ui.game_session import GameSession
+
+        persistence.save_game(SAVE_NAME, GameSession.start("vendee", "classic", seed_with_one_ace()).to_json())
+        clip, _loop = make_signing_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
+        port = free_port()
+        process = start_server(port, env={"ALUETTE_HOME": folder})
+        try:
+            wait_healthy(port, timeout=60, process=process)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                                     args=chromium_args(clip))
+                try:
+                    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+                    page.goto(f"http://127.0.0.1:{port}")
+                    expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=60_000)
+                    page.get_by_text("Camera on", exact=True).click()
+                    camera = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
+                    camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=120_000)
+                    expect(page.get_by_text(re.compile(r"frames/s analysed")).first).to_be_visible(timeout=120_000)
+                    ask_until_seen(page)
+                    expect(page.get_by_text("un as · mouth_open").first).to_be_visible(timeout=30_000)
+                    shoot(page, args.out, "practice")
+
+                    page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
+                    page.get_by_label("Saved games").first.click()
+                    page.get_by_role("option", name=SAVE_NAME).click()
+                    page.get_by_role("button", name="Resume", exact=True).click()
+                    expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
+                    shoot(page, args.out, "play")
+
+                    page.get_by_role("link", name=re.compile(r"\bQuiz$")).first.click()
+                    page.get_by_role("button", name="Start").click()
+                    expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
+                    shoot(page, args.out, "quiz")
+
+                    page.get_by_role("link", name=re.compile(r"\bRules$")).first.click()
+                    expect(page.get_by_role("heading", name="Rules of Aluette").first).to_be_visible(timeout=60_000)
+                    shoot(page, args.out, "rules")
+                finally:
+                    browser.close()
+        finally:
+            stop_server(process)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

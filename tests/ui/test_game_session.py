@@ -1,0 +1,80 @@
+"""GameSession's pauses: stepping the bots one action at a time, stopping at closed tricks, makes the
+same game as letting them play on at once; saves with "next" inputs resume exactly, and version-1
+saves (no pauses) still resume."""
+
+from __future__ import annotations
+
+from trainer.bots.table import Table
+from trainer.rules.actions import Declaration, Declare, parse_action
+from trainer.rules.ruleset import Ruleset
+from trainer.signals.conventions import Convention
+from trainer.signals.table import honest_signals
+from trainer.ui.game_session import BOT_OPTIONS, HUMAN_SEAT, GameSession, SessionError
+
+
+def _whole_game(seed: int, *, partner: str = "heuristic") -> GameSession:
+    from trainer.ui.game_session import Seating
+
+    session = GameSession.start("vendee", "classic", seed, Seating(partner, "heuristic"))
+    signed = set()
+    while not session.table.is_over:
+        if session.paused:
+            session.next()
+            continue
+        view = session.table.view(HUMAN_SEAT)
+        if view.deal_number not in signed:
+            signed.add(view.deal_number)
+            for signal in honest_signals(view.hand)[:1]:
+                session.sign(signal)
+        actions = [a for a in view.legal_actions if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]
+        session.act(actions[-1])
+    return session
+
+
+def test_pauses_do_not_change_the_bots_decisions():
+    for seed, partner in ((3, "heuristic"), (4, "search")):
+        session = _whole_game(seed, partner=partner)
+        assert any("next" in item for item in session.inputs), "the game never paused"
+        table = Table.create(["human", "heuristic", partner, "heuristic"], bot_options=BOT_OPTIONS,
+                             ruleset=Ruleset.preset("vendee"), seed=seed, convention=Convention.named("classic"))
+        table.step()
+        from trainer.signals.signs import Sign, Signal
+
+        for item in session.inputs:
+            if "act" in item:
+                table.submit(HUMAN_SEAT, parse_action(item["act"]))
+                table.step()
+            elif "sign" in item:
+                table.submit_sign(HUMAN_SEAT, Signal(Sign(item["sign"]), item["count"]))
+        assert table.game.state_key() == session.table.game.state_key()
+        # Every bot action was recorded with the bot's seat and rule.
+        bot_actions = len(table.game.history) - sum("act" in item for item in session.inputs)
+        assert len(session.moves) <= bot_actions and len(session.moves) > 100
+
+
+def test_saves_resume_exactly_and_version_1_still_resumes():
+    session = _whole_game(5)
+    data = session.to_json()
+    assert data["version"] == 2
+    assert GameSession.from_json(data).table.game.state_key() == session.table.game.state_key()
+    # A version-1 save: the same inputs without the "next" items, signs made while it was the
+    # person's turn (the game above signs only then).
+    old = dict(data, version=1, inputs=[item for item in data["inputs"] if "next" not in item])
+    assert GameSession.from_json(old).table.game.state_key() == session.table.game.state_key()
+
+
+def test_acting_during_a_pause_is_refused_with_the_reason():
+    session = GameSession.start("vendee", "classic", 1)
+    for _ in range(200):
+        if session.paused:
+            break
+        view = session.table.view(HUMAN_SEAT)
+        session.act(view.legal_actions[0] if not isinstance(view.legal_actions[0], Declare)
+                    else Declare(Declaration.PASS))
+    assert session.paused
+    try:
+        session.act(session.table.view(HUMAN_SEAT).hand[0])
+    except SessionError as error:
+        assert "click next" in str(error)
+    else:
+        raise AssertionError("an action during a pause was accepted")

@@ -1,0 +1,154 @@
+"""The camera fragments of Play and Practice under AppTest, with a live camera stood in for by a real
+SignWatcher whose queue holds the reports a stream would bring (AppTest cannot run the WebRTC widget).
+
+What they guard: the camera path hands signs to the page through session state and draws inside its
+own fragment; it never reruns the whole page (a script-initiated rerun is what tore the stream down
+after every sign). Each script counts its full runs."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+pytestmark = pytest.mark.vision
+
+
+def _play_script() -> None:
+    import streamlit as st
+
+    from trainer.rules.cards import ACES
+    from trainer.signals.gestures import Gesture, GestureEvent
+    from trainer.ui import camera
+    from trainer.ui.game_session import HUMAN_SEAT, GameSession
+    from trainer.ui.settings import Settings
+    from trainer.ui.state import init_session_state, set_settings
+    from trainer.ui.views import play_camera
+    from trainer.ui.watcher import SignSeen, SignWatcher
+
+    class Playing:
+        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
+            playing = True
+
+    init_session_state()
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    set_settings(Settings(camera=True))
+    if "session" not in st.session_state:
+        seed = next(s for s in range(500) if sum(
+            c in ACES for c in GameSession.start("vendee", "classic", s).table.view(HUMAN_SEAT).hand) == 1)
+        st.session_state["session"] = GameSession.start("vendee", "classic", seed)
+        watcher = SignWatcher(lambda profile: None, None)
+        mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=3.0, confidence=0.9)
+        watcher.reports.put(SignSeen(mouth, reported_at=2.2, final=False))
+        watcher.reports.put(SignSeen(mouth, reported_at=3.6, final=True))
+        st.session_state["fake_watcher"] = watcher
+    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+    session = st.session_state["session"]
+
+    def send(signal, source):
+        session.sign(signal)
+        return None
+
+    play_camera.panel(st.session_state["settings"], session, send)
+
+
+def test_a_camera_sign_on_play_reaches_the_partner_without_rerunning_the_page(data_home):
+    at = AppTest.from_function(_play_script, default_timeout=120).run()
+    assert not at.exception, at.exception
+    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+    session = at.session_state["session"]
+    assert [e.signal.sign.value for e in session.table.signs.events if e.seat == 0] == ["as"]
+    assert any("received by your partner this deal: **1**" in m.value for m in at.markdown)
+    assert any(c.value.startswith("✓ un as: received by your partner") for c in at.caption)
+
+
+def _practice_script() -> None:
+    import streamlit as st
+
+    from trainer.signals.gestures import Gesture, GestureEvent
+    from trainer.signals.signs import Sign
+    from trainer.ui import camera, tries
+    from trainer.ui.settings import Settings
+    from trainer.ui.state import init_session_state, set_settings
+    from trainer.ui.views import practice
+    from trainer.ui.watcher import FrameReport, SignSeen, SignWatcher
+
+    class Playing:
+        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
+            playing = True
+
+    init_session_state()
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    set_settings(Settings(camera=True))
+    if "fake_watcher" not in st.session_state:
+        watcher = SignWatcher(lambda profile: None, None)
+        watcher.reports.put(FrameReport(1.0, (), (), True, 0, 30, 30.0))
+        blink = GestureEvent(Gesture.EYES_CLOSED, start=1.2, end=1.5, confidence=0.9)
+        mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=2.8, confidence=0.9)
+        watcher.reports.put(SignSeen(blink, reported_at=1.4, final=False))
+        watcher.reports.put(SignSeen(mouth, reported_at=2.3, final=False))
+        watcher.reports.put(SignSeen(blink, reported_at=2.5, final=True))
+        watcher.reports.put(SignSeen(mouth, reported_at=3.4, final=True))
+        st.session_state["fake_watcher"] = watcher
+        st.session_state["practice_target"] = Sign.AS
+        st.session_state["practice_try"] = tries.ask(Sign.AS, None)
+    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+    practice.show()
+
+
+def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_page(data_home):
+    at = AppTest.from_function(_practice_script, default_timeout=120).run()
+    assert not at.exception, at.exception
+    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+    (attempt,) = at.session_state["practice_log"]  # the blink was not a try
+    assert attempt.success and attempt.detect_s == pytest.approx(1.3) and attempt.hold_s == pytest.approx(0.8)
+    assert any(s.value.startswith("Seen: un as — recognised 1.30 s after it was asked, held 0.80 s")
+               for s in at.success)
+    # Signs seen, newest first, with when each began after the ask.
+    seen = [m.value for m in at.markdown if m.value.startswith("- +")]
+    assert [s.split(" · ")[0] for s in seen] == ["- +1.0 s", "- +0.2 s"]
+    assert "mouth_open" in seen[0] and "eyes_closed" in seen[1]
+
+
+def _quiz_script() -> None:
+    import time
+
+    import streamlit as st
+
+    from trainer.signals.gestures import GestureEvent
+    from trainer.ui import camera
+    from trainer.ui.settings import Settings
+    from trainer.ui.state import init_session_state, set_settings
+    from trainer.ui.views import quiz
+    from trainer.ui.watcher import SignSeen, SignWatcher
+
+    class Playing:
+        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
+            playing = True
+
+    init_session_state()
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    set_settings(Settings(camera=True))
+    if "fake_watcher" not in st.session_state:
+        import random
+
+        from trainer.quiz.questions import make_question
+        from trainer.signals.conventions import CLASSIC
+
+        quiz._session(st.session_state["settings"])
+        question = make_question("sign:borgne", random.Random(0), CLASSIC)  # card -> sign: a wink
+        st.session_state["quiz_question"] = question
+        st.session_state["quiz_asked_at"] = time.monotonic()
+        watcher = SignWatcher(lambda profile: None, None)
+        made = GestureEvent(question.expected_gestures[0], start=1.0, end=1.4, confidence=0.9)
+        watcher.reports.put(SignSeen(made, reported_at=1.2, final=False))
+        st.session_state["fake_watcher"] = watcher
+    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+    quiz.show()
+
+
+def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(data_home):
+    at = AppTest.from_function(_quiz_script, default_timeout=120).run()
+    assert not at.exception, at.exception
+    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+    assert at.session_state["quiz_feedback"].correct
+    assert any(s.value.startswith("Right!") for s in at.success)

@@ -1,0 +1,206 @@
+"""The coach: after each trick and each deal, what the partner made of the person's signs.
+
+Everything comes from what the table and the bots actually did: the sign events of the deal (who
+saw, who caught), the partner's recorded moves (:class:`~trainer.ui.game_session.BotMove`: the card,
+the rule the bot named, and what it knew of the person's hand when it chose — the bots' own
+``knowledge_of`` over the signs it saw), and the tricks. Nothing is guessed by another model.
+
+After a deal the coach points at the tricks where a sign mattered, by the tactics' own rules
+(``trainer.bots.tactics``): the partner plays low before the person only when it knows the person
+can beat the trick (``partner_may_beat``), so
+
+- a trick where the partner, playing before the person, played low because it knew the person's
+  card: *that sign helped*;
+- a trick the person won where the partner, playing before, spent a winning card (taking over or
+  spoiling) and the person's winning card had not been signed: *that sign would have helped*;
+- a sign of the person's caught by an opponent: *it cost a catch* (that opponent knew the card).
+
+Pure functions over typed values; no Streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainer.bots import tactics
+from trainer.rules.cards import ACES, Card
+from trainer.rules.game import DealEnd, DealResult, TrickRecord
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import SignEvent, honest_signals
+from trainer.ui.settings import Language
+from trainer.ui.table_talk import HUMAN_SEAT, PARTNER_SEAT, card_name, join, seat_name, sign_name
+
+# The tactics' rules in a card player's words (the rule's own name is shown beside it).
+RULE_WORDS = {
+    tactics.PARTNER_WINNING_PLAY_LOW: "its partner (you) was winning the trick or known to beat it, so it kept its good cards",
+    tactics.WIN_CHEAPLY_LAST: "it played last and took the trick with the cheapest card that beats it",
+    tactics.WIN_WITH_MASTER: "it took the trick with a card nobody still to play can beat",
+    tactics.SPOIL_RATHER_THAN_GIVE: "it could not win but could tie: a spoiled trick (pourri) is better than one given to the opponents",
+    tactics.LEAD_MASTER: "it led a card nobody can beat",
+    tactics.METTRE_A_LA_FORCE: "it led a middle card to draw out the opponents' big cards (mettre à la force)",
+    tactics.DISCARD_LOWEST: "it could not win the trick, so it threw its lowest card",
+    tactics.MORDIENNE_LOSE_EARLY: "going for mordienne: it loses the early tricks on purpose",
+    tactics.MORDIENNE_TAKE_LAST: "going for mordienne: it takes the last tricks",
+    tactics.SUPPORT_MORDIENNE_SPOIL: "supporting your mordienne: it spoiled an early trick",
+    tactics.SUPPORT_MORDIENNE_SPREAD: "supporting your mordienne: it kept the opponents' tricks spread",
+}
+# Rules that spend a winning card: wasted when the person was going to win the trick anyway.
+_SPENDS_A_WINNER = (tactics.WIN_WITH_MASTER, tactics.SPOIL_RATHER_THAN_GIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class SignNote:
+    """One of the person's signs in a deal: seen by the partner or not, caught by whom."""
+
+    signal: Signal
+    moment: int
+    seen_by_partner: bool
+    caught_by: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCoach:
+    """What the coach says after one trick."""
+
+    deal: int
+    trick: TrickRecord
+    partner_card: Card | None
+    partner_rule: str
+    why: str
+    belief: tuple[str, ...]
+    """What the partner knew of your hand when it played (empty: nothing)."""
+    signs: tuple[SignNote, ...]
+    """Your signs of this deal made before the partner's card."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealCoach:
+    """What the coach says after a deal."""
+
+    deal: int
+    played: bool
+    signs: tuple[SignNote, ...]
+    helped: tuple[str, ...]
+    would_help: tuple[str, ...]
+    caught: tuple[str, ...]
+    unsigned: tuple[str, ...]
+    """Signs your hand allowed that you did not make."""
+
+
+def your_signs(history, deal: int) -> tuple[SignNote, ...]:
+    """The person's signs of ``deal`` from the table's history (TableSign: deal, SignEvent)."""
+    return tuple(_note(t.event) for t in history if t.deal == deal and t.event.seat == HUMAN_SEAT)
+
+
+def _note(event: SignEvent) -> SignNote:
+    return SignNote(event.signal, event.moment, PARTNER_SEAT in event.seen_by, event.caught_by)
+
+
+def belief_phrases(holding, language: Language) -> tuple[str, ...]:
+    """A bots' Holding about the person's hand, in words (card indices → names)."""
+    if holding is None:
+        return ()
+    out = []
+    if holding.required:
+        out.append("you hold " + join([card_name(Card.from_index(i), language) for i in sorted(holding.required)]))
+    if holding.aces is not None:
+        out.append("you hold no ace still out" if holding.aces == 0 else
+                   f"you hold {holding.aces} of the aces still out")
+    if holding.forbidden:
+        strong = [Card.from_index(i) for i in sorted(holding.forbidden)]
+        if len(strong) > 3:
+            out.append("you hold nothing stronger than an ace (misère)")
+        else:
+            out.append("you hold neither " + join([card_name(c, language) for c in strong]).replace(" and ", " nor "))
+    for group in holding.some:
+        out.append("you hold one of " + join([card_name(Card.from_index(i), language) for i in sorted(group)]))
+    return tuple(out)
+
+
+def rule_words(rule: str) -> str:
+    return RULE_WORDS.get(rule, rule or "no reason recorded")
+
+
+def why_played(rule: str, trick: TrickRecord, tricks_per_deal: int = 9) -> str:
+    """The rule in words; a deal's last card is forced (the tactics name it "throw the lowest")."""
+    if trick.number == tricks_per_deal and rule == tactics.DISCARD_LOWEST:
+        return "it was its last card"
+    return rule_words(rule)
+
+
+def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Language, players: int = 4,
+                tricks_per_deal: int = 9) -> TrickCoach:
+    """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew."""
+    partner_move = next(
+        (m for m in moves if m.deal == deal and m.seat == PARTNER_SEAT and m.trick == trick.number - 1
+         and isinstance(m.action, Card)),
+        None,
+    )
+    position = next((i for i, (s, _) in enumerate(trick.plays(players)) if s == PARTNER_SEAT), None)
+    moment = (trick.number - 1) * players + (position or 0)  # cards played before the partner card
+    signs = tuple(n for n in your_signs(history, deal) if n.moment <= moment)
+    if partner_move is None:
+        return TrickCoach(deal, trick, None, "", "", (), signs)
+    return TrickCoach(
+        deal, trick, partner_move.action, partner_move.rule, why_played(partner_move.rule, trick, tricks_per_deal),
+        belief_phrases(partner_move.belief, language), signs,
+    )
+
+
+def _sign_for(card: Card) -> Sign | None:
+    if card in ACES:
+        return Sign.AS
+    try:
+        return Sign.for_card(card)
+    except (KeyError, ValueError):
+        return None
+
+
+def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4) -> DealCoach:
+    """The coach after a deal: which sign helped, which would have, which was caught. ``hand`` is
+    the person's hand as play began (GameSession.deal_hands): the signs it allowed."""
+    signs = your_signs(history, result.deal)
+    caught = tuple(
+        f"{join([seat_name(s, capital=True) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
+        f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it"
+        for n in signs if n.caught_by
+    )
+    if result.end is not DealEnd.PLAYED or not result.tricks:
+        return DealCoach(result.deal, False, signs, (), (), caught, ())
+    signed = {n.signal.sign for n in signs}
+    helped_by: dict[str, list[tuple[int, str]]] = {}
+    would = []
+    partner_moves = {m.trick: m for m in moves
+                     if m.deal == result.deal and m.seat == PARTNER_SEAT and isinstance(m.action, Card)}
+    for trick in result.tricks:
+        plays = trick.plays(players)
+        order = [s for s, _ in plays]
+        if PARTNER_SEAT not in order or HUMAN_SEAT not in order or order.index(PARTNER_SEAT) > order.index(HUMAN_SEAT):
+            continue  # the sign matters when the partner plays before you
+        move = partner_moves.get(trick.number - 1)
+        if move is None:
+            continue
+        mine = dict(plays)[HUMAN_SEAT]
+        known = move.belief is not None and bool(move.belief.required)
+        if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and known:
+            cards = join([card_name(Card.from_index(i), language) for i in sorted(move.belief.required)])
+            helped_by.setdefault(cards, []).append((trick.number, card_name(move.action, language)))
+        elif move.rule in _SPENDS_A_WINNER and trick.winner == HUMAN_SEAT:
+            sign = _sign_for(mine)
+            told = move.belief is not None and mine.index in move.belief.required
+            if sign is not None and not told and sign not in signed:
+                spent = card_name(move.action, language)
+                how = (f"tied the trick with {spent} to spoil it" if move.rule == tactics.SPOIL_RATHER_THAN_GIVE
+                       else f"took it over with {spent}")
+                would.append(f"trick {trick.number}: you won with {card_name(mine, language)}, but North, not "
+                             f"knowing you held it, {how}; signing {sign_name(Signal(sign), language)} "
+                             "would have let it play low and keep that card")
+    # One line per thing North knew: "tricks 4 and 5: North knew you held X and played low (a, b)".
+    helped = [
+        f"trick{'s' if len(plays) > 1 else ''} {join([str(n) for n, _ in plays])}: North knew you held {cards} "
+        f"and played low ({join([card for _, card in plays])}), keeping its good cards"
+        for cards, plays in helped_by.items()
+    ]
+    # (no hand recorded: nothing to say, rather than call an empty hand weak)
+    unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
+    return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)

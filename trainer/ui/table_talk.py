@@ -1,0 +1,201 @@
+"""What the Play page and its coach say, built from the typed values the engine and the table give
+(seats, cards, TrickRecord, DealResult, Outcome, SignEvent) — never by rewriting the engine's prose.
+
+Seats are named as a card player names them ("you", "West", "North", "East") with the verb agreeing
+("you lead", "West leads"); cards by their name in the chosen language (the code only as a tooltip).
+The sentences are English; card and sign names follow the language setting (French names first,
+as the game is French).
+
+Holds no game logic and no Streamlit: pure functions, tested on their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainer.rules.actions import Declaration, Phase
+from trainer.rules.cards import Card
+from trainer.rules.game import Contract, DealEnd, DealResult, Outcome, TrickRecord
+from trainer.signals.signs import Sign, Signal
+from trainer.ui.settings import Language
+
+HUMAN_SEAT = 0
+PARTNER_SEAT = 2
+_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
+
+
+def seat_name(seat: int, *, capital: bool = False) -> str:
+    name = _NAMES.get(seat, f"player {seat + 1}")
+    return name[0].upper() + name[1:] if capital else name
+
+
+def says(seat: int, you: str, other: str, *, capital: bool = True) -> str:
+    """``"You lead"`` / ``"West leads"``: the seat with the verb form that agrees with it."""
+    return f"{seat_name(seat, capital=capital)} {you if seat == HUMAN_SEAT else other}"
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def team_name(team: int, *, capital: bool = False) -> str:
+    name = "your team" if team == 0 else "the opponents"
+    return name[0].upper() + name[1:] if capital else name
+
+
+def card_name(card: Card, language: Language) -> str:
+    """The card's name in a card player's words: its nickname when it has one."""
+    if language is Language.ENGLISH:
+        return card.nickname_english or card.english
+    if language is Language.ITALIAN:
+        return card.nickname or card.italian
+    return card.nickname or card.french
+
+
+def sign_name(signal: Signal | Sign, language: Language) -> str:
+    sign = signal.sign if isinstance(signal, Signal) else signal
+    count = signal.count if isinstance(signal, Signal) else 1
+    if sign is Sign.AS:
+        word = {Language.ENGLISH: ("an ace", "aces"), Language.ITALIAN: ("un asso", "assi")}.get(
+            language, ("un as", "as"))
+        return word[0] if count == 1 else f"{count} {word[1]}"
+    return sign.english if language is Language.ENGLISH else sign.french
+
+
+def join(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- the trick --------------------------------------------------------------------------------------
+
+def trick_outcome(trick: TrickRecord) -> str:
+    if trick.spoiled:
+        return "spoiled (pourri): equal top cards, nobody takes it"
+    return f"won by {seat_name(trick.winner)}"
+
+
+def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, deal_over: bool = False) -> str:
+    """Whose turn, said at the table: "Your turn: play a card", "West to play"."""
+    if over or to_move is None:
+        return "Game over"
+    if paused:
+        if deal_over:
+            return f"{seat_name(to_move, capital=True)} plays next: click Next deal when you have seen the result"
+        return f"{seat_name(to_move, capital=True)} plays next: click Next trick when you have seen the trick"
+    what = {
+        Phase.PLAY: "play a card", Phase.CHANT_VOTE: "vote on the chant", Phase.DISCARD: "discard",
+        Phase.DECLARE: "declare", Phase.ANSWER: "answer",
+    }.get(phase, "act")
+    if to_move == HUMAN_SEAT:
+        return f"Your turn: {what}"
+    return f"{seat_name(to_move, capital=True)} to {what}"
+
+
+# -- the deal ---------------------------------------------------------------------------------------
+
+def deal_result_text(result: DealResult, players: int = 4) -> str:
+    """Why the deal scored what it did, from the DealResult's fields."""
+    points = _points_text(result)
+    if result.end is DealEnd.GIVEN_UP:
+        seat = result.declared_by
+        # The left-hand opponent answers for the other team (RULES.md, Declarations).
+        answerer = (seat + 1) % players
+        return (f"{says(seat, 'gave', 'gave')} the deal up; {seat_name(answerer, capital=True)} "
+                f"accepted for {team_name(team_of(answerer))}. No cards were played. {points}")
+    if result.end is DealEnd.MORDIENNE_DECLINED:
+        seat = result.declared_by
+        answerer = (seat + 1) % players
+        return (f"{says(seat, 'announced', 'announced')} mordienne; {seat_name(answerer, capital=True)} "
+                f"declined for {team_name(team_of(answerer))}"
+                f"{' (you were not asked: the player on the announcer’s left answers)' if answerer != HUMAN_SEAT and team_of(answerer) == 0 else ''}"
+                f". The deal is not played. {points}")
+    if result.deal_winner is None:
+        return f"Every trick was spoiled: nobody took a trick. {points}"
+    winner = result.deal_winner
+    best = result.tricks_won[winner]
+    text = f"{says(winner, 'took', 'took')} the most tricks ({best})"
+    tied = [s for s, n in enumerate(result.tricks_won) if n == best and s != winner]
+    if tied:
+        text += f"; {join([seat_name(s) for s in tied])} also took {best}, but {seat_name(winner)} got there first"
+    if result.mordienne:
+        text += "; mordienne: no trick before, then the last tricks in a row"
+    if result.contract is Contract.ANNOUNCED:
+        text += "; mordienne was announced and accepted, so the deal is worth 2"
+    elif result.contract is Contract.COMMITTED:
+        text += "; the give-up was refused, so the refusing team had to make mordienne"
+    return f"{text}. {points}"
+
+
+def _points_text(result: DealResult) -> str:
+    scored = [(team, n) for team, n in enumerate(result.points) if n]
+    if not scored:
+        return "Nobody scores."
+    return " ".join(f"{team_name(team, capital=True)} {'scores' if team == 0 else 'score'} {n}." for team, n in scored)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One deal on the score sheet."""
+
+    deal: int
+    dealer: str
+    how: str
+    tricks: str
+    us: int
+    them: int
+    total_us: int
+    total_them: int
+
+
+def score_sheet(results: tuple[DealResult, ...] | list[DealResult]) -> list[SheetRow]:
+    rows = []
+    total = [0, 0]
+    for r in results:
+        total[0] += r.points[0]
+        total[1] += r.points[1]
+        if r.end is DealEnd.PLAYED:
+            how = "all spoiled" if r.deal_winner is None else f"{seat_name(r.deal_winner)} took it" + (
+                " (mordienne)" if r.mordienne else "")
+        elif r.end is DealEnd.GIVEN_UP:
+            how = f"given up by {seat_name(r.declared_by)}"
+        else:
+            how = f"mordienne of {seat_name(r.declared_by)} declined"
+        tricks = " · ".join(f"{seat_name(s)} {n}" for s, n in enumerate(r.tricks_won)) if r.tricks else "not played"
+        rows.append(SheetRow(r.deal, seat_name(r.dealer), how, tricks, r.points[0], r.points[1], total[0], total[1]))
+    return rows
+
+
+def outcome_text(outcome: Outcome) -> str:
+    if outcome.winner is None:
+        return f"A draw, {outcome.scores[0]} to {outcome.scores[1]}"
+    if outcome.winner == 0:
+        return f"Your team wins, {outcome.scores[0]} to {outcome.scores[1]}"
+    return f"The opponents win, {outcome.scores[1]} to {outcome.scores[0]}"
+
+
+def declaration_text(seat: int, declaration: Declaration) -> str:
+    if declaration is Declaration.MORDIENNE:
+        return f"{says(seat, 'announce', 'announces')} mordienne (to take the last tricks in a row, for 2 points)"
+    return f"{says(seat, 'offer', 'offers')} to give the deal up (the other team would take 1 point)"
+
+
+CHANT_HELP = ("**The chant (chanter):** if all four agree, the six cards of the talon go to two players, "
+              "who each take them and discard back to nine. Agree with a weak hand (a fresh chance), "
+              "refuse with a good one. One refusal and the deal is played as dealt.")
+
+
+def refusal_text(signal: Signal, language: Language) -> str:
+    """A sign the table refused because the person's hand does not back it (signs are truthful)."""
+    name = sign_name(signal, language)
+    if signal.sign is Sign.AS:
+        return (f"Not sent: you signed {name}, but that is not how many aces you hold. "
+                "Signs at this table tell the truth: make the sign that matches your hand.")
+    if signal.sign is Sign.MISERE:
+        return ("Not sent: misère means a weak hand (nothing above an ace, at most one ace), and yours is not. "
+                "Signs at this table tell the truth.")
+    return (f"Not sent: you do not hold {name}. Signs at this table tell the truth: "
+            "sign a card you hold (the highlighted buttons).")

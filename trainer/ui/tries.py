@@ -1,0 +1,97 @@
+"""One try at the asked sign on the live camera: from the ask to a verdict or a timeout.
+
+Pure functions over frozen values (no Streamlit): the Practice page feeds the watcher's reports in and
+gets at most one :class:`~trainer.ui.drill.Attempt` per try. Other gestures seen meanwhile (a blink,
+raised brows while concentrating) do not end the try and are not failures: the page lists them as
+"signs seen". The try succeeds when the asked sign is *confirmed* (the verdict shows at once, with the
+time it took) and is recorded when that gesture *ends* (so the verdict also says how long it was
+held). It fails when :data:`TIMEOUT_S` of camera time pass without the sign.
+
+Times are on the watcher's session clock (seconds), so they are the camera's own, across restarts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from trainer.signals.conventions import Convention
+from trainer.signals.gestures import GestureEvent, Side
+from trainer.signals.signs import Sign
+from trainer.ui import drill
+
+TIMEOUT_S = 15.0
+"""Camera seconds after the ask without the sign: the try is a miss."""
+HOLD_WAIT_S = 5.0
+"""Camera seconds after the confirmation without the gesture's end (camera stopped): recorded
+without a hold time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    """The try in progress. ``asked_at`` is None until the first frame analysed after the ask."""
+
+    target: Sign
+    asked_at: float | None = None
+    seen: GestureEvent | None = None
+    """The confirmed event of the asked sign (start and confirmation known, end not yet)."""
+    seen_at: float | None = None
+    """When it was confirmed (the frame that reported it)."""
+
+    @property
+    def took_s(self) -> float | None:
+        """From the ask to the confirmation."""
+        if self.seen_at is None or self.asked_at is None:
+            return None
+        return max(0.0, self.seen_at - self.asked_at)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one report did to the try: the try afterwards (None: over) and the attempt to record."""
+
+    current: Try | None
+    attempt: drill.Attempt | None = None
+
+
+def ask(target: Sign, now: float | None) -> Try:
+    """A new try at ``target``, asked at camera time ``now`` (None: the camera has not run yet)."""
+    return Try(target, asked_at=now)
+
+
+def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side) -> Step:
+    """A frame was analysed at ``timestamp``: starts the clock, or ends the try on a timeout."""
+    if current.asked_at is None:
+        return Step(replace(current, asked_at=timestamp))
+    if current.seen is None and timestamp - current.asked_at > TIMEOUT_S:
+        return Step(None, drill.Attempt(current.target, success=False,
+                                        note=f"not seen within {TIMEOUT_S:g} s"))
+    if current.seen is not None and current.seen_at is not None and timestamp - current.seen_at > HOLD_WAIT_S:
+        return Step(None, _success(current, current.seen, None, convention, signing_hand))
+    return Step(current)
+
+
+def on_event(current: Try, event: GestureEvent, reported_at: float, *, final: bool,
+             convention: Convention, signing_hand: Side) -> Step:
+    """A gesture was confirmed (``final`` False) or ended (True). Only the asked sign moves the try."""
+    if convention.sign_for(event.gesture) is not current.target:
+        return Step(current)
+    if current.asked_at is not None and event.start < current.asked_at:
+        return Step(current)  # begun before the ask: made before the person knew what to make
+    if current.seen is None:
+        if final:  # confirmed and ended between two reads of the queue: both at once
+            confirmed = replace(current, seen=event, seen_at=min(reported_at, event.start + event.duration))
+            return Step(None, _success(confirmed, event, event.duration, convention, signing_hand))
+        asked = current.asked_at if current.asked_at is not None else reported_at
+        return Step(replace(current, asked_at=asked, seen=event, seen_at=reported_at))
+    if final and event.gesture is current.seen.gesture and event.start == current.seen.start:
+        return Step(None, _success(current, event, event.duration, convention, signing_hand))
+    return Step(current)
+
+
+def _success(current: Try, event: GestureEvent, hold: float | None, convention: Convention,
+             signing_hand: Side) -> drill.Attempt:
+    attempt = drill.judge(
+        current.target, event, reported_at=current.seen_at if current.seen_at is not None else event.start,
+        asked_at=current.asked_at, convention=convention, signing_hand=signing_hand,
+    )
+    return replace(attempt, hold_s=None if hold is None else max(0.0, hold))
