@@ -304,12 +304,14 @@ def load_game(name: str) -> dict | None:
 
 def check_saved_game(data: Any) -> dict:
     """The stored value of an app save, checked field by field before anything replays it."""
-    from trainer.ui.game_session import BOT_NAMES, SAVE_FORMAT, SAVE_VERSION
+    from trainer.ui.game_session import BOT_NAMES, READABLE_VERSIONS, SAVE_FORMAT
 
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("it is not a saved game of this app")
-    if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"it was saved in format {data.get('version')!r}, this app reads {SAVE_VERSION}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        raise SaveError(f"it was saved in format {version!r}, this app reads "
+                        f"{', '.join(map(str, READABLE_VERSIONS))}")
     for field in ("preset", "convention", "partner", "opponents"):
         if not isinstance(data.get(field), str):
             raise SaveError(f"its {field!r} is missing or not a name")
@@ -325,6 +327,7 @@ def check_saved_game(data: Any) -> dict:
     for n, item in enumerate(inputs, 1):
         ok = isinstance(item, dict) and (
             (set(item) == {"act"} and isinstance(item["act"], str))
+            or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
             or (set(item) <= {"sign", "count"} and isinstance(item.get("sign"), str)
                 and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
                 and 1 <= item.get("count", 1) <= 9)
