@@ -413,9 +413,9 @@ def show() -> None:
     # and the history.
     live = camera.current()
 
-    # Redrawn once a second while the camera plays, so a verdict reaches the table without a full
+    # Redrawn once a second while the camera is on, so a verdict reaches the table without a full
     # rerun (which would not stop the stream, but would redraw the whole page for one row).
-    @st.fragment(run_every=HISTORY_SECONDS if live is not None and live.playing else None)
+    @st.fragment(run_every=HISTORY_SECONDS if live is not None else None)
     def history() -> None:
         _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
 
