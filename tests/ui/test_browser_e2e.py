@@ -150,7 +150,10 @@ def _play_the_deal(page) -> None:
         for choice in ("Pass", "No chant", "Refuse"):
             button = page.get_by_role("button", name=choice, exact=True)
             if button.count() and button.first.is_visible():
-                button.first.click()
+                try:
+                    button.first.click(timeout=5_000)
+                except PlaywrightTimeout:
+                    break  # the page redrew under the click: look again
                 _wait_until(lambda b=button: not b.count() or result.count() or play.count(), 60,
                             f"the answer {choice} to be taken")
                 break
