@@ -110,8 +110,6 @@ def _show_feedback(settings: Settings) -> None:
         return
     if attempt is None:
         return
-    st.button("Try again", key="practice_again", on_click=_ask, args=(attempt.target,),
-              help="The same sign again: a new try, timed from now.")
     label = render.sign_label(attempt.target, settings.language)
     if attempt.success:
         timing = []
@@ -279,6 +277,9 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
     if target is None:
         st.info("Press **Next sign** (or choose one) and make it in front of the camera or in a clip.")
         return
+    # Outside the camera fragment, which redraws a few times a second and could swallow a click.
+    st.button("Try again", key="practice_again", on_click=_ask, args=(target,),
+              help="The same sign again: a new try, timed from now.")
     convention = _convention(settings)
     gesture = convention.gesture_for(target)
     st.subheader(f"Make: {render.sign_label(target, settings.language)}")
