@@ -151,7 +151,10 @@ def _play_the_deal(page) -> None:
         for choice in ("Next trick", "Pass", "No chant", "Refuse"):
             button = page.get_by_role("button", name=choice, exact=True)
             if button.count() and button.first.is_visible():
-                button.first.click()
+                try:
+                    button.first.click(timeout=5_000)
+                except PlaywrightTimeout:
+                    break  # the page redrew under the click: look again
                 if choice == "Next trick":
                     _wait_until(lambda b=button: not b.count() or result.count(), 60, "the bots to play on")
                 else:

@@ -41,7 +41,7 @@ MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}
 PER_PAGE_KEYS = ("practice_live", "play_camera_frame")
 """The latest frame report each page shows: cleared on a page change, so what a page shows is new."""
 POLL_SECONDS = 0.25
-"""How often a page's camera fragment drains the watcher while the camera plays."""
+"""How often a page's camera fragment drains the watcher while the camera is on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +155,12 @@ def current() -> Live | None:
 
 def pump(handle: Callable[[list[Report]], None], *, period: float = POLL_SECONDS) -> None:
     """Draw a fragment that hands the watcher's new reports to ``handle`` and reruns itself (only
-    itself, never the page) every ``period`` seconds while the camera plays. ``handle`` updates
+    itself, never the page) every ``period`` seconds while the camera is on. ``handle`` updates
     session state and draws what depends on the camera; it runs once with ``[]`` when there is
     nothing to drain. Call it where the page wants that part drawn."""
-    live = current()
-
-    @st.fragment(run_every=period if live is not None and live.playing else None)
+    # Polls whenever the camera is on, playing or not: START and STOP change the stream without
+    # promising a full run that would switch the polling on (a try once waited on a frozen page).
+    @st.fragment(run_every=period if current() is not None else None)
     def camera_fragment() -> None:
         now = current()
         handle(now.watcher.drain() if now is not None else [])

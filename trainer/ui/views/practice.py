@@ -111,8 +111,6 @@ def _show_feedback(settings: Settings) -> None:
         return
     if attempt is None:
         return
-    st.button("Try again", key="practice_again", on_click=_ask, args=(attempt.target,),
-              help="The same sign again: a new try, timed from now.")
     label = render.sign_label(attempt.target, settings.language)
     if attempt.success:
         timing = []
@@ -280,6 +278,9 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
     if target is None:
         st.info("Press **Next sign** (or choose one) and make it in front of the camera or in a clip.")
         return
+    # Outside the camera fragment, which redraws a few times a second and could swallow a click.
+    st.button("Try again", key="practice_again", on_click=_ask, args=(target,),
+              help="The same sign again: a new try, timed from now.")
     convention = _convention(settings)
     gesture = convention.gesture_for(target)
     st.subheader(f"Make: {render.sign_label(target, settings.language)}")
@@ -409,9 +410,9 @@ def show() -> None:
     teach.panel(settings, mode)
     live = camera.current()
 
-    # Redrawn once a second while the camera plays, so a verdict reaches the table without a full
+    # Redrawn once a second while the camera is on, so a verdict reaches the table without a full
     # rerun (which would not stop the stream, but would redraw the whole page for one row).
-    @st.fragment(run_every=HISTORY_SECONDS if live is not None and live.playing else None)
+    @st.fragment(run_every=HISTORY_SECONDS if live is not None else None)
     def history() -> None:
         _history_panel(settings, _table(settings))  # again: an upload above may have added an attempt
 
