@@ -31,20 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.ui.fakecam import make_signing_clip  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
 from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
 
 SAVE_NAME = "bench-deal"
-
-
-def seed_with_one_ace() -> int:
-    from trainer.rules.cards import ACES
-    from trainer.ui.game_session import HUMAN_SEAT, GameSession
-
-    for seed in range(500):
-        if sum(c in ACES for c in GameSession.start("vendee", "classic", seed).table.view(HUMAN_SEAT).hand) == 1:
-            return seed
-    raise SystemExit("no seed below 500 deals one ace to the person")
 
 
 def main() -> int:

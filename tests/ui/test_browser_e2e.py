@@ -25,7 +25,7 @@ import pytest
 
 from ui_browser_support import launch_browser, require_chromium
 
-from trainer.ui.fakecam import make_signing_clip
+from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
 from trainer.ui.launch import free_port, start_server, stop_server, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.vision]
@@ -53,19 +53,6 @@ def server_errors(log: Path) -> list[str]:
     text = log.read_text(errors="replace")
     return [line for line in text.splitlines()
             if "Traceback" in line or "Exception in" in line or re.match(r"\w*Error:", line)]
-
-
-def seed_with_one_ace() -> int:
-    """A deal where the person holds exactly one ace: the clip's single mouth opening (un as) is then
-    the truth, and the table lets it through."""
-    from trainer.rules.cards import ACES
-    from trainer.ui.game_session import HUMAN_SEAT, GameSession
-
-    for seed in range(500):
-        session = GameSession.start("vendee", "classic", seed)
-        if sum(card in ACES for card in session.table.view(HUMAN_SEAT).hand) == 1:
-            return seed
-    raise AssertionError("no seed below 500 deals one ace to the person")
 
 
 def _sidebar_camera(page):

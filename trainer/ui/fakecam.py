@@ -88,3 +88,17 @@ def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_
     frames += [frames[-1]] * int(round(pad_s * rate))
     write_y4m(frames, out, fps=rate)
     return out, len(frames) / rate
+
+
+def seed_with_one_ace() -> int:
+    """The first seed of a vendee deal in which the person holds exactly one ace: the signing clip's
+    mouth opening (un as) is then the truth, and the table lets it through (browser test, screenshots
+    and the camera benchmark all play this deal)."""
+    from trainer.rules.cards import ACES
+    from trainer.ui.game_session import HUMAN_SEAT, GameSession
+
+    for seed in range(500):
+        hand = GameSession.start("vendee", "classic", seed).table.view(HUMAN_SEAT).hand
+        if sum(card in ACES for card in hand) == 1:
+            return seed
+    raise ValueError("no seed below 500 deals exactly one ace to the person")

@@ -39,23 +39,13 @@ from typing import Callable, Mapping
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
+from trainer.vision.face_signs import FACE_SIGNS
 from trainer.vision.types import VisionError
 
 THRESHOLDS_SCHEMA = 1
 DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[2] / "models" / "thresholds.json"
-FACE_GESTURES: tuple[Gesture, ...] = (
-    Gesture.BROWS_UP,
-    Gesture.LOOK_UP,
-    Gesture.LIP_CORNER,
-    Gesture.HEAD_TILT,
-    Gesture.WINK,
-    Gesture.EYES_CLOSED,
-    Gesture.POUT,
-    Gesture.MOUTH_OPEN,
-    Gesture.TONGUE_OUT,
-    Gesture.LIP_BITE,
-    Gesture.GRIMACE,
-)
+FACE_GESTURES: tuple[Gesture, ...] = FACE_SIGNS
+"""The fallback scores the same signs as the default scorer, under the same names."""
 MODES = ("delta", "ratio", "abs")
 """How a condition compares a feature with its neutral value: difference, quotient, |difference|."""
 
