@@ -34,7 +34,7 @@ from pathlib import Path
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
 from trainer.vision.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
-from trainer.vision.types import VisionError
+from trainer.vision.types import Rates, VisionError
 
 THRESHOLD = 0.5
 CLIP_LABELS = ("talking", "neutral")
@@ -42,7 +42,7 @@ NONE_COLUMN = "none"
 
 
 @dataclass(frozen=True, slots=True)
-class GestureStats:
+class GestureStats(Rates):
     gesture: Gesture
     tp: int
     fp: int
@@ -51,19 +51,6 @@ class GestureStats:
     @property
     def support(self) -> int:
         return self.tp + self.fn
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
 
     def to_json(self) -> dict:
         return {

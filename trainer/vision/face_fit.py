@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainer.signals.gestures import Gesture
+from trainer.vision.types import Rates
 from trainer.vision.face_signs import (
     FACE_SIGNS,
     MOUTH_SIGNS,
@@ -135,25 +136,12 @@ def fit_params(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | Non
 
 
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Rates):
     tp: int = 0
     fp: int = 0
     fn: int = 0
     people: int = 0
     """People with at least one positive of the sign (what the recall rests on)."""
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
 
     def to_json(self) -> dict:
         return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "people": self.people,

@@ -115,3 +115,26 @@ class FrameScores:
     blendshapes: dict[str, float] = field(default_factory=dict)
     """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
     face mesh fallback or without a face). A personal model reads them here."""
+
+
+class Rates:
+    """Precision, recall and F1 of a subclass's ``tp``, ``fp`` and ``fn`` counts (0 when undefined):
+    one definition for the photo evaluation and the leave-one-person-out fit."""
+
+    __slots__ = ()
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
