@@ -20,20 +20,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
+from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.rules.ruleset import Ruleset
-from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
+from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import Sign, Signal
 
 HUMAN_SEAT = 0
 PARTNER_SEAT = 2
+"""The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
 SAVE_FORMAT = "aluette-app-game"
 SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1 had no pauses: an action that comes during a pause continues it
-BOT_NAMES = ("heuristic", "search", "random")
-# Deterministic bots (no time budget), so a saved game replays exactly.
-BOT_OPTIONS = {"search": {"max_ms": None, "worlds": 48}}
+BOT_NAMES = ("heuristic", *(name for name in playable_bots() if name != "heuristic"))
+"""The bots a person may choose (every fair one; never the all-seeing oracle), the default first."""
+BOT_OPTIONS = TABLE_BOT_OPTIONS
 
 
 class SessionError(ValueError):
@@ -42,7 +44,8 @@ class SessionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who sits where: the person at seat 0, the partner bot opposite, two opponent bots."""
+    """Who sits where at four: the person at seat 0, the partner bot opposite, two opponent bots
+    (kept for callers from before :class:`TableSettings`, which seats every table size)."""
 
     partner: str = "heuristic"
     opponents: str = "heuristic"
@@ -70,10 +73,8 @@ class BotMove:
 class GameSession:
     """A live game and the person's inputs so far."""
 
-    preset: str
-    convention: str
+    settings: TableSettings
     seed: int
-    seating: Seating
     table: Any
     inputs: list[dict] = field(default_factory=list)
     moves: list[BotMove] = field(default_factory=list)
@@ -84,15 +85,37 @@ class GameSession:
 
     @classmethod
     def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
-        from trainer.bots.table import Table
+        """A 4-player game with the default vigilance and truthful signs (see :meth:`begin`)."""
+        return cls.begin(TableSettings(preset=preset, convention=convention, partner=seating.partner,
+                                       opponents=seating.opponents), seed)
 
-        table = Table.create(
-            seating.seats(), bot_options=BOT_OPTIONS, ruleset=Ruleset.preset(preset), seed=seed,
-            convention=Convention.named(convention),
-        )
-        session = cls(preset, convention, seed, seating, table)
+    @classmethod
+    def begin(cls, settings: TableSettings, seed: int) -> "GameSession":
+        """A new game at a table of any size with these settings."""
+        session = cls(settings, seed, settings.table(seed))
         session._run_bots()
         return session
+
+    @property
+    def preset(self) -> str:
+        return self.settings.preset
+
+    @property
+    def convention(self) -> str:
+        return self.settings.convention
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.settings.partner, self.settings.opponents)
+
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    @property
+    def partner_seat(self) -> int | None:
+        """The person's partner (None at three)."""
+        return self.settings.partner_seat
 
     # -- the person acts --------------------------------------------------------------------------
 
@@ -130,7 +153,7 @@ class GameSession:
                 break
             deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
             done = len(game.history)
-            belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
+            belief = _belief_of_partner(game.view(seat)) if seat == self.partner_seat else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
@@ -148,6 +171,14 @@ class GameSession:
         self.inputs.append({"sign": event.signal.sign.value, "count": event.signal.count})
         return event
 
+    def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
+        """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
+        announcements). Returns the sign's event with all its words so far."""
+        words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
+        event = self.table.announce(HUMAN_SEAT, words)
+        self.inputs.append({"announce": format_message(words)})
+        return event
+
     # -- save and resume --------------------------------------------------------------------------
 
     def to_json(self) -> dict:
@@ -156,11 +187,8 @@ class GameSession:
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "preset": self.preset,
-            "convention": self.convention,
+            **self.settings.to_json(),
             "seed": self.seed,
-            "partner": self.seating.partner,
-            "opponents": self.seating.opponents,
             "inputs": list(self.inputs),
             "game": game_to_json(self.table.game),
         }
@@ -172,8 +200,8 @@ class GameSession:
         if data.get("version") not in READABLE_VERSIONS:
             raise SessionError(f"saved game version {data.get('version')!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
-        session = cls.start(data["preset"], data["convention"], int(data["seed"]),
-                            Seating(data["partner"], data["opponents"]))
+        # Saves from before the table settings hold none of players, vigilance, lies: the defaults.
+        session = cls.begin(TableSettings.from_json(data), int(data["seed"]))
         for n, item in enumerate(data["inputs"]):
             try:
                 if "act" in item:
@@ -182,6 +210,8 @@ class GameSession:
                         session.next()
                 elif "next" in item:
                     session.next()
+                elif "announce" in item:
+                    session.announce(item["announce"])
                 else:
                     session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))))
             except ValueError as error:
