@@ -22,18 +22,24 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from trainer.rules.actions import (
-    Answer,
-    ChantDeal,
-    ChooseDealer,
-    Deal,
-    Declaration,
-    Declare,
-    Discard,
-    Vote,
-)
+from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    GameOver,
+    TrickEnded,
+    narrate,
+)
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
 
@@ -219,12 +225,88 @@ def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
     return _LocalTable([SimpleBot() for _ in range(3)], ruleset, seed), "simple"
 
 
+class TerminalPhrases:
+    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
+    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant)."""
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
+        return [f"{seat_name(e.dealer)} deal{'' if e.dealer == USER else 's'} first{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        verb = "deal" if e.dealer == USER else "deals"
+        return [
+            "",
+            f"=== Deal {e.deal}: {seat_name(e.dealer)} {verb}, three cards at a time ===",
+            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{seat_name(e.seat)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["No chant: the talon stays unseen."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
+            else f"Chant: {seat_name(s)} receives 6 talon cards."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"You discard {e.card.value}."]
+        # Another seat's discards are face down: say once that they were made.
+        return [f"{seat_name(e.seat)} discards six cards face down."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        words = {
+            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
+            Declaration.GIVE_UP: "offer to give the deal up",
+        }[e.declaration]
+        return [f"{seat_name(e.seat)}: {words}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{seat_name(e.seat)}: {'accept' if e.accept else 'refuse'}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        return [f"  {seat_name(e.seat):<16} plays {card_label(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
+        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner)}."]
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
+        lines.append(f"--- {deal_summary(result)}")
+        lines.append(f"--- Score: your team {e.scores[0]}, opponents {e.scores[1]}"
+                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
+        return lines
+
+    def game_over(self, e: GameOver) -> list[str]:
+        outcome = e.outcome
+        verdict = "It's a draw." if outcome.winner is None else (
+            "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
+        )
+        return [f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ==="]
+
+
 class _Narrator:
-    """Tells the user what happened since the last look, showing only what seat 0 may see."""
+    """Tells the user what happened since the last look, showing only what seat 0 may see.
+
+    It follows the table's game on a shadow game of its own, applying each new action there and
+    telling the events that returns (the table's game may be several actions ahead)."""
 
     def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
         self.table = table
         self.out = out
+        self.phrases = TerminalPhrases()
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -238,9 +320,8 @@ class _Narrator:
     def catch_up(self) -> None:
         game = self.table.game
         for action in game.history[len(self.shadow.history):]:
-            before = self.shadow.copy()
-            self.shadow.apply(action)
-            self._tell(action, before, self.shadow)
+            for line in narrate(self.shadow.apply(action), self.phrases):
+                self.say(line)
         signs = self.table.visible_signs(USER, all_deals=True)
         for t in signs[self.seen_signs:]:
             event = t.event
@@ -252,66 +333,6 @@ class _Narrator:
             else:
                 self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
         self.seen_signs = len(signs)
-
-    def _tell(self, action, before: Game, after: Game) -> None:
-        seat = before.to_move
-        say = self.say
-        if isinstance(action, ChooseDealer):
-            how = f" (Madame turned up for {'you' if action.dealer == USER else 'them'})" if action.face_up else ""
-            say(f"{seat_name(action.dealer)} deal{'' if action.dealer == USER else 's'} first{how}.")
-        elif isinstance(action, Deal):
-            say("")
-            verb = "deal" if before.dealer == USER else "deals"
-            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer)} {verb}, three cards at a time ===")
-            say("Your hand: " + " ".join(c.value for c in sorted(action.hands[USER], key=lambda c: c.index)))
-        elif isinstance(action, ChantDeal):
-            for s, cards in zip(before.chant_receivers, action.received):
-                if s == USER:
-                    say("Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6.")
-                else:
-                    say(f"Chant: {seat_name(s)} receives 6 talon cards.")
-        elif isinstance(action, Vote):
-            say(f"{seat_name(seat)} vote{'' if seat == USER else 's'} {'for' if action.agree else 'against'} the chant.")
-            if after.chant is False and before.chant is None:
-                say("No chant: the talon stays unseen.")
-        elif isinstance(action, Discard):
-            if seat == USER:
-                say(f"You discard {action.card.value}.")
-            elif not before.discards(seat):
-                say(f"{seat_name(seat)} discards six cards face down.")
-        elif isinstance(action, Declare):
-            words = {
-                Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
-                Declaration.GIVE_UP: "offer to give the deal up",
-            }[action.declaration]
-            say(f"{seat_name(seat)}: {words}.")
-        elif isinstance(action, Answer):
-            say(f"{seat_name(seat)}: {'accept' if action.accept else 'refuse'}.")
-        elif isinstance(action, Card):
-            say(f"  {seat_name(seat):<16} plays {card_label(action)}")
-            fast = before.fast_deal
-            if fast is not None and len(fast.trick) == before.players - 1:
-                finished = after.results[-1].tricks if len(after.results) != len(before.results) else after.tricks
-                trick = finished[-1]
-                if trick.winner is None:
-                    say(f"  Trick {trick.number} is spoiled (pourri): equal highest cards; nobody wins it.")
-                else:
-                    say(f"  Trick {trick.number} goes to {seat_name(trick.winner)}.")
-        if len(after.results) != len(before.results):
-            result = after.results[-1]
-            say("")
-            if result.end is DealEnd.PLAYED:
-                won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
-                say(f"--- Deal {result.deal} over. Tricks: {won}.")
-            say(f"--- {deal_summary(result)}")
-            say(f"--- Score: your team {after.scores[0]}, opponents {after.scores[1]}"
-                + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
-        if after.is_over and not before.is_over:
-            outcome = after.outcome
-            verdict = "It's a draw." if outcome.winner is None else (
-                "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
-            )
-            say(f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ===")
 
 
 def _who(seat: int) -> str:
