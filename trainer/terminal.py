@@ -28,18 +28,24 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from trainer.rules.actions import (
-    Answer,
-    ChantDeal,
-    ChooseDealer,
-    Deal,
-    Declaration,
-    Declare,
-    Discard,
-    Vote,
-)
+from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    GameOver,
+    TrickEnded,
+    narrate,
+)
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
 
@@ -304,12 +310,91 @@ def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
         raise RulesError(f"cannot set the table: {error}") from None
 
 
+class TerminalPhrases:
+    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
+    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant).
+    Seats and teams are named for the table's size (``players``)."""
+
+    def __init__(self, players: int = 4) -> None:
+        self.players = players
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
+        return [f"{seat_name(e.dealer, self.players)} deal{'' if e.dealer == USER else 's'} first{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        verb = "deal" if e.dealer == USER else "deals"
+        return [
+            "",
+            f"=== Deal {e.deal}: {seat_name(e.dealer, self.players)} {verb}"
+            + (", three cards at a time ===" if self.players == 4 else " ==="),
+            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{seat_name(e.seat, self.players)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["No chant: the talon stays unseen."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
+            else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"You discard {e.card.value}."]
+        # Another seat's discards are face down: say once that they were made.
+        return [f"{seat_name(e.seat, self.players)} discards six cards face down."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        words = {
+            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
+            Declaration.GIVE_UP: "offer to give the deal up",
+        }[e.declaration]
+        return [f"{seat_name(e.seat, self.players)}: {words}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{seat_name(e.seat, self.players)}: {'accept' if e.accept else 'refuse'}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
+        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{seat_name(s, self.players)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
+        lines.append(f"--- {deal_summary(result, self.players)}")
+        lines.append(f"--- Score: {score_text(e.scores, self.players)}"
+                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
+        return lines
+
+    def game_over(self, e: GameOver) -> list[str]:
+        outcome = e.outcome
+        return [f"=== Game over: {outcome_verdict(outcome, self.players)} "
+                f"Final score {' - '.join(map(str, outcome.scores))} ==="]
+
+
 class _Narrator:
-    """Tells the user what happened since the last look, showing only what seat 0 may see."""
+    """Tells the user what happened since the last look, showing only what seat 0 may see.
+
+    It follows the table's game on a shadow game of its own, applying each new action there and
+    telling the events that returns (the table's game may be several actions ahead)."""
 
     def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
         self.table = table
         self.out = out
+        self.phrases = TerminalPhrases(table.players)
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -323,9 +408,8 @@ class _Narrator:
     def catch_up(self) -> None:
         game = self.table.game
         for action in game.history[len(self.shadow.history):]:
-            before = self.shadow.copy()
-            self.shadow.apply(action)
-            self._tell(action, before, self.shadow)
+            for line in narrate(self.shadow.apply(action), self.phrases):
+                self.say(line)
         signs = self.table.visible_signs(USER, all_deals=True)
         n = self.table.players
         for t in signs[self.seen_signs:]:
@@ -340,65 +424,6 @@ class _Narrator:
                 self.say(f"  [sign] {seat_name(event.seat, n)} signs to you: {_sign_text(event.signal)}"
                          + _words_text(event))
         self.seen_signs = len(signs)
-
-    def _tell(self, action, before: Game, after: Game) -> None:
-        seat = before.to_move
-        say = self.say
-        n = before.players
-        if isinstance(action, ChooseDealer):
-            how = f" (Madame turned up for {'you' if action.dealer == USER else 'them'})" if action.face_up else ""
-            say(f"{seat_name(action.dealer, n)} deal{'' if action.dealer == USER else 's'} first{how}.")
-        elif isinstance(action, Deal):
-            say("")
-            verb = "deal" if before.dealer == USER else "deals"
-            batches = ", three cards at a time" if n == 4 else ""
-            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer, n)} {verb}{batches} ===")
-            say("Your hand: " + " ".join(c.value for c in sorted(action.hands[USER], key=lambda c: c.index)))
-        elif isinstance(action, ChantDeal):
-            for s, cards in zip(before.chant_receivers, action.received):
-                if s == USER:
-                    say("Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6.")
-                else:
-                    say(f"Chant: {seat_name(s, n)} receives 6 talon cards.")
-        elif isinstance(action, Vote):
-            say(f"{seat_name(seat, n)} vote{'' if seat == USER else 's'} {'for' if action.agree else 'against'} the chant.")
-            if after.chant is False and before.chant is None:
-                say("No chant: the talon stays unseen.")
-        elif isinstance(action, Discard):
-            if seat == USER:
-                say(f"You discard {action.card.value}.")
-            elif not before.discards(seat):
-                say(f"{seat_name(seat, n)} discards six cards face down.")
-        elif isinstance(action, Declare):
-            words = {
-                Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
-                Declaration.GIVE_UP: "offer to give the deal up",
-            }[action.declaration]
-            say(f"{seat_name(seat, n)}: {words}.")
-        elif isinstance(action, Answer):
-            say(f"{seat_name(seat, n)}: {'accept' if action.accept else 'refuse'}.")
-        elif isinstance(action, Card):
-            say(f"  {seat_name(seat, n):<16} plays {card_label(action)}")
-            fast = before.fast_deal
-            if fast is not None and len(fast.trick) == before.players - 1:
-                finished = after.results[-1].tricks if len(after.results) != len(before.results) else after.tricks
-                trick = finished[-1]
-                if trick.winner is None:
-                    say(f"  Trick {trick.number} is spoiled (pourri): equal highest cards; nobody wins it.")
-                else:
-                    say(f"  Trick {trick.number} goes to {seat_name(trick.winner, n)}.")
-        if len(after.results) != len(before.results):
-            result = after.results[-1]
-            say("")
-            if result.end is DealEnd.PLAYED:
-                won = ", ".join(f"{seat_name(s, n)} {k}" for s, k in enumerate(result.tricks_won))
-                say(f"--- Deal {result.deal} over. Tricks: {won}.")
-            say(f"--- {deal_summary(result, n)}")
-            say(f"--- Score: {score_text(after.scores, n)}"
-                + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
-        if after.is_over and not before.is_over:
-            outcome = after.outcome
-            say(f"=== Game over: {outcome_verdict(outcome, n)} Final score {' - '.join(map(str, outcome.scores))} ===")
 
 
 def _who(seat: int, players: int = 4) -> str:
