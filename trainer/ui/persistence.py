@@ -304,7 +304,7 @@ def load_game(name: str) -> dict | None:
 
 def check_saved_game(data: Any) -> dict:
     """The stored value of an app save, checked field by field before anything replays it."""
-    from trainer.ui.game_session import BOT_NAMES, READABLE_VERSIONS, SAVE_FORMAT
+    from trainer.ui.game_session import BOT_NAMES, CAMERA_KEYS, READABLE_VERSIONS, SAVE_FORMAT
 
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("it is not a saved game of this app")
@@ -328,13 +328,30 @@ def check_saved_game(data: Any) -> dict:
         ok = isinstance(item, dict) and (
             (set(item) == {"act"} and isinstance(item["act"], str))
             or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
-            or (set(item) <= {"sign", "count"} and isinstance(item.get("sign"), str)
+            or (set(item) <= {"sign", "count", *CAMERA_KEYS} and isinstance(item.get("sign"), str)
                 and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
-                and 1 <= item.get("count", 1) <= 9)
+                and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
         )
         if not ok:
             raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign")
     return data
+
+
+def _camera_fields_ok(item: dict) -> bool:
+    """A camera sign's saved reading: a known gesture and side, a confidence in 0..1, finite times."""
+    import math
+
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+    confidence = item.get("confidence", 0.5)
+    return (
+        (not any(k in item for k in ("gesture", "side", "start", "end")) or "confidence" in item)
+        and number(confidence) and 0.0 <= confidence <= 1.0
+        and item.get("gesture", "wink") in {g.value for g in Gesture}
+        and item.get("side", "left") in {s.value for s in Side}
+        and all(number(item[k]) for k in ("start", "end") if k in item)
+    )
 
 
 def _unexpected(what: str, name: str, error: BaseException) -> SaveError:

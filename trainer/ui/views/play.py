@@ -21,7 +21,7 @@ from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, 
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import is_truthful
 from trainer.ui import coach, modes, persistence, render, state
 from trainer.ui import table_talk as talk
@@ -437,9 +437,11 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(signal: Signal, source: str) -> None:
+def _send_sign(sign: Signal | MadeSign, source: str) -> None:
+    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table."""
     session = _session()
     settings = state.settings()
+    signal = sign.signal if isinstance(sign, MadeSign) else sign
     if session.table.is_over:
         _say_error(session, "The game is over: start a new game to sign again.")
         return
@@ -447,7 +449,7 @@ def _send_sign(signal: Signal, source: str) -> None:
         _say_error(session, talk.refusal_text(signal, settings.language))
         return
     try:
-        event = session.sign(signal)
+        event = session.sign(sign)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -539,9 +541,10 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             for source, e in sent[-6:]))
 
 
-def _camera_send(signal: Signal, source: str) -> str | None:
-    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not."""
-    _send_sign(signal, source)
+def _camera_send(made: MadeSign, source: str) -> str | None:
+    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not. The
+    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence."""
+    _send_sign(made, source)
     error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
     return None if error is None else error[1]
 

@@ -25,7 +25,7 @@ from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
 from trainer.ui.settings import Handedness, Settings
 from trainer.ui.views import teach
-from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
+from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
 
 MAX_SEEN = 8
 CALIBRATION_SECONDS = 3.0
@@ -199,7 +199,7 @@ def _take(reports: list, settings: Settings) -> None:
             st.session_state["practice_live"] = report
             if current is not None:
                 step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand)
-        elif isinstance(report, SignSeen):
+        elif isinstance(report, GestureReport):
             _note_seen(report.event, report.reported_at, settings)
             if current is not None:
                 step = tries.on_event(current, report.event, report.reported_at, final=report.final,

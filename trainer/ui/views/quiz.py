@@ -20,7 +20,7 @@ from trainer.signals.signs import Sign
 from trainer.ui import camera, modes, persistence, render, state
 from trainer.ui.settings import Settings
 from trainer.ui.table_talk import card_name
-from trainer.ui.watcher import SignSeen
+from trainer.ui.watcher import GestureReport
 
 
 def quiz_piece() -> modes.Piece:
@@ -194,7 +194,7 @@ def _camera_fragment(session, settings: Settings) -> None:
             st.rerun()  # the person clicked "Next question" here: the page shows the new one
         if st.session_state["quiz_feedback"] is None:
             for report in reports:
-                if isinstance(report, SignSeen) and not report.final:
+                if isinstance(report, GestureReport) and not report.final:
                     _answer(session, None, gesture=report.event.gesture)
                     break
         if st.session_state["quiz_feedback"] is not None:
