@@ -27,16 +27,14 @@ PERSONAL_KIND = "personal_signs"
 
 
 def store_piece() -> modes.Piece:
-    """Whether progress can be saved: the Store is in this build and the database opens. A damaged
-    or foreign database file is left untouched (the Store refuses it) and the reason is shown."""
-    piece = modes.piece_with("saving progress (the Store)", "trainer.storage", "Store")
-    if not piece.available:
-        return piece
+    """Whether progress can be saved: the database opens. A damaged or foreign database file is left
+    untouched (the Store refuses it) and the reason is shown."""
+    name = "saving progress (the Store)"
     try:
         _store_or_raise()
     except ValueError as error:
-        return modes.Piece(piece.name, False, f"the progress database cannot be used: {error}")
-    return piece
+        return modes.Piece(name, False, f"the progress database cannot be used: {error}")
+    return modes.Piece(name, True)
 
 
 @st.cache_resource(show_spinner=False)
@@ -53,10 +51,8 @@ def _store_or_raise():
 
 
 def store():
-    """This user's Store, or None when it is not in this build or its file cannot be used (the
-    pages then say so through :func:`store_piece`)."""
-    if not modes.piece_with("saving progress (the Store)", "trainer.storage", "Store").available:
-        return None
+    """This user's Store, or None when its file cannot be used (the pages then say so through
+    :func:`store_piece`)."""
     try:
         return _store_or_raise()
     except ValueError:

@@ -23,7 +23,7 @@ from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import is_truthful
-from trainer.ui import coach, modes, persistence, render, state
+from trainer.ui import coach, persistence, render, state
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
 from trainer.ui.settings import Settings
@@ -33,10 +33,6 @@ SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North — your partner", 3: "East
 SHORT_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
 WIN_COLOUR = "#2e7d32"
 TURN_COLOUR = "#f9a825"
-
-
-def table_piece() -> modes.Piece:
-    return modes.piece_with("the game table (bots)", "trainer.bots.table", "Table")
 
 
 def _session() -> GameSession | None:
@@ -182,7 +178,7 @@ def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None =
     name = talk.card_name(card, settings.language)
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
     svg = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
-    picture = render.svg_html(svg, width=width, title=title) if svg is not None else f"<span title='{html.escape(title)}'>{html.escape(name)}</span>"
+    picture = render.svg_html(svg, width=width, title=title)
     if mark is None:
         return f"<div style='text-align:center'>{picture}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
     return (f"<div style='text-align:center'><div style='display:inline-block;border:4px solid {colour};"
@@ -572,10 +568,6 @@ def _game_over(session: GameSession, view, settings: Settings) -> None:
 def show() -> None:
     settings = state.settings()
     st.title("Play Aluette")
-    piece = table_piece()
-    if not piece.available:
-        render.unavailable(piece)
-        return
     _setup_panel(settings)
     if _replay_panel(settings):
         return

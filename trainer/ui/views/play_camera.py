@@ -69,7 +69,7 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
 
 def panel(settings: Settings, session: Any, send: Send) -> None:
     """The camera part of the Play page (``session``: the GameSession; ``send``: the page's sender)."""
-    mode = modes.input_mode(settings.camera)
+    mode = modes.input_mode(settings.camera, upload=False)  # Play has sign buttons, no upload
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Camera signs: off — {mode.why}")
         return

@@ -290,10 +290,7 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
     if alternatives:
         st.caption("Also accepted: " + "; ".join(g.description for g in alternatives))
     picture = render.sign_svg(target, settings.convention, width=220, label=True)
-    if picture is not None:
-        render.show_svg(picture, width=220, title=gesture.value)
-    else:
-        render.unavailable(modes.Piece("sign drawings", False, "the drawn sign demonstrations (trainer.deck.sign_svg) are not in this build"))
+    render.show_svg(picture, width=220, title=gesture.value)
 
 
 def _upload_panel(settings: Settings) -> None:
