@@ -22,8 +22,8 @@ from typing import Any
 from trainer.rules import jsonlimits
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.errors import CardError, RulesError, RulesetError
-from trainer.rules.fastdeal import NO_WINNER, FastDeal
-from trainer.rules.ruleset import LeadAfterPourri, Players, Ruleset
+from trainer.rules.fastdeal import HAND_SIZES, NO_WINNER, FastDeal
+from trainer.rules.ruleset import Players, Ruleset
 
 
 class ReplayError(RulesError):
@@ -31,7 +31,7 @@ class ReplayError(RulesError):
 
 
 PLAYERS = 4
-HAND_SIZE = 9
+HAND_SIZE = HAND_SIZES[PLAYERS]
 
 
 def _code(value: Any, where: str) -> Card:
@@ -89,12 +89,7 @@ def replay(data: Any) -> dict[str, Any]:
             f"{len(plays)} plays is not whole tricks: give a multiple of 4 cards (the last trick has "
             f"{len(plays) % PLAYERS})"
         )
-    deal = FastDeal(
-        hands, (dealer + 1) % PLAYERS,
-        spoiler_leads=ruleset.lead_after_pourri is LeadAfterPourri.SPOILER,
-        pourri_breaks_run=ruleset.pourri_breaks_mordienne_run,
-        total_tricks=HAND_SIZE,
-    )
+    deal = FastDeal(hands, (dealer + 1) % PLAYERS, **ruleset.playout_flags().options)
     played_at: dict[Card, int] = {}
     for number, value in enumerate(plays, start=1):
         card = _code(value, f"play {number}")
