@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
@@ -42,6 +42,11 @@ from trainer.rules.events import (
 )
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import is_truthful
+
+if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --help` stays quick
+    from trainer.bots.table import Table
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
 USER = 0
@@ -130,28 +135,16 @@ def _sign_text(signal) -> str:
 
 
 def _sign_names() -> list[str]:
-    try:
-        from trainer.signals.signs import Sign
-    except ImportError:
-        return []
     return [sign.value for sign in Sign]
 
 
-def _make_sign(table, text: str, out: TextIO) -> None:
+def _make_sign(table: Table, text: str, out: TextIO) -> None:
     """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
     words = text.split()[1:]
-    submit = getattr(table, "submit_sign", None)
     names = _sign_names()
-    if submit is None or not names:
-        print("Signs are not available at this table.", file=out)
-        return
     if not words:
         print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
         return
-    from trainer.signals.signs import Sign, Signal
-
-    from trainer.signals.table import is_truthful
-
     key = words[0].lower().replace("-", "_")
     try:
         sign = Sign(key)
@@ -160,69 +153,33 @@ def _make_sign(table, text: str, out: TextIO) -> None:
     except ValueError:
         print(f"Cannot make that sign: {' '.join(words)!r} is not a sign. Names: {', '.join(names)}", file=out)
         return
-    if not getattr(table, "lying_allowed", False) and not is_truthful(signal, table.game.hand(USER)):
+    if not table.lying_allowed and not is_truthful(signal, table.game.hand(USER)):
         print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
               "table tell the truth. Sign a card you hold.", file=out)
         return
     try:
-        event = submit(USER, signal)
+        event = table.submit_sign(USER, signal)
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
-    caught = [seat_name(s) for s in getattr(event, "caught_by", ())]
+    caught = [seat_name(s) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
 
-class _LocalTable:
-    """A minimal stand-in for trainer.bots.table.Table: bots choose, no signs."""
-
-    def __init__(self, bots: list, ruleset: Ruleset, seed: int) -> None:
-        self.seats = [None] + bots
-        self.game = Game.new(ruleset, seed)
-        self._rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(4)}
-        for seat, bot in enumerate(self.seats):
-            if bot is not None:
-                bot.seated(seat, None)
-
-    @property
-    def human_to_act(self) -> int | None:
-        seat = self.game.to_move
-        return seat if seat is not None and self.seats[seat] is None else None
-
-    def step(self) -> None:
-        game = self.game
-        while not game.is_over and self.seats[game.to_move] is not None:
-            seat = game.to_move
-            game.apply(self.seats[seat].choose(game.view(seat), self._rngs[seat]))
-
-    def submit(self, seat: int, action) -> None:
-        self.game.apply(action)
-
-    def visible_signs(self, seat: int, *, all_deals: bool = False) -> tuple:
-        return ()
-
-
 def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
-    """The bots' Table with the named bot (signs included), or the local stand-in."""
-    try:
-        from trainer.bots.table import Table
-    except ImportError:
-        Table = None
-    if Table is not None:
-        name = bot_name or "heuristic"
-        if name == "simple":
-            from trainer.bots.base import bot_names, register
-            from trainer.bots.simple import SimpleBot
-
-            if "simple" not in bot_names():
-                register("simple", SimpleBot)
-        return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+    """The bots' Table with the person at seat 0 and the named bot (default heuristic) at the
+    three other seats, signs included."""
+    from trainer.bots.base import bot_names, register
     from trainer.bots.simple import SimpleBot
+    from trainer.bots.table import Table
 
-    if bot_name not in (None, "simple"):
-        raise RulesError(f"bot {bot_name!r} is not available here: only 'simple'")
-    return _LocalTable([SimpleBot() for _ in range(3)], ruleset, seed), "simple"
+    name = bot_name or "heuristic"
+    if name == "simple":
+        # The small fallback bot is not in the registry by default: the terminal offers it.
+        if "simple" not in bot_names():
+            register("simple", SimpleBot)
+    return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
 
 
 class TerminalPhrases:
@@ -328,7 +285,7 @@ class _Narrator:
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
-            if USER in getattr(event, "caught_by", ()):
+            if USER in event.caught_by:
                 self.say(f"  [sign] You caught {seat_name(event.seat)}'s sign: {_sign_text(event.signal)}")
             else:
                 self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
