@@ -20,22 +20,33 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from trainer.rules.actions import (
-    Answer,
-    ChantDeal,
-    ChooseDealer,
-    Deal,
-    Declaration,
-    Declare,
-    Discard,
-    Vote,
-)
+from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    GameOver,
+    TrickEnded,
+    narrate,
+)
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import is_truthful
+
+if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --help` stays quick
+    from trainer.bots.table import Table
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
 USER = 0
@@ -124,28 +135,16 @@ def _sign_text(signal) -> str:
 
 
 def _sign_names() -> list[str]:
-    try:
-        from trainer.signals.signs import Sign
-    except ImportError:
-        return []
     return [sign.value for sign in Sign]
 
 
-def _make_sign(table, text: str, out: TextIO) -> None:
+def _make_sign(table: Table, text: str, out: TextIO) -> None:
     """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
     words = text.split()[1:]
-    submit = getattr(table, "submit_sign", None)
     names = _sign_names()
-    if submit is None or not names:
-        print("Signs are not available at this table.", file=out)
-        return
     if not words:
         print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
         return
-    from trainer.signals.signs import Sign, Signal
-
-    from trainer.signals.table import is_truthful
-
     key = words[0].lower().replace("-", "_")
     try:
         sign = Sign(key)
@@ -154,77 +153,117 @@ def _make_sign(table, text: str, out: TextIO) -> None:
     except ValueError:
         print(f"Cannot make that sign: {' '.join(words)!r} is not a sign. Names: {', '.join(names)}", file=out)
         return
-    if not getattr(table, "lying_allowed", False) and not is_truthful(signal, table.game.hand(USER)):
+    if not table.lying_allowed and not is_truthful(signal, table.game.hand(USER)):
         print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
               "table tell the truth. Sign a card you hold.", file=out)
         return
     try:
-        event = submit(USER, signal)
+        event = table.submit_sign(USER, signal)
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
-    caught = [seat_name(s) for s in getattr(event, "caught_by", ())]
+    caught = [seat_name(s) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
 
-class _LocalTable:
-    """A minimal stand-in for trainer.bots.table.Table: bots choose, no signs."""
-
-    def __init__(self, bots: list, ruleset: Ruleset, seed: int) -> None:
-        self.seats = [None] + bots
-        self.game = Game.new(ruleset, seed)
-        self._rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(4)}
-        for seat, bot in enumerate(self.seats):
-            if bot is not None:
-                bot.seated(seat, None)
-
-    @property
-    def human_to_act(self) -> int | None:
-        seat = self.game.to_move
-        return seat if seat is not None and self.seats[seat] is None else None
-
-    def step(self) -> None:
-        game = self.game
-        while not game.is_over and self.seats[game.to_move] is not None:
-            seat = game.to_move
-            game.apply(self.seats[seat].choose(game.view(seat), self._rngs[seat]))
-
-    def submit(self, seat: int, action) -> None:
-        self.game.apply(action)
-
-    def visible_signs(self, seat: int, *, all_deals: bool = False) -> tuple:
-        return ()
-
-
 def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
-    """The bots' Table with the named bot (signs included), or the local stand-in."""
-    try:
-        from trainer.bots.table import Table
-    except ImportError:
-        Table = None
-    if Table is not None:
-        name = bot_name or "heuristic"
-        if name == "simple":
-            from trainer.bots.base import bot_names, register
-            from trainer.bots.simple import SimpleBot
-
-            if "simple" not in bot_names():
-                register("simple", SimpleBot)
-        return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+    """The bots' Table with the person at seat 0 and the named bot (default heuristic) at the
+    three other seats, signs included."""
+    from trainer.bots.base import bot_names, register
     from trainer.bots.simple import SimpleBot
+    from trainer.bots.table import Table
 
-    if bot_name not in (None, "simple"):
-        raise RulesError(f"bot {bot_name!r} is not available here: only 'simple'")
-    return _LocalTable([SimpleBot() for _ in range(3)], ruleset, seed), "simple"
+    name = bot_name or "heuristic"
+    if name == "simple":
+        # The small fallback bot is not in the registry by default: the terminal offers it.
+        if "simple" not in bot_names():
+            register("simple", SimpleBot)
+    return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+
+
+class TerminalPhrases:
+    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
+    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant)."""
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
+        return [f"{seat_name(e.dealer)} deal{'' if e.dealer == USER else 's'} first{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        verb = "deal" if e.dealer == USER else "deals"
+        return [
+            "",
+            f"=== Deal {e.deal}: {seat_name(e.dealer)} {verb}, three cards at a time ===",
+            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{seat_name(e.seat)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["No chant: the talon stays unseen."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
+            else f"Chant: {seat_name(s)} receives 6 talon cards."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"You discard {e.card.value}."]
+        # Another seat's discards are face down: say once that they were made.
+        return [f"{seat_name(e.seat)} discards six cards face down."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        words = {
+            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
+            Declaration.GIVE_UP: "offer to give the deal up",
+        }[e.declaration]
+        return [f"{seat_name(e.seat)}: {words}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{seat_name(e.seat)}: {'accept' if e.accept else 'refuse'}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        return [f"  {seat_name(e.seat):<16} plays {card_label(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
+        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner)}."]
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
+        lines.append(f"--- {deal_summary(result)}")
+        lines.append(f"--- Score: your team {e.scores[0]}, opponents {e.scores[1]}"
+                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
+        return lines
+
+    def game_over(self, e: GameOver) -> list[str]:
+        outcome = e.outcome
+        verdict = "It's a draw." if outcome.winner is None else (
+            "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
+        )
+        return [f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ==="]
 
 
 class _Narrator:
-    """Tells the user what happened since the last look, showing only what seat 0 may see."""
+    """Tells the user what happened since the last look, showing only what seat 0 may see.
+
+    It follows the table's game on a shadow game of its own, applying each new action there and
+    telling the events that returns (the table's game may be several actions ahead)."""
 
     def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
         self.table = table
         self.out = out
+        self.phrases = TerminalPhrases()
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -238,80 +277,19 @@ class _Narrator:
     def catch_up(self) -> None:
         game = self.table.game
         for action in game.history[len(self.shadow.history):]:
-            before = self.shadow.copy()
-            self.shadow.apply(action)
-            self._tell(action, before, self.shadow)
+            for line in narrate(self.shadow.apply(action), self.phrases):
+                self.say(line)
         signs = self.table.visible_signs(USER, all_deals=True)
         for t in signs[self.seen_signs:]:
             event = t.event
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
-            if USER in getattr(event, "caught_by", ()):
+            if USER in event.caught_by:
                 self.say(f"  [sign] You caught {seat_name(event.seat)}'s sign: {_sign_text(event.signal)}")
             else:
                 self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
         self.seen_signs = len(signs)
-
-    def _tell(self, action, before: Game, after: Game) -> None:
-        seat = before.to_move
-        say = self.say
-        if isinstance(action, ChooseDealer):
-            how = f" (Madame turned up for {'you' if action.dealer == USER else 'them'})" if action.face_up else ""
-            say(f"{seat_name(action.dealer)} deal{'' if action.dealer == USER else 's'} first{how}.")
-        elif isinstance(action, Deal):
-            say("")
-            verb = "deal" if before.dealer == USER else "deals"
-            say(f"=== Deal {before.deal_number}: {seat_name(before.dealer)} {verb}, three cards at a time ===")
-            say("Your hand: " + " ".join(c.value for c in sorted(action.hands[USER], key=lambda c: c.index)))
-        elif isinstance(action, ChantDeal):
-            for s, cards in zip(before.chant_receivers, action.received):
-                if s == USER:
-                    say("Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6.")
-                else:
-                    say(f"Chant: {seat_name(s)} receives 6 talon cards.")
-        elif isinstance(action, Vote):
-            say(f"{seat_name(seat)} vote{'' if seat == USER else 's'} {'for' if action.agree else 'against'} the chant.")
-            if after.chant is False and before.chant is None:
-                say("No chant: the talon stays unseen.")
-        elif isinstance(action, Discard):
-            if seat == USER:
-                say(f"You discard {action.card.value}.")
-            elif not before.discards(seat):
-                say(f"{seat_name(seat)} discards six cards face down.")
-        elif isinstance(action, Declare):
-            words = {
-                Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
-                Declaration.GIVE_UP: "offer to give the deal up",
-            }[action.declaration]
-            say(f"{seat_name(seat)}: {words}.")
-        elif isinstance(action, Answer):
-            say(f"{seat_name(seat)}: {'accept' if action.accept else 'refuse'}.")
-        elif isinstance(action, Card):
-            say(f"  {seat_name(seat):<16} plays {card_label(action)}")
-            fast = before.fast_deal
-            if fast is not None and len(fast.trick) == before.players - 1:
-                finished = after.results[-1].tricks if len(after.results) != len(before.results) else after.tricks
-                trick = finished[-1]
-                if trick.winner is None:
-                    say(f"  Trick {trick.number} is spoiled (pourri): equal highest cards; nobody wins it.")
-                else:
-                    say(f"  Trick {trick.number} goes to {seat_name(trick.winner)}.")
-        if len(after.results) != len(before.results):
-            result = after.results[-1]
-            say("")
-            if result.end is DealEnd.PLAYED:
-                won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
-                say(f"--- Deal {result.deal} over. Tricks: {won}.")
-            say(f"--- {deal_summary(result)}")
-            say(f"--- Score: your team {after.scores[0]}, opponents {after.scores[1]}"
-                + (f" (game to {after.target})" if after.target else f" (after {after.deals_played} of {after.ruleset.deals} deals)"))
-        if after.is_over and not before.is_over:
-            outcome = after.outcome
-            verdict = "It's a draw." if outcome.winner is None else (
-                "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
-            )
-            say(f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ===")
 
 
 def _who(seat: int) -> str:

@@ -17,7 +17,6 @@ from trainer.bots.worlds import Holding, Knowledge, holding_for_signal, silence_
 from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import LEVEL, STRENGTH
 from trainer.rules.game import Contract
-from trainer.rules.ruleset import LeadAfterPourri
 from trainer.rules.views import PlayerView
 from trainer.signals.signs import Sign
 from trainer.signals.table import SeenSign, seen_from_record
@@ -195,9 +194,7 @@ def public_play(view: PlayerView) -> PublicPlay:
             (t.leader, tuple(c.index for c in t.cards), -1 if t.winner is None else t.winner)
             for t in view.tricks
         ),
-        total_tricks=rules.tricks_per_deal,
-        spoiler_leads=rules.lead_after_pourri is LeadAfterPourri.SPOILER,
-        pourri_breaks_run=rules.pourri_breaks_mordienne_run,
+        **rules.playout_flags().options,
         points_scale=2 if contract is Contract.ANNOUNCED else 1,
     )
 
