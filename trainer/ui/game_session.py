@@ -23,9 +23,9 @@ from typing import Any
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
 from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.signals.gestures import Gesture
+from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 
 HUMAN_SEAT = 0
 PARTNER_SEAT = 2
@@ -165,10 +165,12 @@ class GameSession:
                                                            and not game.current_trick):
             self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
-    def sign(self, sign: Signal | Gesture) -> Any:
-        """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent."""
+    def sign(self, sign: Signal | MadeSign) -> Any:
+        """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
+        ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
+        camera saw, so a resumed game gives the partner the same reading."""
         event = self.table.submit_sign(HUMAN_SEAT, sign)
-        self.inputs.append({"sign": event.signal.sign.value, "count": event.signal.count})
+        self.inputs.append(sign_input(event.made))
         return event
 
     def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
@@ -213,10 +215,35 @@ class GameSession:
                 elif "announce" in item:
                     session.announce(item["announce"])
                 else:
-                    session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))))
+                    session.sign(made_from_input(item))
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
         return session
+
+
+CAMERA_KEYS = ("gesture", "confidence", "side", "start", "end")
+"""What a camera sign's input adds to ``sign`` and ``count`` (absent for a button's sign)."""
+
+
+def sign_input(made: MadeSign) -> dict:
+    """A sign as a saved input: the sign and count, and for a camera sign what the camera saw."""
+    item: dict = {"sign": made.sign.value, "count": made.count}
+    if made.read_by_camera:
+        item.update(gesture=made.gesture.value if made.gesture else None, confidence=made.confidence,
+                    side=made.side.value if made.side else None, start=made.start, end=made.end)
+        item = {k: v for k, v in item.items() if v is not None}
+    return item
+
+
+def made_from_input(item: dict) -> Signal | MadeSign:
+    """Read back :func:`sign_input` (a saved sign without camera keys is a button's)."""
+    signal = Signal(Sign(item["sign"]), int(item.get("count", 1)))
+    if "confidence" not in item:
+        return signal
+    gesture = item.get("gesture")
+    side = item.get("side")
+    return MadeSign(signal, Gesture(gesture) if gesture else None, float(item["confidence"]),
+                    Side(side) if side else None, item.get("start"), item.get("end"))
 
 
 def _closed(game, deal: int, tricks: int, results: int) -> bool:
