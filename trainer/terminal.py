@@ -237,16 +237,20 @@ def _words_text(event) -> str:
     return f", then aloud: {format_message(words)} ({_levels_text(event.levels)})"
 
 
-def _levels_text(levels) -> str:
-    """The cards of each level named: ``level 10 (the kings)``, ``level 7 (Deux de chêne / ...)``."""
-    from trainer.rules.cards import Card as _Card
+_LEVEL_GROUPS = {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"}
 
+
+def _levels_text(levels) -> str:
+    """What each announced level names: the card itself (``le Borgne / the One-eyed``) or its
+    group (``a king``)."""
     parts = []
     for level in levels:
-        cards = [c for c in _Card if c.level == level]
-        names = " or ".join(f"{c.name_in('fr')}" for c in cards) if len(cards) <= 2 else f"any of {len(cards)} cards"
-        parts.append(f"level {level}: {names}")
-    return "; ".join(parts)
+        cards = [c for c in Card if c.level == level]
+        if len(cards) == 1:
+            parts.append(f"{cards[0].name_in('fr')} / {cards[0].name_in('en')}")
+        else:
+            parts.append(_LEVEL_GROUPS.get(level, f"a card of level {level}"))
+    return ", ".join(parts)
 
 
 def _announce(table, text: str, out: TextIO) -> None:
