@@ -356,7 +356,8 @@ class Table:
             if is_truthful(intent.signal, self.game.hand(seat)) or self.lying_allowed:
                 self._make(seat, intent.signal, intent.discreet, intent.announcements)
         for seat, bot in enumerate(self.seats):
-            if bot is None or any(s == seat for s, _ in self._queued):
+            # At three everybody plays alone (RULES.md): a sign would only tell the opponents.
+            if bot is None or not self.ruleset.partners(seat) or any(s == seat for s, _ in self._queued):
                 continue
             view = self.game.view(seat)
             for intent in bot.signals(view, self._bot_rngs[seat]):
