@@ -78,3 +78,24 @@ def test_acting_during_a_pause_is_refused_with_the_reason():
         assert "click next" in str(error)
     else:
         raise AssertionError("an action during a pause was accepted")
+
+
+def test_the_session_pauses_exactly_when_a_trick_closes_or_a_deal_ends():
+    """The pause is read from the table's events; checked here against the game's own counts."""
+    session = GameSession.start("pagat", "classic", 9)
+    game = session.table.game
+    paused = 0
+    while not session.table.is_over:
+        if session.paused:
+            session.next()
+            continue
+        before = (game.deal_number, len(game.tricks), len(game.results))
+        session.act(session.table.view(HUMAN_SEAT).legal_actions[0])
+        closed = len(game.results) != before[2] or (game.deal_number == before[0] and len(game.tricks) != before[1])
+        if session.paused:
+            paused += 1
+            assert closed, "paused though no trick closed and no deal ended"
+        elif not session.table.is_over and closed:
+            # A closed trick with the person to play next needs no pause: nobody plays before them.
+            assert session.table.game.to_move == HUMAN_SEAT
+    assert paused > 5

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer.rules.actions import Action, Phase, format_action, parse_action
+from trainer.rules.events import DealScored, TrickEnded
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
@@ -100,11 +101,10 @@ class GameSession:
         """Submit the person's action (the engine checks it) and let the bots play on."""
         if self.paused:
             raise SessionError("the table waits for you to look at the closed trick: click next first")
-        game = self.table.game
-        deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
+        told = len(self.table.events)
         self.table.submit(HUMAN_SEAT, action)
         self.inputs.append({"act": format_action(action)})
-        self._run_bots(pause=_closed(game, deal, tricks, results))
+        self._run_bots(pause=_closes(self.table.events[told:]))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
@@ -128,13 +128,13 @@ class GameSession:
             if pause:
                 self.paused = True
                 break
-            deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
-            done = len(game.history)
+            deal, tricks = game.deal_number, len(game.tricks)
+            done, told = len(game.history), len(table.events)
             belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
-            pause = _closed(game, deal, tricks, results)
+            pause = _closes(table.events[told:])
 
     def _note_hand(self) -> None:
         game = self.table.game
@@ -189,9 +189,9 @@ class GameSession:
         return session
 
 
-def _closed(game, deal: int, tricks: int, results: int) -> bool:
-    """Whether a trick closed or a deal ended since (deal, finished tricks, results) was read."""
-    return len(game.results) != results or (game.deal_number == deal and len(game.tricks) != tricks)
+def _closes(events) -> bool:
+    """Whether these events close a trick or end a deal (the person then looks before play goes on)."""
+    return any(isinstance(event, (TrickEnded, DealScored)) for event in events)
 
 
 def _belief_of_partner(view) -> Any:
