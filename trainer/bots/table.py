@@ -103,12 +103,12 @@ class Table:
         self.convention = convention
         self.clock = clock
         self.game = Game.new(self.ruleset, seed)
-        self.events: list[Event] = list(self.game.events())
-        """What happened at this table, in order: the events of every action applied through it
-        (:mod:`trainer.rules.events`), from the first dealer on. Narrators read the new ones."""
         self.signs = SignLog(players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention)
         self.history: list[TableSign] = []
         self.times = DecisionTimes()
+        self.events: list[Event] = list(self.game.events())
+        """What happened at this table, in order: the events of every action applied through it
+        (:mod:`trainer.rules.events`), from the first dealer on. Narrators read the new ones."""
         self._sign_rng = random.Random(f"{seed}/signs")
         self._bot_rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(n)}
         self._deal = self.game.deal_number
