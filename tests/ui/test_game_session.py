@@ -123,7 +123,7 @@ def test_the_closed_trick_read_from_the_events_is_the_one_the_state_shows():
     import random
 
     from trainer.rules.game import DealEnd
-    from trainer.ui import table_talk as talk
+    from trainer.ui.table_events import closed_trick
 
     unplayed = 0
     for preset, seed in (("vendee", 2), ("pagat", 8)):
@@ -131,7 +131,7 @@ def test_the_closed_trick_read_from_the_events_is_the_one_the_state_shows():
         rng = random.Random(seed)
         while True:
             game = session.table.game
-            assert talk.closed_trick(session.table.events) == _closed_from_the_state(game)
+            assert closed_trick(session.table.events) == _closed_from_the_state(game)
             if game.is_over:
                 break
             if session.paused:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.rules.events import DealScored, TrickEnded
 from trainer.rules.ruleset import Ruleset
+from trainer.ui.table_events import closes
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
 from trainer.signals.signs import Sign, Signal
@@ -104,7 +104,7 @@ class GameSession:
         told = len(self.table.events)
         self.table.submit(HUMAN_SEAT, action)
         self.inputs.append({"act": format_action(action)})
-        self._run_bots(pause=_closes(self.table.events[told:]))
+        self._run_bots(pause=closes(self.table.events[told:]))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
@@ -134,7 +134,7 @@ class GameSession:
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
-            pause = _closes(table.events[told:])
+            pause = closes(table.events[told:])
 
     def _note_hand(self) -> None:
         game = self.table.game
@@ -187,11 +187,6 @@ class GameSession:
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
         return session
-
-
-def _closes(events) -> bool:
-    """Whether these events close a trick or end a deal (the person then looks before play goes on)."""
-    return any(isinstance(event, (TrickEnded, DealScored)) for event in events)
 
 
 def _belief_of_partner(view) -> Any:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import Card
-from trainer.rules.events import CardPlayed, CardsDealt, DealScored, Event, TrickEnded
 from trainer.rules.game import Contract, DealEnd, DealResult, Outcome, TrickRecord
 from trainer.signals.signs import Sign, Signal
 from trainer.ui.settings import Language
@@ -77,23 +76,6 @@ def trick_outcome(trick: TrickRecord) -> str:
     if trick.spoiled:
         return "spoiled (pourri): equal top cards, nobody takes it"
     return f"won by {seat_name(trick.winner)}"
-
-
-def closed_trick(events: list[Event] | tuple[Event, ...]) -> tuple[TrickRecord | None, DealResult | None] | None:
-    """What stays on the table, read from the table's events: the last closed trick until the next
-    card is played; after a deal's end, its last trick (None when it was not played) with its
-    result, until the next deal's first card. None when nothing closed is left to show."""
-    result: DealResult | None = None
-    for event in reversed(events):
-        if isinstance(event, CardPlayed):
-            return None  # a trick in progress: the closed one has been gathered
-        if isinstance(event, TrickEnded):
-            return event.trick, result
-        if isinstance(event, DealScored):
-            result = event.result
-        elif isinstance(event, CardsDealt) and result is not None:
-            return None, result  # the deal ended before any trick (given up, mordienne declined)
-    return None if result is None else (None, result)
 
 
 def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, deal_over: bool = False) -> str:
