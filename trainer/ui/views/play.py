@@ -23,7 +23,7 @@ from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import is_truthful
-from trainer.ui import coach, modes, persistence, render, state, table_events
+from trainer.ui import coach, modes, persistence, render, state
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
 from trainer.ui.settings import Settings
@@ -74,7 +74,9 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult 
     """The trick that stays on the table: the last closed one, until the next lead. After a deal's
     last trick, that trick with the deal's result, until the next deal's first card (read from the
     table's events by :func:`trainer.ui.table_events.closed_trick`)."""
-    return table_events.closed_trick(session.table.events)
+    from trainer.ui.table_events import closed_trick
+
+    return closed_trick(session.table.events)
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
