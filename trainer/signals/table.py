@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from trainer.rules.cards import ACES, Card
 from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement, base_level, resolve
 from trainer.signals.signs import Sign, Signal
+
+if TYPE_CHECKING:
+    from trainer.signals.watching import Watch
 
 
 class SignalError(ValueError):
@@ -145,6 +148,8 @@ class SignEvent:
     trick, also during the deal). ``seen_by`` lists every seat that saw it (maker, partner, and the
     opponents in ``caught_by``). ``truthful`` is the table's knowledge, never shown to other seats.
     ``announcements`` are told aloud after the sign; ``levels`` is what they resolve to.
+    ``at`` is the game time in seconds when the sign began, for a table that times its signs
+    (:mod:`trainer.signals.watching`); None for an untimed sign.
     """
 
     index: int
@@ -157,10 +162,20 @@ class SignEvent:
     seen_by: tuple[int, ...]
     caught_by: tuple[int, ...]
     announcements: tuple[Announcement, ...] = ()
+    at: float | None = None
 
     @property
     def sign(self) -> Sign:
         return self.signal.sign
+
+    def caught_also_by(self, seat: int) -> "SignEvent":
+        """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
+        from dataclasses import replace
+
+        if seat in self.caught_by:
+            return self
+        return replace(self, caught_by=tuple(sorted((*self.caught_by, seat))),
+                       seen_by=tuple(sorted({*self.seen_by, seat})))
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -201,6 +216,10 @@ class SignLog:
     lying_allowed: bool = False
     convention: Convention = CLASSIC
     events: list[SignEvent] = field(default_factory=list)
+    watch: "Watch | None" = None
+    """The opponents' eyes over time: a sign given a time is caught by who looks during its hold."""
+    by_eye: frozenset[int] = frozenset()
+    """Seats that catch only what they say they saw (a person watching): never rolled for."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
@@ -216,8 +235,13 @@ class SignLog:
         moment: int = 0,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
+        at: float | None = None,
     ) -> SignEvent:
-        """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``."""
+        """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``.
+
+        With a time ``at`` (seconds of game time) on a table with a :attr:`watch`, nothing is
+        drawn: the opponents who look during the sign's hold catch it, and the sign is discreet
+        exactly when no opponent looked as it began (``discreet`` is then ignored)."""
         if not 0 <= seat < self.players:
             raise SignalError(f"seat {seat!r} is not at this table of {self.players}: seats are 0..{self.players - 1}")
         truthful = is_truthful(signal, hand)
@@ -231,16 +255,21 @@ class SignLog:
             # Fails early with a message if the words lead off the scale.
             resolve(base_level(signal.sign, signal.count), tuple(announcements))
         partner = partner_of(seat, self.players)
-        chance = self.vigilance.chance(discreet)
-        caught = tuple(
-            s for s in range(self.players)
-            if s != seat and s != partner and rng.random() < chance
-        )
+        if at is not None and self.watch is not None:
+            discreet = self.watch.is_clear(seat, at)
+            caught = tuple(s for s in self.watch.catchers(seat, at) if s not in self.by_eye)
+        else:
+            chance = self.vigilance.chance(discreet)
+            # A seat that catches by eye still draws, so the other seats' draws stay as before.
+            caught = tuple(
+                s for s in range(self.players)
+                if s != seat and s != partner and rng.random() < chance and s not in self.by_eye
+            )
         seen = tuple(sorted({seat, *(() if partner is None else (partner,)), *caught}))
         event = SignEvent(
             index=len(self.events), seat=seat, signal=signal, gesture=self.convention.gesture_for(signal.sign),
             moment=moment, discreet=discreet, truthful=truthful, seen_by=seen, caught_by=caught,
-            announcements=tuple(announcements),
+            announcements=tuple(announcements), at=at,
         )
         self.events.append(event)
         return event
