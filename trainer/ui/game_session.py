@@ -13,12 +13,18 @@ stays on the table until the person clicks "next" (:meth:`GameSession.next`). Th
 one action at a time, so each bot move is recorded with the rule that chose it (:class:`BotMove`),
 which the coach reads. Stepping one action at a time makes the same decisions as stepping them all
 at once (the table offers its sign points between actions either way).
+
+A *timed* game (the Play page's) runs a timed Table (:mod:`trainer.signals.watching`): the
+opponents look at the person or away, and each input carries its moment in seconds of game time
+(``"t"``), read from :attr:`GameSession.clock`; a replay sets the table's clock to the same moments,
+so the same signs are caught. The person catches opponents' signs by :meth:`GameSession.seen`.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from trainer.rules.actions import Action, Phase, format_action, parse_action
 from trainer.rules.ruleset import Ruleset
@@ -81,18 +87,41 @@ class GameSession:
     """The person's hand of each deal as play began (after any chant discards), for the coach."""
     paused: bool = False
     """A trick (or a deal) just closed and a bot plays next: waiting for the person's "next"."""
+    timed: bool = False
+    """The opponents' eyes catch signs by their moments, and the person catches by eye."""
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """Seconds, on any monotonic scale; game time is its reading minus :attr:`origin`."""
+    origin: float = 0.0
+    _replay_t: float | None = field(default=None, repr=False, compare=False)
+    """While a save replays: the moment of the input being replayed."""
 
     @classmethod
-    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
+    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating(), *,
+              timed: bool = False, clock: Callable[[], float] | None = None) -> "GameSession":
         from trainer.bots.table import Table
 
         table = Table.create(
             seating.seats(), bot_options=BOT_OPTIONS, ruleset=Ruleset.preset(preset), seed=seed,
-            convention=Convention.named(convention),
+            convention=Convention.named(convention), timed=timed,
         )
-        session = cls(preset, convention, seed, seating, table)
+        clock = clock if clock is not None else time.monotonic
+        session = cls(preset, convention, seed, seating, table, timed=timed, clock=clock, origin=clock())
         session._run_bots()
         return session
+
+    # -- game time (timed games) ------------------------------------------------------------------
+
+    def game_time(self) -> float:
+        """Seconds since the game began on this page (never before the table's own clock)."""
+        return max(self.table.now_s, self.clock() - self.origin)
+
+    def _tick(self, t: float | None = None) -> dict:
+        """Set the table's clock for the next input (now, or a saved moment); the input's "t"."""
+        if not self.timed:
+            return {}
+        t = self.game_time() if t is None else float(t)
+        self.table.set_time(t)
+        return {"t": round(t, 3)}
 
     # -- the person acts --------------------------------------------------------------------------
 
@@ -102,15 +131,16 @@ class GameSession:
             raise SessionError("the table waits for you to look at the closed trick: click next first")
         game = self.table.game
         deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
+        moment = self._tick(self._replay_t)
         self.table.submit(HUMAN_SEAT, action)
-        self.inputs.append({"act": format_action(action)})
+        self.inputs.append({"act": format_action(action), **moment})
         self._run_bots(pause=_closed(game, deal, tricks, results))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
         if not self.paused:
             return
-        self.inputs.append({"next": True})
+        self.inputs.append({"next": True, **self._tick(self._replay_t)})
         self._run_bots(pause=False)
 
     def _run_bots(self, pause: bool = False) -> None:
@@ -142,11 +172,25 @@ class GameSession:
                                                            and not game.current_trick):
             self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
-    def sign(self, sign: Signal | Gesture) -> Any:
-        """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent."""
-        event = self.table.submit_sign(HUMAN_SEAT, sign)
-        self.inputs.append({"sign": event.signal.sign.value, "count": event.signal.count})
+    def sign(self, sign: Signal | Gesture, *, at: float | None = None) -> Any:
+        """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent.
+        In a timed game the sign began at ``at`` seconds of game time (a camera event's own time;
+        default: now)."""
+        moment = self._tick(self._replay_t)
+        if at is not None and self.timed:
+            moment = {"t": moment["t"], "at": round(float(at), 3)}
+        event = self.table.submit_sign(HUMAN_SEAT, sign, at=moment.get("at"))
+        self.inputs.append({"sign": event.signal.sign.value, "count": event.signal.count, **moment})
         return event
+
+    def seen(self, seat: int) -> Any:
+        """The person says "seen!" on ``seat`` now: the SignEvent of that seat showing now, caught;
+        None for a miss (nothing of that seat was showing). Only in a timed game."""
+        if not self.timed:
+            raise SessionError("catching by eye needs a timed game: start a new game on the Play page")
+        moment = self._tick(self._replay_t)
+        self.inputs.append({"seen": seat, **moment})
+        return self.table.catch_by_eye(HUMAN_SEAT, seat, moment["t"])
 
     # -- save and resume --------------------------------------------------------------------------
 
@@ -162,6 +206,7 @@ class GameSession:
             "partner": self.seating.partner,
             "opponents": self.seating.opponents,
             "inputs": list(self.inputs),
+            "timed": self.timed,
             "game": game_to_json(self.table.game),
         }
 
@@ -173,20 +218,39 @@ class GameSession:
             raise SessionError(f"saved game version {data.get('version')!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
         session = cls.start(data["preset"], data["convention"], int(data["seed"]),
-                            Seating(data["partner"], data["opponents"]))
+                            Seating(data["partner"], data["opponents"]), timed=data.get("timed") is True)
         for n, item in enumerate(data["inputs"]):
             try:
+                # A timed game's inputs replay at their saved moments (older saves: the table's clock).
+                session._replay_t = session.table.now_s if "t" not in item else _moment(item["t"])
                 if "act" in item:
                     session.act(parse_action(item["act"]))
                     if data["version"] == 1:  # version 1 had no pauses: the bots played on at once
                         session.next()
                 elif "next" in item:
                     session.next()
+                elif "seen" in item:
+                    if not isinstance(item["seen"], int) or isinstance(item["seen"], bool):
+                        raise ValueError(f"'seen' names a seat number, not {item['seen']!r}")
+                    session.seen(item["seen"])
                 else:
-                    session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))))
+                    at = item.get("at")
+                    session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))),
+                                 at=None if at is None else _moment(at))
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
+            finally:
+                session._replay_t = None
+        # The page's clock goes on from where the saved game stopped.
+        session.origin = session.clock() - session.table.now_s
         return session
+
+
+def _moment(value: Any) -> float:
+    """A saved moment: seconds of game time."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise ValueError(f"a moment is a number of seconds from 0, not {value!r}")
+    return float(value)
 
 
 def _closed(game, deal: int, tricks: int, results: int) -> bool:

@@ -23,7 +23,7 @@ from trainer.rules.game import DealResult, TrickRecord
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import is_truthful
-from trainer.ui import coach, modes, persistence, render, state
+from trainer.ui import coach, modes, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
 from trainer.ui.settings import Settings
@@ -97,7 +97,8 @@ def _new_game(settings: Settings) -> None:
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)  # a fresh deal each game; saved with the game
     st.session_state["play_seed"] = None
-    st.session_state["game"] = GameSession.start(settings.preset, settings.convention, seed, Seating(partner, opponents))
+    st.session_state["game"] = GameSession.start(settings.preset, settings.convention, seed, Seating(partner, opponents),
+                                                 timed=True)
     st.session_state["sent_signs"] = []
     st.session_state["play_error"] = None
     st.session_state["replay"] = None
@@ -216,10 +217,13 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     """A bot's seat: its avatar making its latest sign seen, its name, whose turn, its signs."""
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
-    from trainer.deck import avatar_svg
+    if session.timed:
+        _watched_avatar(session, seat, latest)
+    else:
+        from trainer.deck import avatar_svg
 
-    render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
-                               label=SHORT_NAMES[seat]), width=84, title=SEAT_NAMES[seat])
+        render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
+                                   label=SHORT_NAMES[seat]), width=84, title=SEAT_NAMES[seat])
     dealer = " · dealer" if view.dealer == seat else ""
     label, won = _tricks_taken(session, view)
     st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
@@ -234,6 +238,65 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
         )
         st.markdown(pictures, unsafe_allow_html=True)
         st.caption("Signs seen: " + ", ".join(_signal_text(e.signal, settings) for e in signs))
+
+
+def _watched_avatar(session: GameSession, seat: int, latest) -> None:
+    """A seat at a timed table: an opponent looks at you or away, every seat shows its signs for
+    as long as a face holds them (CSS, timed from now), and an opponent's sign is caught by
+    clicking "seen!" on it while it shows."""
+    from trainer.deck import avatar_svg
+
+    table = session.table
+    now = session.game_time()
+    hold = table.watch.gaze.hold_s
+    label = SHORT_NAMES[seat]
+    opponent = seat in table.watch.watchers(HUMAN_SEAT)
+    events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
+    showing = tuple(
+        watch_view.Showing(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        for e in watch_view.to_show(events, now=now, hold=hold)
+    )
+    if opponent:
+        base = avatar_svg(None, variant=seat, width=84, label=label, away=True)
+        looking = avatar_svg(None, variant=seat, width=84, label=label)
+        spells = table.watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
+    else:
+        base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
+        looking, spells = None, ()
+    st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
+        seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
+        title=SEAT_NAMES[seat]), unsafe_allow_html=True)
+    if opponent:
+        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
+                  help=f"Click while {label} shows a sign to catch it")
+
+
+def _seen(seat: int) -> None:
+    """The person says they saw ``seat`` sign just now: caught if a sign of that seat showed."""
+    session = _session()
+    if session.table.is_over:
+        return
+    try:
+        event = session.seen(seat)
+    except ValueError as error:
+        _say_error(session, f"Not counted: {error}.")
+        return
+    settings = state.settings()
+    if event is None:
+        text = f"Missed: nothing of {SHORT_NAMES[seat]}'s was showing when you clicked."
+    else:
+        text = f"Caught! {SHORT_NAMES[seat]} signed **{_signal_text(event.signal, settings)}**."
+    st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
+    _autosave(session)
+
+
+def _catch_note(session: GameSession) -> None:
+    """The outcome of the latest "seen!" click of this deal."""
+    note = st.session_state.get("catch_note")
+    if not isinstance(note, tuple) or note[0] != _deal_moment(session):
+        return
+    with st.container(key="catch_result"):
+        (st.success if note[1] else st.warning)(note[2], icon=":material/visibility:")
 
 
 def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
@@ -361,6 +424,10 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
             ours.append(f"{SHORT_NAMES[maker]}'s sign **{what}**")
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
+    if session.timed:
+        hints = coach.watched_notes(session.table.history, session.table.watch, session.table.game.deal_number)
+        if hints:
+            st.caption(" ".join(coach.watched_text(h, SHORT_NAMES, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
         st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
@@ -437,7 +504,7 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(signal: Signal, source: str) -> None:
+def _send_sign(signal: Signal, source: str, ago: float | None = None) -> None:
     session = _session()
     settings = state.settings()
     if session.table.is_over:
@@ -447,7 +514,9 @@ def _send_sign(signal: Signal, source: str) -> None:
         _say_error(session, talk.refusal_text(signal, settings.language))
         return
     try:
-        event = session.sign(signal)
+        # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
+        at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
+        event = session.sign(signal, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -539,9 +608,9 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             for source, e in sent[-6:]))
 
 
-def _camera_send(signal: Signal, source: str) -> str | None:
+def _camera_send(signal: Signal, source: str, ago: float | None = None) -> str | None:
     """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not."""
-    _send_sign(signal, source)
+    _send_sign(signal, source, ago)
     error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
     return None if error is None else error[1]
 
@@ -597,6 +666,7 @@ def show() -> None:
         st.success(f"Deal {result.deal}: {talk.deal_result_text(result)}", icon=":material/emoji_events:")
     _turn_banner(session, view)
     _catch_banner(session, settings)
+    _catch_note(session)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)

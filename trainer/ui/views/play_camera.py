@@ -37,8 +37,9 @@ class CameraSign:
     why: str = ""
 
 
-Send = Callable[[Signal, str], str | None]
-"""The page's sender: makes the sign at the table, returns None when sent or the refusal's text."""
+Send = Callable[[Signal, str, float | None], str | None]
+"""The page's sender: makes the sign at the table (begun that many seconds ago, when known), returns
+None when sent or the refusal's text."""
 
 
 def signal_for(report: SignSeen, convention: Convention) -> Signal | None:
@@ -64,7 +65,9 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
         if signal is None:
             continue
         label = render.sign_label(signal.sign, settings.language) + (f" ×{signal.count}" if signal.count > 1 else "")
-        refused = send(signal, "camera")
+        # The sign's own moment: its onset on the camera's clock, that long before the newest frame.
+        ago = None if now is None else max(0.0, now - report.event.start)
+        refused = send(signal, "camera", ago)
         latency = None if refused is not None or now is None else max(0.0, now - report.event.start)
         out.append(CameraSign(deal, label, refused is None, latency, refused or ""))
     return out

@@ -1,0 +1,97 @@
+"""The eyes at the table, drawn: opponents looking at you or away, signs shown while a face holds them.
+
+The Play page draws once per click, but the eyes move every second. So the page sends, with each
+avatar, the next minutes of that opponent's look schedule and the signs still to be shown as CSS
+animations timed from the moment of drawing: the browser turns the faces and shows each sign for its
+hold without asking the server again. A sign's layer carries ``data-sign`` and ``data-at`` (its game
+time), so a browser test can wait on it.
+
+Pure functions of typed values returning HTML; no Streamlit. Imports trainer.signals, trainer.deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from dataclasses import dataclass
+
+from trainer.signals.table import SignEvent
+from trainer.signals.watching import Spell
+
+LOOK_AHEAD_S = 600.0
+"""How far ahead an avatar's eyes are sent: ten minutes without a click is a long pause."""
+SHOW_CSS = (
+    "<style>"
+    "@keyframes aluette-show{from{visibility:visible}to{visibility:visible}}"
+    ".aluette-seat{position:relative;display:inline-block;line-height:0}"
+    ".aluette-layer{position:absolute;left:0;top:0}"
+    ".aluette-sign{visibility:hidden;animation-name:aluette-show;animation-timing-function:linear;"
+    "animation-iteration-count:1;animation-fill-mode:none}"
+    "</style>"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Showing:
+    """A sign to show on an avatar: its drawing and when (seconds from the moment of drawing)."""
+
+    event: SignEvent
+    svg: str
+    starts_in: float
+    hold: float
+
+
+def look_keyframes(name: str, spells: tuple[Spell, ...], now: float, ahead: float = LOOK_AHEAD_S) -> str:
+    """A CSS ``@keyframes`` that makes a layer opaque while the opponent looks (``spells`` in game
+    time; the animation starts at game time ``now`` and lasts ``ahead`` seconds)."""
+    stops = ["0%{opacity:" + ("1" if any(a <= now < b for a, b in spells) else "0") + "}"]
+    for a, b in spells:
+        for edge, value in ((a, "1"), (b, "0")):
+            if now < edge < now + ahead:
+                stops.append(f"{100 * (edge - now) / ahead:.4f}%{{opacity:{value}}}")
+    stops.append("100%{opacity:0}")
+    return f"@keyframes {name}{{{''.join(stops)}}}"
+
+
+def seat_html(
+    seat: int,
+    *,
+    base_svg: str,
+    looking_svg: str | None,
+    spells: tuple[Spell, ...],
+    now: float,
+    showing: tuple[Showing, ...],
+    width: int,
+    title: str,
+) -> str:
+    """An avatar with its moving layers: ``base_svg`` (looking away, or the partner's face), over it
+    ``looking_svg`` while the opponent looks at you (None: the partner, who always may look), and
+    each sign of ``showing`` for its hold."""
+    from trainer.ui.render import svg_html
+
+    parts = [f"<div class='aluette-seat' data-seat='{seat}'>", svg_html(base_svg, width=width, title=title)]
+    css = []
+    if looking_svg is not None:
+        digest = hashlib.sha1(repr((seat, round(now, 2), spells[:3])).encode()).hexdigest()[:10]
+        name = f"aluette-look-{seat}-{digest}"
+        css.append(look_keyframes(name, spells, now))
+        parts.append(
+            f"<div class='aluette-layer aluette-look' style='opacity:0;animation:{name} {LOOK_AHEAD_S:g}s "
+            f"step-end 0s 1 forwards'>{svg_html(looking_svg, width=width, title=title + ': looking at you')}</div>"
+        )
+    for s in showing:
+        e = s.event
+        parts.append(
+            f"<div class='aluette-layer aluette-sign' data-sign='{html.escape(e.sign.value)}' "
+            f"data-index='{e.index}' data-at='{e.at:.3f}' "
+            f"style='animation-duration:{s.hold:.3f}s;animation-delay:{s.starts_in:.3f}s'>"
+            f"{svg_html(s.svg, width=width, title=title + ': ' + e.gesture.description)}</div>"
+        )
+    parts.append("</div>")
+    style = f"<style>{''.join(css)}</style>" if css else ""
+    return style + "".join(parts)
+
+
+def to_show(events, *, now: float, hold: float, ahead: float = LOOK_AHEAD_S) -> tuple[SignEvent, ...]:
+    """The timed signs not yet over at game time ``now`` and starting within ``ahead``."""
+    return tuple(e for e in events if e.at is not None and e.at + hold > now and e.at < now + ahead)
