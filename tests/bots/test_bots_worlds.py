@@ -1,8 +1,11 @@
-"""The search bot's sampled worlds respect what its seat knows, including the signs it received."""
+"""The one world sampler (trainer.bots.worlds.sample_hands): sampled worlds agree with the view and
+respect what the seat knows, including the signs it received; impossible knowledge is refused.
+(The properties of the rules layer's former sampler, views.sample_world, moved here with it.)"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
@@ -11,12 +14,14 @@ from hypothesis import strategies as st
 from trainer.bots.knowledge import knowledge_of
 from trainer.bots.signing import SignPolicy
 from trainer.bots.table import Table
-from trainer.bots.worlds import ACE_INDICES, Holding, Knowledge, sample_hands
+from trainer.bots.base import BotError
+from trainer.bots.knowledge import public_play
+from trainer.bots.worlds import ACE_INDICES, Holding, Knowledge, WorldError, sample_hands
 from trainer.rules.actions import Phase
 from trainer.rules.cards import ACES, CARDS, Card
+from trainer.rules.fastdeal import FastDeal
 from trainer.rules.game import Game
-from trainer.rules.ruleset import Ruleset
-from trainer.rules.views import HoldConstraint
+from trainer.rules.ruleset import PRESETS, Players, Ruleset
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import Vigilance
 
@@ -35,8 +40,23 @@ def _table_with_signs(seed: int, lying: bool = False) -> Table:
     return table
 
 
+@dataclass(frozen=True)
+class HoldConstraint:
+    """``seat`` holds between ``at_least`` and ``at_most`` of ``cards``: a check written apart from
+    the sampler's Holding, so the tests do not check the sampler with its own reading of a sign."""
+
+    seat: int
+    cards: frozenset
+    at_least: int = 1
+    at_most: int | None = None
+
+    def satisfied_by(self, hand) -> bool:
+        count = sum(1 for c in hand if c in self.cards)
+        return count >= self.at_least and (self.at_most is None or count <= self.at_most)
+
+
 def _constraints_of(table: Table, seat: int) -> list[HoldConstraint]:
-    """The engine's own hold constraints for the signs ``seat`` received (truthful table)."""
+    """What the signs ``seat`` received say, as hold constraints (truthful table)."""
     out = []
     for event in table.signs.events:
         if event.seat == seat or seat not in event.seen_by:
@@ -144,3 +164,83 @@ def test_relative_announcements_become_constraints() -> None:
         assert Card.DEUX_DE_CHENE in partner
         assert partner & (kings - set(table.game.hand(0)))
         assert sum(c in ACES for c in partner) == 1
+
+
+# -- a world agrees with the view (moved from the rules' former sampler) ---------------------------
+
+def _random_game(ruleset: Ruleset, seed: int, steps: int) -> Game:
+    game = Game.new(ruleset, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(PRESETS)), st.sampled_from(list(Players)), st.integers(0, 10**9),
+    st.integers(0, 200), st.data(),
+)
+def test_sampled_world_agrees_with_the_view(preset, players, seed, steps, data):
+    """Every card once: the seat's own hand as it is, the other hands at their sizes from the cards
+    it has not seen, a constraint the true hand meets met, and a world that plays out to the end."""
+    ruleset = Ruleset.preset(preset, players=players)
+    game = _random_game(ruleset, seed, steps)
+    if game.is_over:
+        return
+    seat = data.draw(st.integers(0, ruleset.player_count - 1))
+    view = game.view(seat)
+    knowledge = knowledge_of(view)
+    other = (seat + 1) % ruleset.player_count
+    true_hand = {c.index for c in game.hand(other)}
+    # A constraint the true hand meets, so a world must exist: some of its cards, none of some others.
+    required = frozenset(data.draw(st.sets(st.sampled_from(sorted(true_hand)), max_size=3))) if true_hand else frozenset()
+    outside = sorted(knowledge.unseen - true_hand)
+    forbidden = frozenset(data.draw(st.sets(st.sampled_from(outside), max_size=5))) if outside else frozenset()
+    knowledge = Knowledge(
+        knowledge.seat, knowledge.hand, knowledge.hand_sizes, knowledge.unseen,
+        holdings=((other, Holding(required=required, forbidden=forbidden)),),
+    )
+    hands = sample_hands(knowledge, random.Random(seed))
+    assert sorted(hands[seat]) == sorted(c.index for c in view.hand)
+    assert [len(h) for h in hands] == list(view.hand_sizes)
+    dealt = [c for s, h in enumerate(hands) if s != seat for c in h]
+    assert len(set(dealt)) == len(dealt) and set(dealt) <= knowledge.unseen
+    hidden = knowledge.unseen - set(dealt)
+    everything = [c for h in hands for c in h] + sorted(hidden)
+    everything += [c.index for c in view.played] + [c.index for c in view.discards]
+    assert sorted(everything) == list(range(48))
+    assert required <= set(hands[other]) and not forbidden & set(hands[other])
+    if view.phase is Phase.PLAY:
+        public = public_play(view)
+        deal = FastDeal.resume(
+            hands, public.leader, public.trick, public.tricks, spoiler_leads=public.spoiler_leads,
+            pourri_breaks_run=public.pourri_breaks_run, total_tricks=public.total_tricks,
+        )
+        while not deal.finished:
+            deal.apply(deal.legal_actions()[0])
+        assert len(deal.winners) == ruleset.tricks_per_deal
+
+
+def test_a_constraint_against_the_viewers_own_hand_is_dropped_not_obeyed():
+    """A sign saying another seat holds one of the viewer's own cards (a lie) cannot be met: the
+    world is dealt without it, never with a card twice."""
+    game = Game.new(Ruleset(), 1)
+    view = game.view(0)
+    knowledge = knowledge_of(view)
+    mine = frozenset(c.index for c in view.hand[:1])
+    lie = Knowledge(0, knowledge.hand, knowledge.hand_sizes, knowledge.unseen, holdings=((1, Holding(required=mine)),))
+    hands = sample_hands(lie, random.Random(0))
+    assert not mine & set(hands[1])
+    assert sorted(c for h in hands for c in h) == sorted(set(c for h in hands for c in h))
+
+
+def test_knowledge_with_too_few_unseen_cards_raises_the_one_world_error():
+    mine = tuple(range(9))
+    knowledge = Knowledge(0, mine, (9, 9, 9, 9), frozenset(range(9, 30)))
+    with pytest.raises(WorldError, match="seat 0 sees 21 unseen cards, too few") as caught:
+        sample_hands(knowledge, random.Random(0))
+    assert isinstance(caught.value, BotError) and isinstance(caught.value, ValueError)

@@ -1,5 +1,5 @@
 """Hypothesis properties of the engine: cards conserved, trick winners, trick counts, scores that only
-grow, notation round-trips, sampled worlds that agree with the view."""
+grow, notation round-trips. (Sampled worlds are the bots' own: tests/bots/test_bots_worlds.py.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from trainer.rules.cards import CARDS, Card
 from trainer.rules.fastdeal import FastDeal
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Players, Ruleset
-from trainer.rules.views import HoldConstraint, WorldError, playout_deal, sample_world
 
 rulesets = st.builds(
     lambda name, players: Ruleset.preset(name, players=players),
@@ -97,47 +96,6 @@ def test_card_codes_round_trip(card, style):
     assert Card.parse(code) is card
     assert eval(repr(card)) is card
     assert Card.from_index(card.index) is card
-
-
-@settings(max_examples=60, deadline=None)
-@given(rulesets, seeds, st.integers(min_value=0, max_value=200), st.data())
-def test_sampled_world_agrees_with_the_view(ruleset, seed, steps, data):
-    game = random_game(ruleset, seed, steps)
-    if game.is_over:
-        return
-    seat = data.draw(st.integers(min_value=0, max_value=ruleset.player_count - 1))
-    view = game.view(seat)
-    other = (seat + 1) % ruleset.player_count
-    # A hold-constraint the true hand satisfies, so a world must exist.
-    true_hand = set(game.hand(other))
-    strong = frozenset(c for c in CARDS if c.level <= 12)
-    held = len(true_hand & strong)
-    constraint = HoldConstraint(other, strong, at_least=held, at_most=held)
-    world = sample_world(view, random.Random(seed), [constraint])
-    assert world.hands[seat] == view.hand
-    assert [len(h) for h in world.hands] == list(view.hand_sizes)
-    everything = [c for h in world.hands for c in h] + list(world.hidden)
-    everything += list(view.played) + list(view.discards)
-    assert sorted(c.index for c in everything) == list(range(48))
-    assert not set(world.hidden) & set(view.hand)
-    assert constraint.satisfied_by(world.hands[other])
-    if view.phase is Phase.PLAY:
-        deal = playout_deal(view, world)
-        while not deal.finished:
-            deal.apply(deal.legal_actions()[0])
-        assert len(deal.winners) == ruleset.tricks_per_deal
-
-
-def test_contradictory_constraints_raise():
-    game = Game.new(Ruleset(), 1)
-    view = game.view(0)
-    mine = frozenset(view.hand[:1])
-    try:
-        sample_world(view, random.Random(0), [HoldConstraint(1, mine, at_least=1)], attempts=20)
-    except WorldError as error:
-        assert "constraint" in str(error)
-    else:
-        raise AssertionError("a seat cannot hold a card of the viewer's hand")
 
 
 @settings(max_examples=40, deadline=None)

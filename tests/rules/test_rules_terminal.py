@@ -96,3 +96,37 @@ def test_play_saves_the_game_that_loads_back(tmp_path):
     game = load_game(target)
     assert game.seed == 8 and len(game.history) > 40
     assert game.copy() == game
+
+
+def test_the_terminal_tells_every_trick_deal_and_hand_from_the_games_events(tmp_path):
+    """The narration (events through TerminalPhrases) matches the saved game: each trick told once
+    with its winner, each deal's score line with the running totals, the person's own hand only."""
+    from trainer.rules.game import DealEnd
+    from trainer.rules.saves import load_game
+    from trainer.terminal import seat_name
+
+    target = tmp_path / "game.json"
+    out = io.StringIO()
+    play(Ruleset.preset("pagat"), 6, "random", io.StringIO("1\n" * 3000), out, save=str(target))
+    text, game = out.getvalue(), load_game(target)
+    assert game.is_over
+    told = [line.strip() for line in text.splitlines() if line.strip().startswith("Trick ") and ("goes to" in line or "spoiled" in line)]
+    expected = [
+        f"Trick {t.number} is spoiled (pourri): equal highest cards; nobody wins it." if t.winner is None
+        else f"Trick {t.number} goes to {seat_name(t.winner)}."
+        for r in game.results for t in r.tricks
+    ]
+    assert told == expected
+    totals = [0, 0]
+    scores = [line for line in text.splitlines() if line.startswith("--- Score:")]
+    assert len(scores) == len(game.results)
+    for line, result in zip(scores, game.results):
+        totals = [a + b for a, b in zip(totals, result.points)]
+        assert line.startswith(f"--- Score: your team {totals[0]}, opponents {totals[1]}")
+    assert text.count("--- Deal ") == sum(r.end is DealEnd.PLAYED for r in game.results)
+    from trainer.rules.actions import Deal
+
+    lines = text.splitlines()
+    dealt = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("=== Deal ")]
+    deals = [a for a in game.history if isinstance(a, Deal)]
+    assert dealt == ["Your hand: " + " ".join(c.value for c in sorted(d.hands[0], key=lambda c: c.index)) for d in deals]

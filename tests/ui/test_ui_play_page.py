@@ -12,6 +12,7 @@ from trainer.rules.actions import Phase
 from trainer.signals.signs import Sign
 from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.views.play import SHORT_NAMES
+from trainer.ui import table_talk as talk
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
@@ -156,7 +157,10 @@ def test_a_sign_button_sends_a_true_sign_to_the_partner_and_a_lie_is_refused(dat
     # The refusal says what is wrong in the person's words, and suggests only what exists.
     refusal = at.error[0].value
     assert refusal.startswith("Not sent: you do not hold ") and "tell the truth" in refusal
-    assert "seat " not in refusal and "settings" not in refusal and "signs " + lies[0].value not in refusal
+    assert "seat " not in refusal and "signs " + lies[0].value not in refusal
+    # The one setting it names exists: the lies checkbox of the table settings (issue 17).
+    assert f"tick “{talk.LIES_SETTING}” in the table settings" in refusal
+    assert [c.label for c in at.checkbox if c.key == "play_lies"] == [talk.LIES_SETTING]
 
 
 def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):

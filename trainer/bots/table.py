@@ -329,6 +329,44 @@ class Table:
             self._busy_until[seat] = at + self.watch.gaze.hold_s
         return at
 
+    def announce(self, seat: int, announcements: Sequence[Announcement]) -> SignEvent:
+        """Words told aloud after ``seat``'s last sign of this deal (RULES.md, relative
+        announcements: *au-dessus*, *après au-dessous*, …). They join that sign: a new record of
+        the sign with all its words so far reaches those who saw it (the others hear the words but
+        cannot place them), so the partner's knowledge reads them as it reads a bot's own. Checked
+        against the hand like a sign: each level told must be held, unless lies are allowed.
+        Raises :class:`SignalError` (no sign yet this deal, a lie, the game over) or the relative
+        module's ``AnnouncementError`` (words off the scale, a sign that names no card)."""
+        from dataclasses import replace
+
+        from trainer.signals.relative import unheld_levels
+
+        if self.game.is_over:
+            raise SignalError("the game is over: no more announcements")
+        words = tuple(announcements)
+        if not words:
+            raise SignalError("announce what? Say au-dessus, au-dessous, au-dessus de là-dessus or "
+                              "en dessous de là-dessous, optionally after 'après'")
+        self._new_deal_check()
+        deal = self.game.deal_number
+        at = next((i for i in range(len(self.history) - 1, -1, -1)
+                   if self.history[i].deal == deal and self.history[i].event.seat == seat), None)
+        if at is None:
+            raise SignalError("make a sign first: announcements tell cards relative to your last sign this deal")
+        event = self.history[at].event
+        told = event.announcements + words
+        unheld = unheld_levels(event.sign, told, self.game.hand(seat), event.signal.count, new=len(words))
+        if unheld and not self.lying_allowed:
+            raise SignalError(
+                f"the hand holds no card of level {', '.join(map(str, unheld))}: announcements are checked "
+                "like signs, and signs at this table tell the truth"
+            )
+        event = replace(event, announcements=told)
+        self.history[at] = TableSign(deal, event)
+        self.signs.events = [event if e.index == event.index else e for e in self.signs.events]
+        self.game.record_signal(seat, encode_message(event.signal, told), event.seen_by)
+        return event
+
     def step(self, max_actions: int | None = None) -> int:
         """Let the bots act (and sign at the sign points) until a person must act or the game ends.
         Returns the number of actions applied."""

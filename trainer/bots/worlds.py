@@ -14,7 +14,11 @@ policy, :class:`trainer.bots.signing.SignPolicy`) who kept silent holds none of 
 allowed each sign is kept as a hard constraint only with the chance ``trust`` per sampled world,
 which weights worlds by the sign's likelihood (a rejection-free mixture).
 
-Imports trainer.rules and trainer.signals only.
+This is the project's one sampler of hidden worlds (the rules layer has none): the search bot and
+the IS-MCTS bot deal their worlds here, and its tests (``tests/bots/test_bots_worlds.py``) hold the
+properties a sampled world must have.
+
+Imports trainer.rules, trainer.signals and the bots' base (for its error family) only.
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from trainer.bots.base import BotError
 from trainer.rules.cards import ACES, LEVEL
 from trainer.signals.signs import Sign, Signal
 
-class WorldError(ValueError):
-    """Knowledge from which no world can be dealt (fewer unseen cards than the hands need)."""
+
+class WorldError(BotError):
+    """Knowledge from which no world can be dealt (fewer unseen cards than the hands need): the one
+    error of the one world sampler."""
 
 
 ACE_INDICES = frozenset(c.index for c in ACES)

@@ -42,6 +42,21 @@ from trainer.rules.actions import (
 )
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.errors import IllegalActionError, RulesError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    Event,
+    GameOver,
+    TrickEnded,
+)
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions
 from trainer.rules.ruleset import (
     AnnouncedMordienne,
@@ -433,19 +448,22 @@ class Game:
             return False
         return True
 
-    def apply(self, action: Action) -> None:
-        """Play ``action`` for ``to_move`` (or resolve a chance step). Raises
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Play ``action`` for ``to_move`` (or resolve a chance step) and return what happened
+        (:mod:`trainer.rules.events`), including the chance steps resolved after it. Raises
         :class:`IllegalActionError` saying what was wrong; then nothing has changed."""
         self._check(action)
-        self._do(action)
+        out: list[Event] = []
+        self._do(action, out)
         self.history.append(action)
-        self._resolve_chance()
+        self._resolve_chance(out)
+        return tuple(out)
 
-    def apply_text(self, text: str) -> None:
+    def apply_text(self, text: str) -> tuple[Event, ...]:
         """Apply an action written in the notation of :mod:`trainer.rules.actions`."""
         from trainer.rules.actions import parse_action
 
-        self.apply(parse_action(text))
+        return self.apply(parse_action(text))
 
     def chance_action(self) -> Action:
         """The chance outcome the seed gives at this chance step."""
@@ -470,12 +488,13 @@ class Game:
             return ChantDeal((tuple(talon[0::2]), tuple(talon[1::2])))
         raise IllegalActionError(f"no chance step now: the game is in phase {phase.value}")
 
-    def _resolve_chance(self) -> None:
+    def _resolve_chance(self, out: list[Event] | None = None) -> None:
         if not self.auto_chance:
             return
+        events = [] if out is None else out
         while self.phase.is_chance:
             action = self.chance_action()
-            self._do(action)
+            self._do(action, events)
             self.history.append(action)
 
     def record_signal(self, seat: int, message: str, reached: Iterable[int]) -> SignalRecord:
@@ -587,17 +606,29 @@ class Game:
 
     # -- transitions ------------------------------------------------------------------------------
 
-    def _do(self, action: Action) -> None:
+    def _do(self, action: Action, out: list[Event]) -> None:
+        """Make the change ``action`` brings, appending to ``out`` what happened."""
         phase = self.phase
         n = self.players
         if phase is Phase.PLAY:
-            self._fast.apply(action.index)
-            if self._fast.finished:
-                self._score_played_deal()
+            fast = self._fast
+            seat = fast.to_move
+            number = len(fast.tricks) + 1
+            fast.apply(action.index)
+            out.append(CardPlayed(seat, action, number))
+            if len(fast.tricks) == number:
+                leader, cards, winner = fast.tricks[-1]
+                out.append(TrickEnded(TrickRecord(
+                    number, leader, tuple(CARDS[c] for c in cards), None if winner < 0 else winner,
+                )))
+            if fast.finished:
+                self._score_played_deal(out)
         elif phase is Phase.CHOOSE_DEALER:
             self.dealer = self.first_dealer = action.dealer
+            out.append(DealerChosen(action.dealer, action.face_up))
             self._start_deal()
         elif phase is Phase.DEAL:
+            out.append(CardsDealt(self.deal_number, self.dealer, action.hands))
             self._hands = [[c.index for c in h] for h in action.hands]
             self._talon = [c.index for c in action.talon]
             if self.ruleset.chant_possible:
@@ -607,17 +638,21 @@ class Game:
                 self._begin_declarations()
         elif phase is Phase.CHANT_VOTE:
             self._votes.append(action.agree)
+            out.append(ChantVoted(self._turn, action.agree))
             if not action.agree:
                 # Chant needs every player's agreement: one "no" ends the vote.
                 self.chant = False
+                out.append(ChantDecided(False, ()))
                 self._begin_declarations()
             elif len(self._votes) == n:
                 self.chant = True
                 self._receivers = self.ruleset.chant_receivers_for(self.dealer)
+                out.append(ChantDecided(True, self._receivers))
                 self.phase = Phase.CHANT_DEAL
             else:
                 self._turn = (self._turn + 1) % n
         elif phase is Phase.CHANT_DEAL:
+            out.append(ChantDealt(self._receivers, action.received))
             for seat, cards in zip(self._receivers, action.received):
                 idx = [c.index for c in cards]
                 self._hands[seat].extend(idx)
@@ -629,15 +664,19 @@ class Game:
             seat = self._turn
             self._hands[seat].remove(action.card.index)
             self._discards[seat].append(action.card.index)
+            out.append(CardDiscarded(seat, action.card, len(self._discards[seat])))
             if len(self._hands[seat]) == self.ruleset.hand_size:
                 if seat == self._receivers[0]:
                     self._turn = self._receivers[1]
                 else:
                     self._begin_declarations()
         elif phase is Phase.DECLARE:
-            self._declare(action.declaration)
+            out.append(Declared(self._turn, action.declaration))
+            self._declare(action.declaration, out)
         elif phase is Phase.ANSWER:
-            self._answer(action.accept)
+            seat, declaration = self._pending
+            out.append(Answered(self._turn, action.accept, seat, declaration))
+            self._answer(action.accept, out)
 
     def _start_deal(self) -> None:
         n = self.players
@@ -665,7 +704,7 @@ class Game:
         else:
             self._begin_play()
 
-    def _declare(self, declaration: Declaration) -> None:
+    def _declare(self, declaration: Declaration, out: list[Event]) -> None:
         seat = self._turn
         n = self.players
         rules = self.ruleset
@@ -688,7 +727,7 @@ class Game:
         if rules.giving_up is GivingUp.OPPONENTS_SCORE:
             self._score_unplayed(
                 DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
-                f"seat {seat} gave the deal up: the opponents take 1 point without play",
+                f"seat {seat} gave the deal up: the opponents take 1 point without play", out,
             )
             return
         self._ask_answer(seat, declaration)
@@ -703,7 +742,7 @@ class Game:
         # The left-hand opponent answers for the opponents.
         self._turn = (seat + 1) % self.players
 
-    def _answer(self, accept: bool) -> None:
+    def _answer(self, accept: bool, out: list[Event]) -> None:
         seat, declaration = self._pending
         self._answers.append((self._turn, accept))
         team = self.ruleset.team_of(seat)
@@ -716,13 +755,13 @@ class Game:
                 self._score_unplayed(
                     DealEnd.MORDIENNE_DECLINED, team, 1, seat,
                     f"seat {seat} announced mordienne and the opponents declined: "
-                    "the deal is not played and the announcer's team scores 1",
+                    "the deal is not played and the announcer's team scores 1", out,
                 )
             return
         if accept:
             self._score_unplayed(
                 DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
-                f"seat {seat} offered to give the deal up and the opponents accepted: they take 1 point",
+                f"seat {seat} offered to give the deal up and the opponents accepted: they take 1 point", out,
             )
         else:
             self.contract = Contract.COMMITTED
@@ -749,16 +788,18 @@ class Game:
                 return seat
         return None
 
-    def _score_unplayed(self, end: DealEnd, team: int, points: int, seat: int, why: str) -> None:
+    def _score_unplayed(
+        self, end: DealEnd, team: int, points: int, seat: int, why: str, out: list[Event]
+    ) -> None:
         gained = [0] * self.ruleset.team_count
         gained[team] = points
         result = DealResult(
             self.deal_number, self.dealer, bool(self.chant), end, (), (0,) * self.players, None,
             False, tuple(gained), self.contract, seat, why,
         )
-        self._finish_deal(result)
+        self._finish_deal(result, out)
 
-    def _score_played_deal(self) -> None:
+    def _score_played_deal(self, out: list[Event]) -> None:
         rules = self.ruleset
         fast = self._fast
         winner = fast.deal_winner()
@@ -801,16 +842,18 @@ class Game:
             None if winner == NO_WINNER else winner, mordienne, tuple(gained), self.contract,
             self._declared_by(), why,
         )
-        self._finish_deal(result)
+        self._finish_deal(result, out)
 
-    def _finish_deal(self, result: DealResult) -> None:
+    def _finish_deal(self, result: DealResult, out: list[Event]) -> None:
         for team, points in enumerate(result.points):
             self.scores[team] += points
         self.results.append(result)
         self.deals_played += 1
+        out.append(DealScored(result, tuple(self.scores), self.target, self.deals_played, self.ruleset.deals))
         outcome = self._game_end()
         if outcome is not None:
             self.outcome = outcome
+            out.append(GameOver(outcome))
             self.phase = Phase.GAME_OVER
             self._turn = None
             return

@@ -19,21 +19,24 @@ from pathlib import Path
 from typing import Any
 
 from trainer.rules import jsonlimits
-from trainer.rules.actions import (
-    Answer,
-    ChantDeal,
-    ChooseDealer,
-    Deal,
-    Declaration,
-    Declare,
-    Discard,
-    Phase,
-    Vote,
-    format_action,
-    parse_action,
-)
+from trainer.rules.actions import Declaration, Phase, format_action, parse_action
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError, SaveFormatError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    GameOver,
+    TrickEnded,
+    narrate,
+)
 from trainer.rules.game import DealEnd, Game, SignalRecord
 from trainer.rules.ruleset import Ruleset
 
@@ -124,8 +127,15 @@ def _read_signal(s: Any, n: int) -> dict:
     return s
 
 
-def dumps_game(game: Game) -> str:
-    return json.dumps(game_to_json(game), ensure_ascii=False, indent=1)
+def dumps_game(game: Game, extra: dict[str, Any] | None = None) -> str:
+    """The save as text; ``extra`` adds the caller's own keys (the terminal's table settings under
+    ``"table"``), which loading ignores."""
+    data = game_to_json(game)
+    for key, value in (extra or {}).items():
+        if key in data:
+            raise SaveFormatError(f"{key!r} is a key of the save itself: keep extra data under another name")
+        data[key] = value
+    return json.dumps(data, ensure_ascii=False, indent=1)
 
 
 MAX_BYTES = 20_000_000
@@ -136,14 +146,15 @@ def loads_game(text: str) -> Game:
     return game_from_json(jsonlimits.loads(text, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
 
-def save_game(game: Game, path: str | os.PathLike) -> Path:
-    """Write the game atomically to ``path`` (temporary file in the same folder, then replace)."""
+def save_game(game: Game, path: str | os.PathLike, extra: dict[str, Any] | None = None) -> Path:
+    """Write the game atomically to ``path`` (temporary file in the same folder, then replace);
+    ``extra``: more top-level keys (see :func:`dumps_game`)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(dumps_game(game))
+            handle.write(dumps_game(game, extra))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, target)
@@ -168,59 +179,67 @@ def card_name(card: Card) -> str:
     return f"{card.value} {card.name_in('fr')} ({card.name_in('en')})"
 
 
-def _describe(game: Game, action, before: Game) -> list[str]:
-    """Lines explaining ``action`` applied to ``before`` giving ``game``."""
-    seat = before.to_move
-    lines: list[str] = []
-    if isinstance(action, ChooseDealer):
-        how = f" (Madame turned up for seat {action.dealer})" if action.face_up else ""
-        lines.append(f"Seat {action.dealer} deals first{how}.")
-    elif isinstance(action, Deal):
-        lines.append(f"Deal {before.deal_number}: seat {before.dealer} deals 3 at a time.")
-        for s, hand in enumerate(action.hands):
-            ordered = sorted(hand, key=lambda c: c.index)
-            lines.append(f"  seat {s}: {' '.join(c.value for c in ordered)}")
-    elif isinstance(action, ChantDeal):
-        for s, cards in zip(before.chant_receivers, action.received):
-            lines.append(f"Chant: seat {s} receives {' '.join(c.value for c in cards)}.")
-    elif isinstance(action, Vote):
-        lines.append(f"Seat {seat} votes {'for' if action.agree else 'against'} the chant.")
-        if game.chant is True and before.chant is None:
-            lines.append(f"Everyone agrees: chant to seats {' and '.join(map(str, game.chant_receivers))}.")
-        elif game.chant is False and before.chant is None:
-            lines.append("No chant: the talon stays unseen.")
-    elif isinstance(action, Discard):
-        lines.append(f"Seat {seat} discards {action.card.value} face down.")
-    elif isinstance(action, Declare):
+class PlaythroughPhrases:
+    """How the playthrough text tells each event (:func:`trainer.rules.events.narrate`): seats by
+    number, cards by code and name in French and English. Golden files pin these words."""
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame turned up for seat {e.dealer})" if e.face_up else ""
+        return [f"Seat {e.dealer} deals first{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        return [f"Deal {e.deal}: seat {e.dealer} deals 3 at a time."] + [
+            f"  seat {s}: {' '.join(c.value for c in sorted(hand, key=lambda c: c.index))}"
+            for s, hand in enumerate(e.hands)
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"Seat {e.seat} votes {'for' if e.agree else 'against'} the chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        if e.played:
+            return [f"Everyone agrees: chant to seats {' and '.join(map(str, e.receivers))}."]
+        return ["No chant: the talon stays unseen."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [f"Chant: seat {s} receives {' '.join(c.value for c in cards)}." for s, cards in zip(e.receivers, e.received)]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        return [f"Seat {e.seat} discards {e.card.value} face down."]
+
+    def declared(self, e: Declared) -> list[str]:
         words = {
             Declaration.PASS: "passes",
             Declaration.MORDIENNE: "announces mordienne",
             Declaration.GIVE_UP: "offers to give the deal up",
         }
-        lines.append(f"Seat {seat} {words[action.declaration]}.")
-    elif isinstance(action, Answer):
-        lines.append(f"Seat {seat} {'accepts' if action.accept else 'refuses'}.")
-    elif isinstance(action, Card):
-        lines.append(f"Seat {seat} plays {card_name(action)}.")
-        fast_before = before.fast_deal
-        if fast_before is not None and len(fast_before.trick) == before.players - 1:
-            number = len(fast_before.tricks) + 1
-            last = game.results[-1].tricks[-1] if len(game.results) != len(before.results) else game.tricks[-1]
-            if last.winner is None:
-                lines.append(f"Trick {number} is spoiled (pourri): {' '.join(c.value for c in last.cards)} go aside face up.")
-            else:
-                lines.append(f"Trick {number} to seat {last.winner}.")
-    if len(game.results) != len(before.results):
-        result = game.results[-1]
+        return [f"Seat {e.seat} {words[e.declaration]}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"Seat {e.seat} {'accepts' if e.accept else 'refuses'}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        return [f"Seat {e.seat} plays {card_name(e.card)}."]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        trick = e.trick
+        if trick.winner is None:
+            return [f"Trick {trick.number} is spoiled (pourri): {' '.join(c.value for c in trick.cards)} go aside face up."]
+        return [f"Trick {trick.number} to seat {trick.winner}."]
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = []
         if result.end is DealEnd.PLAYED:
             lines.append(f"Deal {result.deal} over: tricks won {' '.join(map(str, result.tricks_won))}.")
         lines.append(f"Result: {result.explanation}.")
-        lines.append(f"Scores: {', '.join(f'team {t}: {p}' for t, p in enumerate(game.scores))}.")
-    if game.is_over and not before.is_over:
-        outcome = game.outcome
+        lines.append(f"Scores: {', '.join(f'team {t}: {p}' for t, p in enumerate(e.scores))}.")
+        return lines
+
+    def game_over(self, e: GameOver) -> list[str]:
+        outcome = e.outcome
         winner = "a draw" if outcome.winner is None else f"team {outcome.winner} wins"
-        lines.append(f"Game over ({outcome.termination.value}): {winner}.")
-    return lines
+        return [f"Game over ({outcome.termination.value}): {winner}."]
 
 
 def format_playthrough(game: Game) -> str:
@@ -241,11 +260,13 @@ def format_playthrough(game: Game) -> str:
             position += 1
         if action is None:
             break
-        before = replay.copy()
-        replay.apply(action)
+        events = replay.apply(action)
         out.append(f"action {format_action(action)}")
-        out.extend(f"  {line}" for line in _describe(replay, action, before))
+        out.extend(f"  {line}" for line in narrate(events, _PHRASES))
     return "\n".join(out) + "\n"
+
+
+_PHRASES = PlaythroughPhrases()
 
 
 def _line_json(text: str) -> Any:

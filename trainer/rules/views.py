@@ -1,49 +1,26 @@
-"""What one seat may know, and hidden worlds sampled consistently with it (for bots).
+"""What one seat may know: the view bots decide from.
 
 Standard library only. A :class:`PlayerView` is computed from a game by :func:`view_of` (call
 ``game.view(seat)``); it holds only what the seat can see: its hand, its own discards, the chant
 cards it received, every played card and trick (spoiled tricks are public), tricks won per seat,
 scores, declarations, and the signal records that reached the seat. Bots decide from views only.
 
-:func:`sample_world` deals the cards the seat cannot see to the other hands (and the hidden pile:
-the unseen talon or other players' discards), matching every hand size and optional
-:class:`HoldConstraint` s (e.g. "seat 2 holds at least one of the aces", from a received sign).
-:func:`playout_deal` turns a view plus a world into a :class:`~trainer.rules.fastdeal.FastDeal`.
+Hidden worlds consistent with a view are sampled in one place, by the bots
+(:func:`trainer.bots.worlds.sample_hands`), which also turn the signs a seat received into
+constraints on them.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from trainer.rules.actions import Action, Declaration, Phase
 from trainer.rules.cards import CARDS, Card
-from trainer.rules.errors import RulesError
-from trainer.rules.fastdeal import FastDeal
-from trainer.rules.ruleset import LeadAfterPourri, Ruleset
+from trainer.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from trainer.rules.game import DealResult, Game, SignalRecord, TrickRecord
-
-
-class WorldError(RulesError):
-    """No hidden world fits the view and the hold constraints (they contradict each other)."""
-
-
-@dataclass(frozen=True, slots=True)
-class HoldConstraint:
-    """``seat``'s current hidden hand holds between ``at_least`` and ``at_most`` of ``cards``.
-    ``at_most=None`` means no upper bound."""
-
-    seat: int
-    cards: frozenset[Card]
-    at_least: int = 1
-    at_most: int | None = None
-
-    def satisfied_by(self, hand: Iterable[Card]) -> bool:
-        count = sum(1 for c in hand if c in self.cards)
-        return count >= self.at_least and (self.at_most is None or count <= self.at_most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,127 +108,4 @@ def view_of(game: "Game", seat: int) -> PlayerView:
         answers=game.answers,
         signals=tuple(r for r in game.signals if r.seat == seat or seat in r.reached),
         results=tuple(game.results),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class World:
-    """A full assignment of the hidden cards: ``hands[seat]`` for every seat (the viewer's own hand
-    as it is), and ``hidden`` the cards nobody holds (unseen talon, other players' discards)."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    hidden: tuple[Card, ...]
-
-
-def sample_world(
-    view: PlayerView,
-    rng: random.Random,
-    constraints: Iterable[HoldConstraint] = (),
-    *,
-    attempts: int = 2000,
-) -> World:
-    """A random world consistent with ``view``: the other seats get hands of their current sizes
-    from the cards the seat has not seen, respecting ``constraints`` (on the current hidden hands).
-
-    Without constraints the world is uniform among the consistent ones. With constraints, lower
-    bounds are met first with random cards of their sets and upper bounds by skipping cards, then
-    the result is checked; this is close to uniform, not exactly. Raises :class:`WorldError` if no
-    world is found in ``attempts`` tries (the constraints contradict each other or the view);
-    constraints on the viewer's own seat must hold for its hand.
-    """
-    n = view.players
-    me = view.seat
-    rules: list[tuple[int, frozenset[int], int, int | None, HoldConstraint]] = []
-    for c in constraints:
-        if not isinstance(c, HoldConstraint) or not 0 <= c.seat < n:
-            raise WorldError(f"bad hold constraint {c!r}: use HoldConstraint(seat 0..{n - 1}, cards, ...)")
-        if c.seat == me:
-            if not c.satisfied_by(view.hand):
-                raise WorldError(f"{c} contradicts the viewer's own hand")
-            continue
-        if c.at_least > view.hand_sizes[c.seat]:
-            raise WorldError(f"{c} needs more cards than seat {c.seat} holds ({view.hand_sizes[c.seat]})")
-        rules.append((c.seat, frozenset(card.index for card in c.cards), c.at_least, c.at_most, c))
-    seen = {c.index for c in view.hand}
-    seen.update(c.index for c in view.discards)
-    seen.update(c.index for t in view.tricks for c in t.cards)
-    seen.update(c.index for c in view.current_trick)
-    pool = [i for i in range(48) if i not in seen]
-    sizes = view.hand_sizes
-    seats = [s for s in range(n) if s != me]
-    rnd = rng.random
-    for _ in range(attempts):
-        rest = pool[:]
-        rest.sort(key=lambda _: rnd())
-        hands: dict[int, list[int]] = {s: [] for s in seats}
-        if not rules:
-            for s in seats:
-                hands[s] = rest[: sizes[s]]
-                del rest[: sizes[s]]
-            return _world(view, hands, rest)
-        ok = True
-        # Lower bounds first, with random cards of each set.
-        for seat, cards, low, _, _ in rules:
-            need = low - sum(1 for x in hands[seat] if x in cards)
-            if need <= 0:
-                continue
-            choice = [x for x in rest if x in cards][:need]
-            if len(choice) < need or len(hands[seat]) + need > sizes[seat]:
-                ok = False
-                break
-            hands[seat].extend(choice)
-            rest = [x for x in rest if x not in choice]
-        if not ok:
-            continue
-        for s in seats:
-            caps = [(cards, high) for seat, cards, _, high, _ in rules if seat == s and high is not None]
-            missing = sizes[s] - len(hands[s])
-            if not caps:
-                hands[s].extend(rest[:missing])
-                del rest[:missing]
-                continue
-            # Skip cards that would break an upper bound of this seat; they stay for the others.
-            counts = [sum(1 for x in hands[s] if x in cards) for cards, _ in caps]
-            kept: list[int] = []
-            for x in rest:
-                if missing and all(x not in cards or k < high for (cards, high), k in zip(caps, counts)):
-                    hands[s].append(x)
-                    missing -= 1
-                    counts = [k + (x in cards) for (cards, _), k in zip(caps, counts)]
-                else:
-                    kept.append(x)
-            rest = kept
-        if all(
-            len(hands[seat]) == sizes[seat]
-            and low <= sum(1 for x in hands[seat] if x in cards) <= (high if high is not None else 48)
-            for seat, cards, low, high, _ in rules
-        ):
-            return _world(view, hands, rest)
-    raise WorldError(
-        f"no hidden world fits the view of seat {me} and {len(rules)} hold constraint(s) "
-        f"after {attempts} tries: the constraints probably contradict each other"
-    )
-
-
-def _world(view: PlayerView, hands: dict[int, list[int]], hidden: list[int]) -> World:
-    full = tuple(
-        view.hand if s == view.seat else tuple(CARDS[i] for i in sorted(hands[s]))
-        for s in range(view.players)
-    )
-    return World(full, tuple(CARDS[i] for i in sorted(hidden)))
-
-
-def playout_deal(view: PlayerView, world: World) -> FastDeal:
-    """A :class:`FastDeal` at the view's point of play with the world's hands, for playouts."""
-    if view.phase is not Phase.PLAY:
-        raise RulesError(f"playouts start during play, not in phase {view.phase.value}")
-    rules = view.ruleset
-    return FastDeal.resume(
-        [[c.index for c in h] for h in world.hands],
-        view.trick_leader,
-        [c.index for c in view.current_trick],
-        [(t.leader, [c.index for c in t.cards], -1 if t.winner is None else t.winner) for t in view.tricks],
-        spoiler_leads=rules.lead_after_pourri is LeadAfterPourri.SPOILER,
-        pourri_breaks_run=rules.pourri_breaks_mordienne_run,
-        total_tricks=rules.tricks_per_deal,
     )

@@ -87,13 +87,13 @@ class DealCoach:
     """Signs your hand allowed that you did not make."""
 
 
-def your_signs(history, deal: int) -> tuple[SignNote, ...]:
+def your_signs(history, deal: int, partner: int = PARTNER_SEAT) -> tuple[SignNote, ...]:
     """The person's signs of ``deal`` from the table's history (TableSign: deal, SignEvent)."""
-    return tuple(_note(t.event) for t in history if t.deal == deal and t.event.seat == HUMAN_SEAT)
+    return tuple(_note(t.event, partner) for t in history if t.deal == deal and t.event.seat == HUMAN_SEAT)
 
 
-def _note(event: SignEvent) -> SignNote:
-    return SignNote(event.signal, event.moment, PARTNER_SEAT in event.seen_by, event.caught_by)
+def _note(event: SignEvent, partner: int = PARTNER_SEAT) -> SignNote:
+    return SignNote(event.signal, event.moment, partner in event.seen_by, event.caught_by)
 
 
 def belief_phrases(holding, language: Language) -> tuple[str, ...]:
@@ -129,16 +129,17 @@ def why_played(rule: str, trick: TrickRecord, tricks_per_deal: int = 9) -> str:
 
 
 def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Language, players: int = 4,
-                tricks_per_deal: int = 9) -> TrickCoach:
-    """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew."""
+                tricks_per_deal: int = 9, partner: int = PARTNER_SEAT) -> TrickCoach:
+    """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew
+    (``partner``: the partner's seat, 3 at the 6-player table)."""
     partner_move = next(
-        (m for m in moves if m.deal == deal and m.seat == PARTNER_SEAT and m.trick == trick.number - 1
+        (m for m in moves if m.deal == deal and m.seat == partner and m.trick == trick.number - 1
          and isinstance(m.action, Card)),
         None,
     )
-    position = next((i for i, (s, _) in enumerate(trick.plays(players)) if s == PARTNER_SEAT), None)
+    position = next((i for i, (s, _) in enumerate(trick.plays(players)) if s == partner), None)
     moment = (trick.number - 1) * players + (position or 0)  # cards played before the partner card
-    signs = tuple(n for n in your_signs(history, deal) if n.moment <= moment)
+    signs = tuple(n for n in your_signs(history, deal, partner) if n.moment <= moment)
     if partner_move is None:
         return TrickCoach(deal, trick, None, "", "", (), signs)
     return TrickCoach(
@@ -156,12 +157,13 @@ def _sign_for(card: Card) -> Sign | None:
         return None
 
 
-def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4) -> DealCoach:
+def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4,
+               partner: int = PARTNER_SEAT) -> DealCoach:
     """The coach after a deal: which sign helped, which would have, which was caught. ``hand`` is
     the person's hand as play began (GameSession.deal_hands): the signs it allowed."""
-    signs = your_signs(history, result.deal)
+    signs = your_signs(history, result.deal, partner)
     caught = tuple(
-        f"{join([seat_name(s, capital=True) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
+        f"{join([seat_name(s, capital=True, players=players) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
         f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it"
         for n in signs if n.caught_by
     )
@@ -171,11 +173,11 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     helped_by: dict[str, list[tuple[int, str]]] = {}
     would = []
     partner_moves = {m.trick: m for m in moves
-                     if m.deal == result.deal and m.seat == PARTNER_SEAT and isinstance(m.action, Card)}
+                     if m.deal == result.deal and m.seat == partner and isinstance(m.action, Card)}
     for trick in result.tricks:
         plays = trick.plays(players)
         order = [s for s, _ in plays]
-        if PARTNER_SEAT not in order or HUMAN_SEAT not in order or order.index(PARTNER_SEAT) > order.index(HUMAN_SEAT):
+        if partner not in order or HUMAN_SEAT not in order or order.index(partner) > order.index(HUMAN_SEAT):
             continue  # the sign matters when the partner plays before you
         move = partner_moves.get(trick.number - 1)
         if move is None:

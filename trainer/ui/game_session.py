@@ -26,20 +26,22 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
+from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.rules.ruleset import Ruleset
-from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
+from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import Sign, Signal
 
 HUMAN_SEAT = 0
 PARTNER_SEAT = 2
+"""The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
 SAVE_FORMAT = "aluette-app-game"
 SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1 had no pauses: an action that comes during a pause continues it
-BOT_NAMES = ("heuristic", "search", "random")
-# Deterministic bots (no time budget), so a saved game replays exactly.
-BOT_OPTIONS = {"search": {"max_ms": None, "worlds": 48}}
+BOT_NAMES = ("heuristic", *(name for name in playable_bots() if name != "heuristic"))
+"""The bots a person may choose (every fair one; never the all-seeing oracle), the default first."""
+BOT_OPTIONS = TABLE_BOT_OPTIONS
 
 
 class SessionError(ValueError):
@@ -48,7 +50,8 @@ class SessionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who sits where: the person at seat 0, the partner bot opposite, two opponent bots."""
+    """Who sits where at four: the person at seat 0, the partner bot opposite, two opponent bots
+    (kept for callers from before :class:`TableSettings`, which seats every table size)."""
 
     partner: str = "heuristic"
     opponents: str = "heuristic"
@@ -76,10 +79,8 @@ class BotMove:
 class GameSession:
     """A live game and the person's inputs so far."""
 
-    preset: str
-    convention: str
+    settings: TableSettings
     seed: int
-    seating: Seating
     table: Any
     inputs: list[dict] = field(default_factory=list)
     moves: list[BotMove] = field(default_factory=list)
@@ -96,16 +97,19 @@ class GameSession:
     """While a save replays: the moment of the input being replayed."""
 
     @classmethod
-    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating(), *,
-              timed: bool = False, clock: Callable[[], float] | None = None) -> "GameSession":
-        from trainer.bots.table import Table
+    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
+        """A 4-player game with the default vigilance and truthful signs (see :meth:`begin`)."""
+        return cls.begin(TableSettings(preset=preset, convention=convention, partner=seating.partner,
+                                       opponents=seating.opponents), seed)
 
-        table = Table.create(
-            seating.seats(), bot_options=BOT_OPTIONS, ruleset=Ruleset.preset(preset), seed=seed,
-            convention=Convention.named(convention), timed=timed,
-        )
+    @classmethod
+    def begin(cls, settings: TableSettings, seed: int, *, timed: bool = False,
+              clock: Callable[[], float] | None = None) -> "GameSession":
+        """A new game at a table of any size with these settings (``timed``: the opponents' eyes
+        catch signs by their moments, and the person catches by eye)."""
         clock = clock if clock is not None else time.monotonic
-        session = cls(preset, convention, seed, seating, table, timed=timed, clock=clock, origin=clock())
+        table = settings.table(seed, timed=True) if timed else settings.table(seed)
+        session = cls(settings, seed, table, timed=timed, clock=clock, origin=clock())
         session._run_bots()
         return session
 
@@ -122,6 +126,27 @@ class GameSession:
         t = self.game_time() if t is None else float(t)
         self.table.set_time(t)
         return {"t": round(t, 3)}
+
+    @property
+    def preset(self) -> str:
+        return self.settings.preset
+
+    @property
+    def convention(self) -> str:
+        return self.settings.convention
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.settings.partner, self.settings.opponents)
+
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    @property
+    def partner_seat(self) -> int | None:
+        """The person's partner (None at three)."""
+        return self.settings.partner_seat
 
     # -- the person acts --------------------------------------------------------------------------
 
@@ -160,7 +185,7 @@ class GameSession:
                 break
             deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
             done = len(game.history)
-            belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
+            belief = _belief_of_partner(game.view(seat)) if seat == self.partner_seat else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
@@ -192,6 +217,15 @@ class GameSession:
         self.inputs.append({"seen": seat, **moment})
         return self.table.catch_by_eye(HUMAN_SEAT, seat, moment["t"])
 
+    def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
+        """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
+        announcements). Returns the sign's event with all its words so far."""
+        words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
+        moment = self._tick(self._replay_t)
+        event = self.table.announce(HUMAN_SEAT, words)
+        self.inputs.append({"announce": format_message(words), **moment})
+        return event
+
     # -- save and resume --------------------------------------------------------------------------
 
     def to_json(self) -> dict:
@@ -200,11 +234,8 @@ class GameSession:
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "preset": self.preset,
-            "convention": self.convention,
+            **self.settings.to_json(),
             "seed": self.seed,
-            "partner": self.seating.partner,
-            "opponents": self.seating.opponents,
             "inputs": list(self.inputs),
             "timed": self.timed,
             "game": game_to_json(self.table.game),
@@ -217,8 +248,8 @@ class GameSession:
         if data.get("version") not in READABLE_VERSIONS:
             raise SessionError(f"saved game version {data.get('version')!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
-        session = cls.start(data["preset"], data["convention"], int(data["seed"]),
-                            Seating(data["partner"], data["opponents"]), timed=data.get("timed") is True)
+        # Saves from before the table settings hold none of players, vigilance, lies: the defaults.
+        session = cls.begin(TableSettings.from_json(data), int(data["seed"]), timed=data.get("timed") is True)
         for n, item in enumerate(data["inputs"]):
             try:
                 # A timed game's inputs replay at their saved moments (older saves: the table's clock).
@@ -229,6 +260,8 @@ class GameSession:
                         session.next()
                 elif "next" in item:
                     session.next()
+                elif "announce" in item:
+                    session.announce(item["announce"])
                 elif "seen" in item:
                     if not isinstance(item["seen"], int) or isinstance(item["seen"], bool):
                         raise ValueError(f"'seen' names a seat number, not {item['seen']!r}")

@@ -304,6 +304,7 @@ def load_game(name: str) -> dict | None:
 
 def check_saved_game(data: Any) -> dict:
     """The stored value of an app save, checked field by field before anything replays it."""
+    from trainer.bots.table_setup import TABLE_SIZES
     from trainer.ui.game_session import BOT_NAMES, READABLE_VERSIONS, SAVE_FORMAT
 
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
@@ -318,6 +319,14 @@ def check_saved_game(data: Any) -> dict:
     for field in ("partner", "opponents"):
         if data[field] not in BOT_NAMES:
             raise SaveError(f"its {field} {data[field]!r} is not one of the bots ({', '.join(BOT_NAMES)})")
+    # The table settings added with every table size: absent from older saves (defaults then).
+    players = data.get("players", 4)
+    if isinstance(players, bool) or players not in TABLE_SIZES:
+        raise SaveError(f"its table size {players!r} is not one of {', '.join(map(str, TABLE_SIZES))} players")
+    if not isinstance(data.get("vigilance", "normal"), str):
+        raise SaveError(f"its vigilance {data.get('vigilance')!r} is not a name")
+    if not isinstance(data.get("lies", False), bool):
+        raise SaveError(f"its 'lies' setting {data.get('lies')!r} is not true or false")
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
         raise SaveError(f"its seed {seed!r} is not a whole number of at most 63 bits")
@@ -338,6 +347,7 @@ def check_saved_game(data: Any) -> dict:
             or (set(item) == {"seen"} and isinstance(item["seen"], int) and not isinstance(item["seen"], bool)
                 and 0 < item["seen"] < 6 and data.get("timed") is True)
             or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
+            or (set(item) == {"announce"} and isinstance(item["announce"], str) and len(item["announce"]) <= 400)
             or (set(item) <= {"sign", "count"} and isinstance(item.get("sign"), str)
                 and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
                 and 1 <= item.get("count", 1) <= 9)
