@@ -27,8 +27,8 @@ from functools import lru_cache
 
 from trainer.signals.table import SignalError, Vigilance, partner_of
 
-SIGN_HOLD_S = 1.0
-"""How long a face holds a sign (the Practice page's holds are about a second)."""
+SIGN_HOLD_S = 1.5
+"""How long a face holds a sign: about a second and a half (Practice holds run 1-2 s)."""
 LOOK_MEAN_S = 1.5
 """Mean length of a look at a signer: a glance across the table."""
 LOOK_MIN_S = 0.6
