@@ -106,6 +106,7 @@ class Table:
         channel_team: int = 0,
         reliability: SignReliability = EVAL_VISION_HELD_OUT,
         timed: bool = False,
+        sign_window_s: float = SIGN_WINDOW_S,
     ) -> None:
         self.ruleset = ruleset if ruleset is not None else Ruleset()
         n = self.ruleset.player_count
@@ -127,6 +128,10 @@ class Table:
         )
         self._moment_rng = random.Random(f"{seed}/moments")
         self._busy_until: dict[int, float] = {}
+        if not 0.0 < sign_window_s < float("inf"):
+            raise BotError(f"the sign window is a number of seconds above 0, got {sign_window_s!r}")
+        self.sign_window_s = float(sign_window_s)
+        """How long after a sign point a bot may choose its moment (a page gives people longer)."""
         self.history: list[TableSign] = []
         self.times = DecisionTimes()
         self._sign_rng = random.Random(f"{seed}/signs")
@@ -321,10 +326,10 @@ class Table:
         # One sign at a time: a bot's next sign begins once its last one is no longer held.
         start = max(self.now_s, self._busy_until.get(seat, 0.0))
         if intent.discreet:
-            at = self.watch.next_clear(seat, start, max(0.0, self.now_s + SIGN_WINDOW_S - start))
+            at = self.watch.next_clear(seat, start, max(0.0, self.now_s + self.sign_window_s - start))
         else:
             # The first sign at a moment of the window; the next ones soon after each other.
-            at = start + self._moment_rng.uniform(0.0, SIGN_WINDOW_S if start == self.now_s else SIGN_WINDOW_S / 4)
+            at = start + self._moment_rng.uniform(0.0, self.sign_window_s if start == self.now_s else SIGN_WINDOW_S / 4)
         if at is not None:
             self._busy_until[seat] = at + self.watch.gaze.hold_s
         return at

@@ -34,6 +34,9 @@ from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import Sign, Signal
 
 HUMAN_SEAT = 0
+PAGE_SIGN_WINDOW_S = 20.0
+"""On the page, bots sign at any moment of the 20 s after a click: a person watching needs the page
+drawn and their eyes back on the table (the bots' own tables use 4 s)."""
 PARTNER_SEAT = 2
 """The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
 SAVE_FORMAT = "aluette-app-game"
@@ -108,7 +111,7 @@ class GameSession:
         """A new game at a table of any size with these settings (``timed``: the opponents' eyes
         catch signs by their moments, and the person catches by eye)."""
         clock = clock if clock is not None else time.monotonic
-        table = settings.table(seed, timed=True) if timed else settings.table(seed)
+        table = settings.table(seed, timed=True, sign_window_s=PAGE_SIGN_WINDOW_S) if timed else settings.table(seed)
         session = cls(settings, seed, table, timed=timed, clock=clock, origin=clock())
         session._run_bots()
         return session

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import random
+import time
 
 import streamlit as st
 
@@ -327,9 +328,11 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     else:
         base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
         looking, spells = None, ()
+    # Game time 0 on the wall clock, so the browser shows each layer at its moment (watch_view.CLOCK_JS).
+    epoch = time.time() - now
     st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
         seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
-        title=seat_label(seat, n)), unsafe_allow_html=True)
+        title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
     if opponent:
         st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
                   help=f"Click while {label} shows a sign to catch it")
@@ -834,6 +837,10 @@ def show() -> None:
     _turn_banner(session, view)
     _catch_banner(session, settings)
     _catch_note(session)
+    if session.timed:
+        import streamlit.components.v1 as components
+
+        components.html(watch_view.CLOCK_JS, height=0)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
