@@ -61,7 +61,7 @@ AREAS: dict[str, Area] = {
         Area(
             "rules",
             ("trainer/rules/*.py",),
-            ("ruleset", "game", "fastdeal", "cards", "actions", "views", "saves", "replay", "cli", "bench"),
+            ("ruleset", "game", "fastdeal", "cards", "actions", "views", "saves", "replay", "cli"),
             # The 10,000-game sweep (90 s under load) and the speed bench add nothing a mutant
             # would not already fail on in the targeted tests, and would make each run minutes long.
             (

@@ -8,9 +8,10 @@ import argparse
 import importlib
 import sys
 
-# Modules exposing ``add_commands(subparsers)``; each handler is set with ``set_defaults(run=...)``
-# and returns the process exit code.
+# Modules exposing ``add_commands(subparsers)`` and/or ``add_bench_commands(bench_subparsers)``; each
+# handler is set with ``set_defaults(run=...)`` and returns the process exit code.
 _COMMAND_MODULES = (
+    "trainer.lab.engine_cli",  # first, so `aluette bench` lists engine first as it always did
     "trainer.rules.cli",
     "trainer.bots.cli",
     "trainer.quiz.cli",
@@ -41,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = bench.add_subparsers(dest="bench_target", metavar="TARGET")
     for name in _COMMAND_MODULES:
         module = importlib.import_module(name)
-        module.add_commands(subparsers)
+        add = getattr(module, "add_commands", None)
+        if add is not None:
+            add(subparsers)
         add_bench = getattr(module, "add_bench_commands", None)
         if add_bench is not None:
             add_bench(bench_sub)

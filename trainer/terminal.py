@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
@@ -48,9 +48,14 @@ from trainer.rules.events import (
 )
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
-
 from trainer.signals.conventions import CONVENTIONS
-from trainer.signals.table import VIGILANCE_LEVELS
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
+
+if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --help` stays quick
+    from trainer.bots.table import Table
+
+# The table settings are light (names and a frozen value); the Table itself comes when a game starts.
 from trainer.bots.table_setup import (
     TABLE_SIZES,
     TableSettings,
@@ -187,31 +192,19 @@ def _sign_text(signal) -> str:
 
 
 def _sign_names() -> list[str]:
-    try:
-        from trainer.signals.signs import Sign
-    except ImportError:
-        return []
     return [sign.value for sign in Sign]
 
 
-def _make_sign(table, text: str, out: TextIO) -> None:
+def _make_sign(table: Table, text: str, out: TextIO) -> None:
     """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
     words = text.split()[1:]
-    submit = getattr(table, "submit_sign", None)
     names = _sign_names()
-    if submit is None or not names:
-        print("Signs are not available at this table.", file=out)
-        return
     if partner_seat(table.players) is None:
         print("At three everybody plays alone: there is no partner to sign to.", file=out)
         return
     if not words:
         print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
         return
-    from trainer.signals.signs import Sign, Signal
-
-    from trainer.signals.table import is_truthful
-
     key = words[0].lower().replace("-", "_")
     try:
         sign = Sign(key)
@@ -220,16 +213,16 @@ def _make_sign(table, text: str, out: TextIO) -> None:
     except ValueError:
         print(f"Cannot make that sign: {' '.join(words)!r} is not a sign. Names: {', '.join(names)}", file=out)
         return
-    if not getattr(table, "lying_allowed", False) and not is_truthful(signal, table.game.hand(USER)):
+    if not table.lying_allowed and not is_truthful(signal, table.game.hand(USER)):
         print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
               "table tell the truth. Sign a card you hold (or start the game with --lies to bluff).", file=out)
         return
     try:
-        event = submit(USER, signal)
+        event = table.submit_sign(USER, signal)
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
-    caught = [seat_name(s, table.players) for s in getattr(event, "caught_by", ())]
+    caught = [seat_name(s, table.players) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
@@ -244,16 +237,20 @@ def _words_text(event) -> str:
     return f", then aloud: {format_message(words)} ({_levels_text(event.levels)})"
 
 
-def _levels_text(levels) -> str:
-    """The cards of each level named: ``level 10 (the kings)``, ``level 7 (Deux de chêne / ...)``."""
-    from trainer.rules.cards import Card as _Card
+_LEVEL_GROUPS = {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"}
 
+
+def _levels_text(levels) -> str:
+    """What each announced level names: the card itself (``le Borgne / the One-eyed``) or its
+    group (``a king``)."""
     parts = []
     for level in levels:
-        cards = [c for c in _Card if c.level == level]
-        names = " or ".join(f"{c.name_in('fr')}" for c in cards) if len(cards) <= 2 else f"any of {len(cards)} cards"
-        parts.append(f"level {level}: {names}")
-    return "; ".join(parts)
+        cards = [c for c in Card if c.level == level]
+        if len(cards) == 1:
+            parts.append(f"{cards[0].name_in('fr')} / {cards[0].name_in('en')}")
+        else:
+            parts.append(_LEVEL_GROUPS.get(level, f"a card of level {level}"))
+    return ", ".join(parts)
 
 
 def _announce(table, text: str, out: TextIO) -> None:
@@ -417,7 +414,7 @@ class _Narrator:
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
-            if USER in getattr(event, "caught_by", ()):
+            if USER in event.caught_by:
                 self.say(f"  [sign] You caught {seat_name(event.seat, n)}'s sign: {_sign_text(event.signal)}"
                          + _words_text(event))
             else:

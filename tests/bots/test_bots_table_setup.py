@@ -53,3 +53,27 @@ def test_bad_settings_name_the_choices_and_old_saves_take_defaults():
     old = {"preset": "pagat", "convention": "classic", "partner": "search", "opponents": "heuristic", "seed": 3}
     assert TableSettings.from_json(old) == TableSettings(preset="pagat", partner="search")
     assert TableSettings.from_json(TableSettings(players=6, lies=True).to_json()) == TableSettings(players=6, lies=True)
+
+
+def test_at_six_the_partner_facing_reads_the_persons_sign_and_the_coach_follows_it():
+    """Seat 3 is the partner at six: it sees the person's sign, and the session records what it
+    believed when it played (the coach's source), as seat 2 does at four."""
+    from trainer.signals.table import honest_signals
+    from trainer.ui.game_session import GameSession
+
+    for seed in range(50):
+        session = GameSession.begin(TableSettings(players=6, partner="heuristic", opponents="simple"), seed)
+        honest = [s for s in honest_signals(session.table.game.hand(0)) if s.sign.cards]
+        if honest:
+            break
+    event = session.sign(honest[0])
+    assert 3 in event.seen_by and event.seen_by[:1] == (0,)
+    before = len(session.moves)  # the partner may have played already, before the sign
+    while not any(m.seat == 3 for m in session.moves[before:]):
+        view = session.table.view(0)
+        if session.paused:
+            session.next()
+        else:
+            session.act(view.legal_actions[-1])  # the weakest: the signed card stays in hand
+    move = next(m for m in session.moves[before:] if m.seat == 3)
+    assert move.belief is not None and (move.belief.required or move.belief.aces)

@@ -118,3 +118,33 @@ def test_bad_json_is_refused_with_what_is_wrong():
     with pytest.raises(RulesetError, match="target_points must be a positive integer"):
         Ruleset.from_json({"target_points": "5"})
     assert Ruleset.from_json({"players": 3, "name": "custom"}) == Ruleset(players=Players.THREE, name="custom")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("players", list(Players))
+def test_playout_flags_are_the_ones_the_games_own_deal_is_played_with(name, players):
+    """Ruleset.playout_flags is the one translation of the rules into FastDeal's options: the
+    game's deal, the replay contract and the bots' playouts all take it."""
+    from trainer.rules.actions import Phase
+    from trainer.rules.fastdeal import FastDeal
+    from trainer.rules.game import Game
+
+    ruleset = Ruleset.preset(name, players=players)
+    flags = ruleset.playout_flags()
+    assert flags.spoiler_leads == (ruleset.lead_after_pourri is LeadAfterPourri.SPOILER)
+    assert flags.pourri_breaks_run == ruleset.pourri_breaks_mordienne_run
+    assert flags.total_tricks == {3: 12, 4: 9, 6: 8}[players.value] == ruleset.hand_size
+    game = Game.new(ruleset, 5)
+    while game.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[-1] if game.phase is Phase.CHANT_VOTE else game.legal_actions()[0])
+    fast = game.fast_deal
+    assert (fast.spoiler_leads, fast.pourri_breaks_run, fast.total_tricks) == (
+        flags.spoiler_leads, flags.pourri_breaks_run, flags.total_tricks)
+    dealt = FastDeal.from_deck(list(range(48)), players.value)
+    assert {len(h) for h in dealt.hands} == {ruleset.hand_size}
+
+
+def test_playout_flags_differ_where_the_presets_do():
+    assert Ruleset.preset("english").playout_flags().spoiler_leads
+    assert not Ruleset.preset("pagat").playout_flags().spoiler_leads
+    assert not Ruleset.preset("vendee", pourri_breaks_mordienne_run=False).playout_flags().pourri_breaks_run

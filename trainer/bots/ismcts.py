@@ -33,7 +33,6 @@ from typing import Callable, Sequence
 from trainer.bots.playout import Policy, PublicPlay, SearchResult, greedy_card, play_out, team_value
 from trainer.bots.worlds import Knowledge, sample_hands
 from trainer.rules.cards import STRENGTH
-from trainer.rules.fastdeal import FastDeal
 
 
 class _Node:
@@ -75,11 +74,7 @@ def ismcts_values(
     legal_keys = {_key(card): card for card in legal}
     while done < iterations:
         hands = sample_hands(knowledge, rng)
-        deal = FastDeal.resume(
-            hands, public.leader, public.trick, public.tricks,
-            spoiler_leads=public.spoiler_leads, pourri_breaks_run=public.pourri_breaks_run,
-            total_tricks=public.total_tricks,
-        )
+        deal = public.resume(hands)
         node = root
         path: list[tuple[_Node, int]] = []  # (node, team that chose the move into it)
         # Selection and expansion.

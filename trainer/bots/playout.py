@@ -94,6 +94,13 @@ class PublicPlay:
     points_scale: int = 1
     """Points of a plain deal (2 after an accepted announced mordienne in some presets)."""
 
+    def resume(self, hands: Sequence[Sequence[int]]) -> FastDeal:
+        """The deal at this point of play with ``hands`` (a sampled world), for playouts."""
+        return FastDeal.resume(
+            hands, self.leader, self.trick, self.tricks, spoiler_leads=self.spoiler_leads,
+            pourri_breaks_run=self.pourri_breaks_run, total_tricks=self.total_tricks,
+        )
+
 
 def team_value(deal: FastDeal, team_of: Callable[[int], int], team: int, scale: int = 1) -> float:
     """Points for ``team`` minus points for the others, once ``deal`` is over."""
@@ -133,11 +140,7 @@ def pimc_values(
     done = 0
     for _ in range(worlds):
         hands = sample_hands(knowledge, rng)
-        base = FastDeal.resume(
-            hands, public.leader, public.trick, public.tricks,
-            spoiler_leads=public.spoiler_leads, pourri_breaks_run=public.pourri_breaks_run,
-            total_tricks=public.total_tricks,
-        )
+        base = public.resume(hands)
         for card in legal:
             deal = base.copy()
             deal.apply(card)

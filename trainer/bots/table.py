@@ -6,7 +6,7 @@ This is what the app's Play page and the terminal drive; it holds the game flow,
     table.step()                           # bots act (and sign) until a person must act
     seat = table.human_to_act              # None when the game is over
     view = table.view(seat)                # what to draw: hand, trick, scores, signals
-    table.submit_sign(seat, Signal(Sign.BORGNE))          # from the camera or a button
+    table.submit_sign(seat, Signal(Sign.BORGNE))          # a button; the camera: convention.read(event)
     table.submit(seat, view.legal_actions[0]); table.step()
     table.visible_signs(seat)              # signs that seat saw, in order (for the avatars)
     table.catches()                        # which opponent caught which sign (for the banner)
@@ -38,21 +38,21 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from trainer.bots.base import Bot, BotError, SignIntent, make_bot
-from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability, mark_confidence
+from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability
 from trainer.bots.signing import SignPolicy
 from trainer.rules.actions import Action, Phase
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
 from trainer.rules.views import PlayerView
 from trainer.signals.conventions import CLASSIC, Convention
-from trainer.signals.gestures import Gesture
+from trainer.signals.gestures import GestureEvent
 from trainer.signals.relative import Announcement
-from trainer.signals.signs import Signal
-from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, encode_message, is_truthful
+from trainer.signals.signs import MadeSign, Signal
+from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, is_truthful, record_text
 from trainer.signals.watching import Watch
 
 HUMAN = "human"
@@ -258,30 +258,19 @@ class Table:
     def submit_sign(
         self,
         seat: int,
-        sign: Signal | Gesture,
+        sign: MadeSign | Signal,
         *,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
-        confidence: float | None = None,
         at: float | None = None,
     ) -> SignEvent:
-        """A sign made by a person (from the camera: a Gesture, read through the table's
-        convention, with the recognizer's ``confidence``; or a button: a Signal). Made at once.
-        Raises SignalError for a gesture the convention does not use, or a lie at a table without
-        lies. A bot partner weighs a sign read with a confidence by the reader's figures
-        (:class:`~trainer.bots.channel.SignReliability`). On a timed table the sign began at ``at``
-        seconds of game time (default: the table's clock), and ``discreet`` follows from the eyes."""
-        read_as: Gesture | None = sign if isinstance(sign, Gesture) and confidence is not None else None
-        if confidence is not None and not 0.0 <= confidence <= 1.0:
-            raise SignalError(f"a recognizer confidence is between 0 and 1, got {confidence!r}")
-        if isinstance(sign, Gesture):
-            made = self.convention.sign_for(sign)
-            if made is None:
-                raise SignalError(
-                    f"the {self.convention.name} convention gives no sign to {sign.value}: "
-                    f"use one of {', '.join(g.value for g in self.convention.gestures)}"
-                )
-            sign = Signal(made)
+        """A sign made by a person, at once: from the camera a :class:`MadeSign` (the table's
+        ``convention.read(event)``: the gesture made, the count, the recognizer's confidence), from a
+        button a :class:`Signal`. Raises SignalError for a gesture the convention does not use for
+        that sign, or a lie at a table without lies. A bot partner weighs a sign read with a
+        confidence by the reader's figures (:class:`~trainer.bots.channel.SignReliability`). On a
+        timed table the sign began at ``at`` seconds of game time (default: the table's clock), and
+        ``discreet`` follows from the eyes."""
         if self.game.is_over:
             raise SignalError("the game is over: no more signs")
         self._new_deal_check()
@@ -289,7 +278,7 @@ class Table:
             at = self.now_s if at is None else _game_time(at)
         else:
             at = None
-        return self._make(seat, SignIntent(sign, discreet, tuple(announcements)), read=(read_as, confidence), at=at)
+        return self._make(seat, sign, discreet, tuple(announcements), at=at)
 
     # -- time and eyes (timed tables) -------------------------------------------------------------
 
@@ -369,7 +358,15 @@ class Table:
         event = replace(event, announcements=told)
         self.history[at] = TableSign(deal, event)
         self.signs.events = [event if e.index == event.index else e for e in self.signs.events]
-        self.game.record_signal(seat, encode_message(event.signal, told), event.seen_by)
+        partners = self.ruleset.partners(seat)
+        if partners and event.made.read_by_camera:
+            # The words are heard, but the sign they count from was read by a camera: the partner's
+            # record keeps that reading's confidence, as for the sign itself (see _make).
+            partner = partners[0]
+            self.game.record_signal(seat, record_text(event.made, told), frozenset(event.seen_by) - {partner})
+            self.game.record_signal(seat, record_text(event.made, told, as_read=True), frozenset({partner}))
+        else:
+            self.game.record_signal(seat, record_text(event.made, told), event.seen_by)
         return event
 
     def step(self, max_actions: int | None = None) -> int:
@@ -452,38 +449,36 @@ class Table:
             if intent.discreet and not waited:
                 self._queued.append((seat, intent))
             else:
-                self._make(seat, intent)
+                self._make(seat, intent.signal, intent.discreet, intent.announcements)
             return
         at = self._moment(seat, intent)
         if at is None:
             self._queued.append((seat, intent))
         else:
-            self._make(seat, intent, at=at)
+            self._make(seat, intent.signal, intent.discreet, intent.announcements, at=at)
 
-    def _make(
-        self, seat: int, intent: SignIntent, read: tuple[Gesture | None, float | None] = (None, None),
-        at: float | None = None,
-    ) -> SignEvent:
+    def _make(self, seat: int, sign: MadeSign | Signal, discreet: bool = False,
+              announcements: tuple[Announcement, ...] = (), at: float | None = None) -> SignEvent:
         game = self.game
         fast = game.fast_deal
         moment = len(fast.played()) if fast is not None else 0
         event = self.signs.make(
-            seat, intent.signal, game.hand(seat), self._sign_rng,
-            moment=moment, discreet=intent.discreet, announcements=intent.announcements, at=at,
+            seat, sign, game.hand(seat), self._sign_rng,
+            moment=moment, discreet=discreet, announcements=announcements, at=at,
         )
-        message = encode_message(intent.signal, intent.announcements)
+        message = record_text(event.made, announcements)
         partners = self.ruleset.partners(seat)
-        gesture, confidence = read
         through_channel = self.channel is not None and self.ruleset.team_of(seat) == self.channel_team
-        if partners and (gesture is not None or through_channel):
+        if partners and (event.made.read_by_camera or through_channel):
             # The partner reads this sign through a camera: its record carries the gesture and the
             # confidence, and the eyes of the opponents who caught it get the plain sign.
             partner = partners[0]
             game.record_signal(seat, message, frozenset(event.seen_by) - {partner})
             if through_channel:
-                self._through_channel(seat, partner, message, event.gesture)
+                self._through_channel(seat, partner, event)
             else:
-                game.record_signal(seat, mark_confidence(message, gesture, confidence), frozenset({partner}))
+                game.record_signal(seat, record_text(event.made, announcements, as_read=True),
+                                   frozenset({partner}))
         else:
             game.record_signal(seat, message, event.seen_by)
         self.history.append(TableSign(game.deal_number, event))
@@ -491,11 +486,12 @@ class Table:
 
     # -- the noisy channel (arena) -------------------------------------------------------------
 
-    def _through_channel(self, seat: int, partner: int, message: str, gesture: Gesture) -> None:
+    def _through_channel(self, seat: int, partner: int, event: SignEvent) -> None:
         channel, rng = self.channel, self._channel_rng
         if rng.random() < channel.miss:
             return
-        marked = mark_confidence(message, gesture, channel.true_confidence(rng))
+        reading = replace(event.made, confidence=channel.true_confidence(rng))
+        marked = record_text(reading, event.announcements, as_read=True)
         if channel.delay_points == 0:
             self.game.record_signal(seat, marked, frozenset({partner}))
         else:
@@ -516,11 +512,12 @@ class Table:
                 continue
             for _ in range(channel.false_signs(rng)):
                 gesture = gestures[int(rng.random() * len(gestures))]
-                made = self.convention.sign_for(gesture)
+                # A sign never made, read as the convention reads that gesture.
+                seen = GestureEvent(gesture, 0.0, 0.0, confidence=channel.false_confidence(rng))
+                made = self.convention.read(seen)
                 if made is None:
                     continue
-                marked = mark_confidence(encode_message(Signal(made)), gesture, channel.false_confidence(rng))
-                game.record_signal(seat, marked, frozenset({partners[0]}))
+                game.record_signal(seat, record_text(made, as_read=True), frozenset({partners[0]}))
 
 
 def _game_time(seconds: float) -> float:

@@ -111,14 +111,31 @@ def _highest(cards) -> int:
     return max(cards, key=lambda c: (STRENGTH[c], -c))
 
 
-def choose_card(sit: PlaySituation) -> tuple[int, str]:
-    """The card to play and the rule that chose it. ``sit.hand`` must not be empty."""
+Choice = tuple[int, str]
+"""A card (index) and the name of the rule that chose it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What the rules below read from the trick and the hand: the strength to beat and who holds it,
+    the strongest card an opponent may still hold (and one still to play after us), and the cards
+    of the hand that beat, surely beat, or tie the trick."""
+
+    best: int
+    winner: int | None
+    opponents_after: tuple[int, ...]
+    opp_max: int
+    threat: int
+    beating: tuple[int, ...]
+    sure: tuple[int, ...]
+    equal: tuple[int, ...]
+    lowest: int
+
+
+def _read(sit: PlaySituation) -> _Reading:
     hand = sit.hand
-    if len(hand) == 1:
-        return hand[0], DISCARD_LOWEST
     best, winner = trick_top(sit.trick)
-    after = sit.to_play_after
-    opponents_after = [s for s in after if not sit.is_partner(s)]
+    opponents_after = tuple(s for s in sit.to_play_after if not sit.is_partner(s))
     opp_max = max((STRENGTH[c] for c in sit.opponents_may_hold), default=-1)
     # A card wins for sure when it beats the trick and every card an opponent still to play may hold.
     threat = opp_max if opponents_after else -1
@@ -126,73 +143,105 @@ def choose_card(sit: PlaySituation) -> tuple[int, str]:
         # The opponents' caught signs tell which of them may hold what.
         opp_max = max((STRENGTH[c] for _, cards in sit.opponent_may_hold for c in cards), default=-1)
         threat = max((STRENGTH[c] for s in opponents_after for c in sit.may_hold(s)), default=-1)
-    beating = [c for c in hand if STRENGTH[c] > best]
-    sure = [c for c in beating if STRENGTH[c] > threat]
-    equal = [c for c in hand if STRENGTH[c] == best]
-    lowest = _lowest(hand)
+    beating = tuple(c for c in hand if STRENGTH[c] > best)
+    return _Reading(
+        best, winner, opponents_after, opp_max, threat, beating,
+        sure=tuple(c for c in beating if STRENGTH[c] > threat),
+        equal=tuple(c for c in hand if STRENGTH[c] == best),
+        lowest=_lowest(hand),
+    )
 
-    # -- mordienne, our own ------------------------------------------------------------------
-    if sit.going_for_mordienne and sit.tricks_won[sit.seat] == 0:
-        masters = [c for c in hand if STRENGTH[c] > opp_max]
-        if len(masters) >= sit.tricks_left or sit.tricks_left <= 3:
-            if sure:
-                return _lowest(sure), MORDIENNE_TAKE_LAST
-            if not sit.trick and masters:
-                return _highest(masters), MORDIENNE_TAKE_LAST
-            if beating:
-                return _highest(beating), MORDIENNE_TAKE_LAST
-        else:
-            losing = [c for c in hand if STRENGTH[c] < best] if sit.trick else []
-            if losing:
-                return _highest(losing), MORDIENNE_LOSE_EARLY
-            return lowest, MORDIENNE_LOSE_EARLY
 
-    # -- the partner's mordienne -------------------------------------------------------------
+def choose_card(sit: PlaySituation) -> Choice:
+    """The card to play and the rule that chose it. ``sit.hand`` must not be empty.
+
+    The rules are tried in order: our own mordienne, the partner's mordienne, then following or
+    leading; a mordienne rule that has nothing to say leaves the choice to the next."""
+    if len(sit.hand) == 1:
+        return sit.hand[0], DISCARD_LOWEST
+    r = _read(sit)
+    return (
+        _own_mordienne(sit, r)
+        or _partner_mordienne(sit, r)
+        or (_follow(sit, r) if sit.trick else _lead(sit, r))
+    )
+
+
+def _own_mordienne(sit: PlaySituation, r: _Reading) -> Choice | None:
+    """Going for mordienne with no trick yet: lose the early tricks, then take the last ones."""
+    if not (sit.going_for_mordienne and sit.tricks_won[sit.seat] == 0):
+        return None
+    hand = sit.hand
+    masters = [c for c in hand if STRENGTH[c] > r.opp_max]
+    if len(masters) >= sit.tricks_left or sit.tricks_left <= 3:
+        if r.sure:
+            return _lowest(r.sure), MORDIENNE_TAKE_LAST
+        if not sit.trick and masters:
+            return _highest(masters), MORDIENNE_TAKE_LAST
+        if r.beating:
+            return _highest(r.beating), MORDIENNE_TAKE_LAST
+        return None
+    losing = [c for c in hand if STRENGTH[c] < r.best] if sit.trick else []
+    if losing:
+        return _highest(losing), MORDIENNE_LOSE_EARLY
+    return r.lowest, MORDIENNE_LOSE_EARLY
+
+
+def _partner_mordienne(sit: PlaySituation, r: _Reading) -> Choice | None:
+    """The partner goes for mordienne with no trick yet: spoil or spread the others' tricks."""
     partner = sit.partner
-    if sit.partner_mordienne and partner is not None and sit.tricks_won[partner] == 0 and sit.tricks_left > 3:
-        if sit.trick and equal and winner is not None and winner != partner:
-            return _lowest(equal), SUPPORT_MORDIENNE_SPOIL
-        if sit.trick and winner is not None and winner != partner:
-            # Spread: nobody else may collect as many tricks as the partner's run will need.
-            if sit.tricks_won[winner] + 1 >= 2 and beating and sit.tricks_won[sit.seat] + 1 < 2:
-                return _lowest(sure or beating), SUPPORT_MORDIENNE_SPREAD
-        losing = [c for c in hand if STRENGTH[c] < best] if sit.trick else []
-        if losing:
-            return _highest(losing), SUPPORT_MORDIENNE_SPREAD
+    if not (sit.partner_mordienne and partner is not None and sit.tricks_won[partner] == 0 and sit.tricks_left > 3):
+        return None
+    winner = r.winner
+    if sit.trick and r.equal and winner is not None and winner != partner:
+        return _lowest(r.equal), SUPPORT_MORDIENNE_SPOIL
+    if sit.trick and winner is not None and winner != partner:
+        # Spread: nobody else may collect as many tricks as the partner's run will need.
+        if sit.tricks_won[winner] + 1 >= 2 and r.beating and sit.tricks_won[sit.seat] + 1 < 2:
+            return _lowest(r.sure or r.beating), SUPPORT_MORDIENNE_SPREAD
+    losing = [c for c in sit.hand if STRENGTH[c] < r.best] if sit.trick else []
+    if losing:
+        return _highest(losing), SUPPORT_MORDIENNE_SPREAD
+    return None
 
-    # -- following ---------------------------------------------------------------------------
-    if sit.trick:
-        if winner is not None and sit.is_partner(winner):
-            partner_safe = best > threat
-            if partner_safe or not beating:
-                # Never tie the partner's card: an equal card spoils their trick.
-                safe = [c for c in hand if STRENGTH[c] != best] or list(hand)
-                return _lowest(safe), PARTNER_WINNING_PLAY_LOW
-            # An opponent after us may still beat the partner: take over with a sure card if we have one.
-            if sure:
-                return _lowest(sure), WIN_WITH_MASTER
+
+def _follow(sit: PlaySituation, r: _Reading) -> Choice:
+    """A card to a trick already led."""
+    hand, best, winner = sit.hand, r.best, r.winner
+    if winner is not None and sit.is_partner(winner):
+        partner_safe = best > r.threat
+        if partner_safe or not r.beating:
+            # Never tie the partner's card: an equal card spoils their trick.
             safe = [c for c in hand if STRENGTH[c] != best] or list(hand)
             return _lowest(safe), PARTNER_WINNING_PLAY_LOW
-        if not opponents_after:
-            if beating:
-                return _lowest(beating), WIN_CHEAPLY_LAST
-            if equal and winner is not None:
-                return _lowest(equal), SPOIL_RATHER_THAN_GIVE
-            return lowest, DISCARD_LOWEST
-        if sit.partner_may_beat and winner is not None:
-            return lowest, PARTNER_WINNING_PLAY_LOW
-        if sure:
-            return _lowest(sure), WIN_WITH_MASTER
-        if equal and winner is not None:
-            return _lowest(equal), SPOIL_RATHER_THAN_GIVE
-        return lowest, DISCARD_LOWEST
+        # An opponent after us may still beat the partner: take over with a sure card if we have one.
+        if r.sure:
+            return _lowest(r.sure), WIN_WITH_MASTER
+        safe = [c for c in hand if STRENGTH[c] != best] or list(hand)
+        return _lowest(safe), PARTNER_WINNING_PLAY_LOW
+    if not r.opponents_after:
+        if r.beating:
+            return _lowest(r.beating), WIN_CHEAPLY_LAST
+        if r.equal and winner is not None:
+            return _lowest(r.equal), SPOIL_RATHER_THAN_GIVE
+        return r.lowest, DISCARD_LOWEST
+    if sit.partner_may_beat and winner is not None:
+        return r.lowest, PARTNER_WINNING_PLAY_LOW
+    if r.sure:
+        return _lowest(r.sure), WIN_WITH_MASTER
+    if r.equal and winner is not None:
+        return _lowest(r.equal), SPOIL_RATHER_THAN_GIVE
+    return r.lowest, DISCARD_LOWEST
 
-    # -- leading -----------------------------------------------------------------------------
-    masters = [c for c in hand if STRENGTH[c] > opp_max]
+
+def _lead(sit: PlaySituation, r: _Reading) -> Choice:
+    """A card to lead a trick."""
+    hand = sit.hand
+    masters = [c for c in hand if STRENGTH[c] > r.opp_max]
     if masters:
         return _lowest(masters), LEAD_MASTER
     ranked = sorted(hand, key=lambda c: (STRENGTH[c], c))
     if len(ranked) >= 3:
         # The middle of the hand: strong enough to draw out an opponent's big card, not our best.
         return ranked[len(ranked) // 2], METTRE_A_LA_FORCE
-    return lowest, DISCARD_LOWEST
+    return r.lowest, DISCARD_LOWEST

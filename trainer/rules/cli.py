@@ -1,4 +1,5 @@
-"""Command-line sub-commands of trainer.rules: ``aluette replay FILE`` and ``aluette bench engine``.
+"""Command-line sub-commands of trainer.rules: ``aluette replay FILE``. (``aluette bench engine``
+is the lab's: :mod:`trainer.lab.engine_cli`.)
 
 Keep imports here light: the engine modules are imported inside the handlers.
 """
@@ -23,17 +24,6 @@ def add_commands(subparsers) -> None:
     replay.set_defaults(run=_run_replay)
 
 
-def add_bench_commands(bench_subparsers) -> None:
-    """Register ``bench engine``."""
-    engine = bench_subparsers.add_parser(
-        "engine", help="random full deals per second through FastDeal (legal_actions, apply)"
-    )
-    engine.add_argument("--deals", type=int, default=30000, help="deals to play (default 30000)")
-    engine.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    engine.add_argument("--players", type=int, choices=(3, 4, 6), default=4)
-    engine.set_defaults(run=_run_bench)
-
-
 def _run_replay(args) -> int:
     import json
 
@@ -45,16 +35,4 @@ def _run_replay(args) -> int:
         print(f"aluette replay: error: {error}", file=sys.stderr)
         return 2
     print(json.dumps(result))
-    return 0
-
-
-def _run_bench(args) -> int:
-    from trainer.rules.bench import bench_engine
-
-    if args.deals < 1:
-        print("aluette bench engine: error: --deals must be at least 1", file=sys.stderr)
-        return 2
-    report = bench_engine(args.deals, seed=args.seed, players=args.players)
-    for line in report.lines():
-        print(line)
     return 0

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from trainer.rules.cards import STRENGTH
 from trainer.rules.errors import IllegalActionError
@@ -28,7 +29,30 @@ from trainer.rules.errors import IllegalActionError
 NO_WINNER = -1
 """Marks a spoiled trick in ``FastDeal.winners`` (and "nobody" for a deal winner)."""
 
-_HAND_SIZES = {3: 12, 4: 9, 6: 8}
+HAND_SIZES = {3: 12, 4: 9, 6: 8}
+"""Cards dealt to each player, by table size (RULES.md "A deal", "Other player counts"); also the
+tricks of a deal. The one table of it: :attr:`Ruleset.hand_size` reads it too."""
+_HAND_SIZES = HAND_SIZES  # bound once more under the hot loops' private name
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutFlags:
+    """The rule options trick play depends on, as :class:`FastDeal` takes them; a ruleset gives
+    its own with :meth:`trainer.rules.ruleset.Ruleset.playout_flags`."""
+
+    spoiler_leads: bool
+    """After a spoiled trick (pourri) the spoiler leads (else the trick's leader)."""
+    pourri_breaks_run: bool
+    """A spoiled trick inside the closing run of won tricks breaks mordienne."""
+    total_tricks: int
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of ``FastDeal(...)`` and ``FastDeal.resume(...)``."""
+        return {
+            "spoiler_leads": self.spoiler_leads, "pourri_breaks_run": self.pourri_breaks_run,
+            "total_tricks": self.total_tricks,
+        }
 
 
 def _batch_sizes(hand_size: int) -> tuple[int, ...]:

@@ -62,7 +62,6 @@ from trainer.rules.ruleset import (
     AnnouncedMordienne,
     GameEnd,
     GivingUp,
-    LeadAfterPourri,
     Ruleset,
 )
 
@@ -772,13 +771,7 @@ class Game:
         rules = self.ruleset
         self.phase = Phase.PLAY
         self._turn = None
-        self._fast = FastDeal(
-            self._hands,
-            (self.dealer + 1) % self.players,
-            spoiler_leads=rules.lead_after_pourri is LeadAfterPourri.SPOILER,
-            pourri_breaks_run=rules.pourri_breaks_mordienne_run,
-            total_tricks=rules.tricks_per_deal,
-        )
+        self._fast = FastDeal(self._hands, (self.dealer + 1) % self.players, **rules.playout_flags().options)
 
     # -- scoring ----------------------------------------------------------------------------------
 

@@ -22,8 +22,8 @@ from typing import Any
 from trainer.rules import jsonlimits
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.errors import CardError, RulesError, RulesetError
-from trainer.rules.fastdeal import NO_WINNER, FastDeal
-from trainer.rules.ruleset import LeadAfterPourri, Players, Ruleset
+from trainer.rules.fastdeal import HAND_SIZES, NO_WINNER, FastDeal
+from trainer.rules.ruleset import Players, Ruleset
 
 
 class ReplayError(RulesError):
@@ -31,7 +31,7 @@ class ReplayError(RulesError):
 
 
 PLAYERS = 4
-HAND_SIZE = 9
+HAND_SIZE = HAND_SIZES[PLAYERS]
 
 
 def _code(value: Any, where: str) -> Card:
@@ -47,6 +47,16 @@ def replay(data: Any) -> dict[str, Any]:
     """Replay a deal described by ``data`` (the parsed JSON) and return the output object."""
     if not isinstance(data, dict):
         raise ReplayError(f"the replay file must hold a JSON object, got {type(data).__name__}")
+    ruleset = _ruleset(data)
+    dealer = _dealer(data)
+    hands, owner = _hands(data)
+    plays = _plays(data)
+    deal = FastDeal(hands, (dealer + 1) % PLAYERS, **ruleset.playout_flags().options)
+    _play(deal, plays, owner)
+    return _report(deal)
+
+
+def _ruleset(data: dict) -> Ruleset:
     preset = data.get("preset", "vendee")
     try:
         ruleset = Ruleset.preset(preset) if isinstance(preset, str) else Ruleset.preset(repr(preset))
@@ -54,11 +64,20 @@ def replay(data: Any) -> dict[str, Any]:
         raise ReplayError(str(error)) from None
     if ruleset.players is not Players.FOUR:  # presets are 4-player tables
         raise ReplayError("replay covers the 4-player table only")
+    return ruleset
+
+
+def _dealer(data: dict) -> int:
     if "dealer" not in data:
         raise ReplayError("missing 'dealer': give the dealer's seat, 0..3")
     dealer = data["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < PLAYERS:
         raise ReplayError(f"'dealer' must be a seat 0..3, got {dealer!r}")
+    return dealer
+
+
+def _hands(data: dict) -> tuple[list[list[int]], dict[Card, int]]:
+    """The four hands as card indices, and which seat was dealt each card."""
     hands_in = data.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != PLAYERS:
         count = len(hands_in) if isinstance(hands_in, list) else type(hands_in).__name__
@@ -79,6 +98,11 @@ def replay(data: Any) -> dict[str, Any]:
             owner[card] = seat
             cards.append(card.index)
         hands.append(cards)
+    return hands, owner
+
+
+def _plays(data: dict) -> list:
+    """The plays as given (codes are read while playing), whole tricks of a deal at most."""
     plays = data.get("plays", [])
     if not isinstance(plays, list):
         raise ReplayError(f"'plays' must be a list of card codes, got {type(plays).__name__}")
@@ -89,12 +113,11 @@ def replay(data: Any) -> dict[str, Any]:
             f"{len(plays)} plays is not whole tricks: give a multiple of 4 cards (the last trick has "
             f"{len(plays) % PLAYERS})"
         )
-    deal = FastDeal(
-        hands, (dealer + 1) % PLAYERS,
-        spoiler_leads=ruleset.lead_after_pourri is LeadAfterPourri.SPOILER,
-        pourri_breaks_run=ruleset.pourri_breaks_mordienne_run,
-        total_tricks=HAND_SIZE,
-    )
+    return plays
+
+
+def _play(deal: FastDeal, plays: list, owner: dict[Card, int]) -> None:
+    """Apply the plays in order, naming the first one the seat to play cannot make."""
     played_at: dict[Card, int] = {}
     for number, value in enumerate(plays, start=1):
         card = _code(value, f"play {number}")
@@ -109,6 +132,10 @@ def replay(data: Any) -> dict[str, Any]:
             )
         deal.apply(card.index)
         played_at[card] = number
+
+
+def _report(deal: FastDeal) -> dict[str, Any]:
+    """The output object: the tricks, and the result of a finished deal or who leads next."""
     out: dict[str, Any] = {
         "tricks": [
             {

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 
 from trainer.rules.errors import RulesetError
+from trainer.rules.fastdeal import HAND_SIZES, PlayoutFlags
 
 
 class Players(Enum):
@@ -145,11 +146,20 @@ class Ruleset:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each player: 9 (4 players), 12 (3 players), 8 (6 players)."""
-        return _HAND_SIZE[self.players._value_]
+        return HAND_SIZES[self.players._value_]
 
     @property
     def tricks_per_deal(self) -> int:
         return self.hand_size
+
+    def playout_flags(self) -> PlayoutFlags:
+        """What trick play needs of this ruleset, for :class:`~trainer.rules.fastdeal.FastDeal`
+        (the game's own deal, the replay contract and the bots' playouts all build it here)."""
+        return PlayoutFlags(
+            spoiler_leads=self.lead_after_pourri is LeadAfterPourri.SPOILER,
+            pourri_breaks_run=self.pourri_breaks_mordienne_run,
+            total_tricks=self.tricks_per_deal,
+        )
 
     @property
     def talon_size(self) -> int:
@@ -235,7 +245,6 @@ _FIELD_TYPES = {
     "announced_mordienne": AnnouncedMordienne,
     "name": str,
 }
-_HAND_SIZE = {3: 12, 4: 9, 6: 8}
 _TEAM_COUNT = {3: 3, 4: 2, 6: 3}
 
 VENDEE = Ruleset()

@@ -29,9 +29,9 @@ from typing import Any, Callable
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
 from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.signals.gestures import Gesture
+from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 
 HUMAN_SEAT = 0
 PAGE_SIGN_WINDOW_S = 20.0
@@ -200,15 +200,16 @@ class GameSession:
                                                            and not game.current_trick):
             self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
-    def sign(self, sign: Signal | Gesture, *, at: float | None = None) -> Any:
-        """The person makes a sign (a button: a Signal; the camera: a Gesture). Returns the SignEvent.
-        In a timed game the sign began at ``at`` seconds of game time (a camera event's own time;
-        default: now)."""
+    def sign(self, sign: Signal | MadeSign, *, at: float | None = None) -> Any:
+        """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
+        ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
+        camera saw, so a resumed game gives the partner the same reading. In a timed game the sign
+        began at ``at`` seconds of game time (a camera sign's own onset; default: now)."""
         moment = self._tick(self._replay_t)
         if at is not None and self.timed:
             moment = {"t": moment["t"], "at": round(float(at), 3)}
         event = self.table.submit_sign(HUMAN_SEAT, sign, at=moment.get("at"))
-        self.inputs.append({"sign": event.signal.sign.value, "count": event.signal.count, **moment})
+        self.inputs.append({**sign_input(event.made), **moment})
         return event
 
     def seen(self, seat: int) -> Any:
@@ -271,8 +272,7 @@ class GameSession:
                     session.seen(item["seen"])
                 else:
                     at = item.get("at")
-                    session.sign(Signal(Sign(item["sign"]), int(item.get("count", 1))),
-                                 at=None if at is None else _moment(at))
+                    session.sign(made_from_input(item), at=None if at is None else _moment(at))
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
             finally:
@@ -287,6 +287,31 @@ def _moment(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
         raise ValueError(f"a moment is a number of seconds from 0, not {value!r}")
     return float(value)
+
+
+CAMERA_KEYS = ("gesture", "confidence", "side", "start", "end")
+"""What a camera sign's input adds to ``sign`` and ``count`` (absent for a button's sign)."""
+
+
+def sign_input(made: MadeSign) -> dict:
+    """A sign as a saved input: the sign and count, and for a camera sign what the camera saw."""
+    item: dict = {"sign": made.sign.value, "count": made.count}
+    if made.read_by_camera:
+        item.update(gesture=made.gesture.value if made.gesture else None, confidence=made.confidence,
+                    side=made.side.value if made.side else None, start=made.start, end=made.end)
+        item = {k: v for k, v in item.items() if v is not None}
+    return item
+
+
+def made_from_input(item: dict) -> Signal | MadeSign:
+    """Read back :func:`sign_input` (a saved sign without camera keys is a button's)."""
+    signal = Signal(Sign(item["sign"]), int(item.get("count", 1)))
+    if "confidence" not in item:
+        return signal
+    gesture = item.get("gesture")
+    side = item.get("side")
+    return MadeSign(signal, Gesture(gesture) if gesture else None, float(item["confidence"]),
+                    Side(side) if side else None, item.get("start"), item.get("end"))
 
 
 def _closed(game, deal: int, tricks: int, results: int) -> bool:

@@ -27,16 +27,14 @@ PERSONAL_KIND = "personal_signs"
 
 
 def store_piece() -> modes.Piece:
-    """Whether progress can be saved: the Store is in this build and the database opens. A damaged
-    or foreign database file is left untouched (the Store refuses it) and the reason is shown."""
-    piece = modes.piece_with("saving progress (the Store)", "trainer.storage", "Store")
-    if not piece.available:
-        return piece
+    """Whether progress can be saved: the database opens. A damaged or foreign database file is left
+    untouched (the Store refuses it) and the reason is shown."""
+    name = "saving progress (the Store)"
     try:
         _store_or_raise()
     except ValueError as error:
-        return modes.Piece(piece.name, False, f"the progress database cannot be used: {error}")
-    return piece
+        return modes.Piece(name, False, f"the progress database cannot be used: {error}")
+    return modes.Piece(name, True)
 
 
 @st.cache_resource(show_spinner=False)
@@ -53,10 +51,8 @@ def _store_or_raise():
 
 
 def store():
-    """This user's Store, or None when it is not in this build or its file cannot be used (the
-    pages then say so through :func:`store_piece`)."""
-    if not modes.piece_with("saving progress (the Store)", "trainer.storage", "Store").available:
-        return None
+    """This user's Store, or None when its file cannot be used (the pages then say so through
+    :func:`store_piece`)."""
     try:
         return _store_or_raise()
     except ValueError:
@@ -305,7 +301,7 @@ def load_game(name: str) -> dict | None:
 def check_saved_game(data: Any) -> dict:
     """The stored value of an app save, checked field by field before anything replays it."""
     from trainer.bots.table_setup import TABLE_SIZES
-    from trainer.ui.game_session import BOT_NAMES, READABLE_VERSIONS, SAVE_FORMAT
+    from trainer.ui.game_session import BOT_NAMES, CAMERA_KEYS, READABLE_VERSIONS, SAVE_FORMAT
 
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("it is not a saved game of this app")
@@ -348,13 +344,30 @@ def check_saved_game(data: Any) -> dict:
                 and 0 < item["seen"] < 6 and data.get("timed") is True)
             or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
             or (set(item) == {"announce"} and isinstance(item["announce"], str) and len(item["announce"]) <= 400)
-            or (set(item) <= {"sign", "count"} and isinstance(item.get("sign"), str)
+            or (set(item) <= {"sign", "count", *CAMERA_KEYS} and isinstance(item.get("sign"), str)
                 and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
-                and 1 <= item.get("count", 1) <= 9)
+                and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
         )
         if not ok:
             raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move, a sign or a catch")
     return data
+
+
+def _camera_fields_ok(item: dict) -> bool:
+    """A camera sign's saved reading: a known gesture and side, a confidence in 0..1, finite times."""
+    import math
+
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+    confidence = item.get("confidence", 0.5)
+    return (
+        (not any(k in item for k in ("gesture", "side", "start", "end")) or "confidence" in item)
+        and number(confidence) and 0.0 <= confidence <= 1.0
+        and item.get("gesture", "wink") in {g.value for g in Gesture}
+        and item.get("side", "left") in {s.value for s in Side}
+        and all(number(item[k]) for k in ("start", "end") if k in item)
+    )
 
 
 def _unexpected(what: str, name: str, error: BaseException) -> SaveError:

@@ -28,9 +28,9 @@ from trainer.rules.game import DealResult, TrickRecord
 from trainer.bots.table_setup import TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
-from trainer.ui import coach, modes, persistence, render, state, watch_view
+from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.settings import Settings
@@ -59,10 +59,6 @@ def seat_label(seat: int, players: int = 4) -> str:
         return f"You ({name})"
     return f"{name} — your partner" if seat == partner_seat(players) else name
 TURN_COLOUR = "#f9a825"
-
-
-def table_piece() -> modes.Piece:
-    return modes.piece_with("the game table (bots)", "trainer.bots.table", "Table")
 
 
 def _session() -> GameSession | None:
@@ -237,7 +233,7 @@ def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None =
     name = talk.card_name(card, settings.language)
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
     svg = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
-    picture = render.svg_html(svg, width=width, title=title) if svg is not None else f"<span title='{html.escape(title)}'>{html.escape(name)}</span>"
+    picture = render.svg_html(svg, width=width, title=title)
     if mark is None:
         return f"<div style='text-align:center'>{picture}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
     return (f"<div style='text-align:center'><div style='display:inline-block;border:4px solid {colour};"
@@ -617,9 +613,12 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(signal: Signal, source: str, ago: float | None = None) -> None:
+def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -> None:
+    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table;
+    a camera sign began ``ago`` seconds before now."""
     session = _session()
     settings = state.settings()
+    signal = sign.signal if isinstance(sign, MadeSign) else sign
     if session.table.is_over:
         _say_error(session, "The game is over: start a new game to sign again.")
         return
@@ -629,7 +628,7 @@ def _send_sign(signal: Signal, source: str, ago: float | None = None) -> None:
     try:
         # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
         at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
-        event = session.sign(signal, at=at)
+        event = session.sign(sign, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -774,9 +773,11 @@ def _announce(step: Step) -> None:
     _autosave(session)
 
 
-def _camera_send(signal: Signal, source: str, ago: float | None = None) -> str | None:
-    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not."""
-    _send_sign(signal, source, ago)
+def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
+    """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not. The
+    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence,
+    and the opponents' eyes judge the moment it began (``ago`` seconds before now)."""
+    _send_sign(made, source, ago)
     error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
     return None if error is None else error[1]
 
@@ -806,10 +807,6 @@ def _game_over(session: GameSession, view, settings: Settings) -> None:
 def show() -> None:
     settings = state.settings()
     st.title("Play Aluette")
-    piece = table_piece()
-    if not piece.available:
-        render.unavailable(piece)
-        return
     _setup_panel(settings)
     if _replay_panel(settings):
         return

@@ -1,5 +1,6 @@
 """The engine benchmark: random full deals through the playout API (``FastDeal.legal_actions`` and
-``FastDeal.apply``), as a search bot's playouts use it. Standard library only.
+``FastDeal.apply``), as a search bot's playouts use it. Standard library and the rules engine only;
+run by ``aluette bench engine`` (:mod:`trainer.lab.engine_cli`), never imported by the app.
 
 Each deal: shuffle the 48 cards, deal in batches of 3, play the tricks choosing uniformly among the
 legal cards, then score (deal winner with tie-break, mordienne).
