@@ -34,7 +34,7 @@ def test_signs_to_show_are_those_not_yet_over():
     assert e in watch_view.to_show(events, now=e.at + hold - 0.01, hold=hold)
     assert e not in watch_view.to_show(events, now=e.at + hold + 0.01, hold=hold)
     html = watch_view.seat_html(1, base_svg="<svg/>", looking_svg="<svg/>", spells=((0.0, 2.0),), now=1.0,
-                                showing=(watch_view.Showing(e, "<svg/>", 0.75, hold),), width=84, title="West")
+                                showing=(watch_view.Showing.of(e, "<svg/>", 0.75, hold),), width=84, title="West")
     assert f"data-at='{e.at:.3f}'" in html and "animation-delay:0.750s" in html
     assert f"animation-duration:{hold:.3f}s" in html and "aluette-look" in html
 

@@ -40,12 +40,23 @@ SHOW_CSS = (
 
 @dataclass(frozen=True, slots=True)
 class Showing:
-    """A sign to show on an avatar: its drawing and when (seconds from the moment of drawing)."""
+    """A gesture to show on an avatar: which (``index`` and ``at``, its game time; ``name``: the
+    sign's value, or the gesture's for a decoy), its drawing, and when (seconds from the moment of
+    drawing)."""
 
-    event: SignEvent
+    index: int
+    at: float
+    name: str
+    description: str
     svg: str
     starts_in: float
     hold: float
+
+    @classmethod
+    def of(cls, event: SignEvent, svg: str, starts_in: float, hold: float) -> "Showing":
+        """A timed sign of the table."""
+        what = event.gesture.description if event.gesture is not None else event.sign.value
+        return cls(event.index, event.at, event.sign.value, what, svg, starts_in, hold)
 
 
 def look_keyframes(name: str, spells: tuple[Spell, ...], now: float, ahead: float = LOOK_AHEAD_S) -> str:
@@ -91,14 +102,12 @@ def seat_html(
             f"step-end 0s 1 forwards'>{svg_html(looking_svg, width=width, title=title + ': looking at you')}</div>"
         )
     for s in showing:
-        e = s.event
         parts.append(
-            f"<div class='aluette-layer aluette-sign' data-sign='{html.escape(e.sign.value)}' "
-            f"data-index='{e.index}' data-at='{e.at:.3f}' "
-            + ("" if epoch is None else f"data-from='{_ms(epoch + e.at)}' data-until='{_ms(epoch + e.at + s.hold)}' ")
-            + 
-            f"style='animation-duration:{s.hold:.3f}s;animation-delay:{s.starts_in:.3f}s'>"
-            f"{svg_html(s.svg, width=width, title=title + ': ' + e.gesture.description)}</div>"
+            f"<div class='aluette-layer aluette-sign' data-sign='{html.escape(s.name)}' "
+            f"data-index='{s.index}' data-at='{s.at:.3f}' "
+            + ("" if epoch is None else f"data-from='{_ms(epoch + s.at)}' data-until='{_ms(epoch + s.at + s.hold)}' ")
+            + f"style='animation-duration:{s.hold:.3f}s;animation-delay:{s.starts_in:.3f}s'>"
+            f"{svg_html(s.svg, width=width, title=title + ': ' + s.description)}</div>"
         )
     parts.append("</div>")
     style = f"<style>{''.join(css)}</style>" if css else ""

@@ -314,7 +314,7 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     opponent = seat in table.watch.watchers(HUMAN_SEAT)
     events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
     showing = tuple(
-        watch_view.Showing(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
         for e in watch_view.to_show(events, now=now, hold=hold)
     )
     if opponent:
