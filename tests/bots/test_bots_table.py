@@ -33,6 +33,24 @@ def test_a_person_plays_a_whole_game_with_three_bots() -> None:
     assert table.is_over and actions > 9
 
 
+def test_the_table_logs_the_events_of_every_action_from_the_first_dealer() -> None:
+    """Table.events (what narrators read) holds the events of the bots' and the person's actions and
+    of the chance steps, in order: the same as the whole game replayed, ending with its outcome."""
+    from trainer.rules.events import CardPlayed, DealerChosen, DealScored, GameOver
+
+    table = Table.create(["human", "heuristic", "random", "heuristic"], seed=4)
+    rng = random.Random(1)
+    while not table.is_over:
+        table.step()
+        if table.human_to_act is not None:
+            table.submit(0, rng.choice(table.view(0).legal_actions))
+    events = table.events
+    assert tuple(events) == table.game.events()
+    assert isinstance(events[0], DealerChosen) and events[-1] == GameOver(table.game.outcome)
+    assert [e.result for e in events if isinstance(e, DealScored)] == table.game.results
+    assert sum(isinstance(e, CardPlayed) and e.seat == 0 for e in events) > 9
+
+
 def test_submit_checks_whose_turn_and_legality() -> None:
     table = Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=3)
     table.step()

@@ -77,3 +77,14 @@ def test_at_six_the_partner_facing_reads_the_persons_sign_and_the_coach_follows_
             session.act(view.legal_actions[-1])  # the weakest: the signed card stays in hand
     move = next(m for m in session.moves[before:] if m.seat == 3)
     assert move.belief is not None and (move.belief.required or move.belief.aces)
+
+
+def test_at_three_the_bots_make_no_sign():
+    """Nobody has a partner at three (RULES.md): a bot's sign would only tell its opponents. The
+    same bots sign at four."""
+    from trainer.bots.table import Table
+
+    for players, signs in ((Players.THREE, False), (Players.FOUR, True)):
+        table = Table.create(["heuristic"] * players.value, ruleset=Ruleset.preset("vendee", players=players), seed=1)
+        table.play_out()
+        assert table.game.is_over and bool(table.history) is signs

@@ -129,6 +129,7 @@ def test_auto_chance_returns_the_chance_steps_events_too(preset, players):
     # Game.new resolved the first dealer and the first deal before anyone could be told.
     assert isinstance(replayed[0], DealerChosen) and isinstance(replayed[1], CardsDealt)
     assert told == replayed[2:]
+    assert game.events() == tuple(replayed)
     assert sum(isinstance(e, CardsDealt) for e in told) == len(game.results) - 1
 
 

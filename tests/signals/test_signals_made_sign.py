@@ -41,6 +41,8 @@ def test_the_log_keeps_the_gesture_actually_made_not_the_conventions_first():
     event = log.make(0, tilt, hand("2D 5E"), random.Random(0))
     assert event.gesture is Gesture.HEAD_TILT
     assert event.made == tilt and log.seen_by(2)[0].made == tilt
+    # The camera's reading reaches the partner only: the maker knows its sign, opponents see it.
+    assert log.seen_by(0)[0].confidence is None and log.seen_by(0)[0].gesture is Gesture.HEAD_TILT
     # A button's sign is drawn with the convention's own gesture.
     assert log.make(0, Signal(Sign.BORGNE), hand("2D 5E"), random.Random(0)).gesture is Gesture.WINK
     with pytest.raises(SignalError, match="no sign to look_up, not borgne: borgne is made with wink, head_tilt"):
@@ -61,3 +63,20 @@ def test_a_record_is_decoded_once_into_typed_values():
     assert read_record(text) is first and read_record.cache_info().misses == 1
     assert read_record("monsieur") == (MadeSign(Signal(Sign.MONSIEUR)), ())
     assert read_record("belote x9") is None and read_record("borgne @wink 7") is None
+
+
+def test_a_record_reaches_the_seat_as_a_seen_sign_and_bad_input_is_named():
+    from trainer.rules.actions import Phase
+    from trainer.rules.game import SignalRecord
+    from trainer.signals.table import seen_from_record
+
+    record = SignalRecord(2, "as x2 | au-dessus @mouth_open 0.700", frozenset({0}), 1, 3, Phase.PLAY, 40)
+    seen = seen_from_record(record)
+    assert (seen.seat, seen.signal, seen.trick, seen.moment) == (2, Signal(Sign.AS, 2), 3, None)
+    assert seen.read_by_camera and seen.confidence == 0.7 and seen.levels == (8,)
+    # Words that lead off the scale (nothing is above Monsieur) give no levels rather than an error.
+    off = seen_from_record(SignalRecord(0, "monsieur | au-dessus", frozenset({2}), 1, 0, Phase.PLAY, 0))
+    assert off.sign is Sign.MONSIEUR and off.levels == ()
+    assert seen_from_record(SignalRecord(0, "belote", frozenset({2}), 1, 0, Phase.PLAY, 0)) is None
+    with pytest.raises(SignalError, match="a sign is a Signal or a MadeSign, got str"):
+        SignLog().make(0, "borgne", hand("2D"), random.Random(0))

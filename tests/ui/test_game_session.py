@@ -78,3 +78,65 @@ def test_acting_during_a_pause_is_refused_with_the_reason():
         assert "click next" in str(error)
     else:
         raise AssertionError("an action during a pause was accepted")
+
+
+def test_the_session_pauses_exactly_when_a_trick_closes_or_a_deal_ends():
+    """The pause is read from the table's events; checked here against the game's own counts."""
+    session = GameSession.start("pagat", "classic", 9)
+    game = session.table.game
+    paused = 0
+    while not session.table.is_over:
+        if session.paused:
+            session.next()
+            continue
+        before = (game.deal_number, len(game.tricks), len(game.results))
+        session.act(session.table.view(HUMAN_SEAT).legal_actions[0])
+        closed = len(game.results) != before[2] or (game.deal_number == before[0] and len(game.tricks) != before[1])
+        if session.paused:
+            paused += 1
+            assert closed, "paused though no trick closed and no deal ended"
+        elif not session.table.is_over and closed:
+            # A closed trick with the person to play next needs no pause: nobody plays before them.
+            assert session.table.game.to_move == HUMAN_SEAT
+    assert paused > 5
+
+
+def _closed_from_the_state(game):
+    """The Play page's former reading of the closed trick from the game's counts: the oracle."""
+    if game.is_over and game.results:
+        result = game.results[-1]
+        return (result.tricks[-1] if result.tricks else None), result
+    if game.current_trick:
+        return None
+    if game.tricks:
+        return game.tricks[-1], None
+    if game.results:
+        result = game.results[-1]
+        if game.deal_number == result.deal + 1:
+            return (result.tricks[-1] if result.tricks else None), result
+    return None
+
+
+def test_the_closed_trick_read_from_the_events_is_the_one_the_state_shows():
+    """table_talk.closed_trick (the Play page's trick and deal result on the table) agrees with the
+    game's state at every moment the person sees, through played, given-up and declined deals."""
+    import random
+
+    from trainer.rules.game import DealEnd
+    from trainer.ui.table_events import closed_trick
+
+    unplayed = 0
+    for preset, seed in (("vendee", 2), ("pagat", 8)):
+        session = GameSession.start(preset, "classic", seed)
+        rng = random.Random(seed)
+        while True:
+            game = session.table.game
+            assert closed_trick(session.table.events) == _closed_from_the_state(game)
+            if game.is_over:
+                break
+            if session.paused:
+                session.next()
+            else:
+                session.act(rng.choice(session.table.view(HUMAN_SEAT).legal_actions))
+        unplayed += sum(r.end is not DealEnd.PLAYED for r in game.results)
+    assert unplayed, "the games must include a deal given up or declined"

@@ -67,3 +67,24 @@ def test_a_low_confidence_camera_sign_reaches_the_partner_with_that_confidence(d
     again = GameSession.from_json(session.to_json())
     assert [(r.signal, r.confidence) for r in signs_this_deal(again.table.view(PARTNER_SEAT)) if r.seat == HUMAN_SEAT] \
         == [(Signal(Sign.AS), CONFIDENCE)]
+
+
+def test_a_saved_camera_reading_is_checked_field_by_field():
+    """A save's camera sign is read back only when its reading makes sense; a damaged one is refused
+    with the input named (the game is not replayed half-way), and a button's sign still reads."""
+    from trainer.ui import persistence
+    from trainer.ui.game_session import SAVE_FORMAT
+
+    def save(item: dict) -> dict:
+        return {"format": SAVE_FORMAT, "version": 2, "preset": "vendee", "convention": "classic",
+                "partner": "heuristic", "opponents": "heuristic", "seed": 1, "inputs": [item]}
+
+    good = {"sign": "borgne", "count": 1, "gesture": "wink", "confidence": 0.7, "side": "left",
+            "start": 1.5, "end": 2.0}
+    for ok in (good, {"sign": "as", "count": 2}, {"sign": "as", "count": 2, "confidence": 0.9}):
+        assert persistence.check_saved_game(save(ok))["inputs"] == [ok]
+    for bad in ({**good, "confidence": 1.7}, {**good, "gesture": "nod"}, {**good, "side": "up"},
+                {**good, "start": float("nan")}, {**good, "confidence": True},
+                {"sign": "borgne", "count": 1, "gesture": "wink"}):
+        with pytest.raises(persistence.SaveError, match="input 1 .* is not a move or a sign"):
+            persistence.check_saved_game(save(bad))

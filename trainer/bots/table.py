@@ -45,6 +45,7 @@ from trainer.bots.base import Bot, BotError, SignIntent, make_bot
 from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability
 from trainer.bots.signing import SignPolicy
 from trainer.rules.actions import Action, Phase
+from trainer.rules.events import Event
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
 from trainer.rules.views import PlayerView
@@ -134,6 +135,9 @@ class Table:
         """How long after a sign point a bot may choose its moment (a page gives people longer)."""
         self.history: list[TableSign] = []
         self.times = DecisionTimes()
+        self.events: list[Event] = list(self.game.events())
+        """What happened at this table, in order: the events of every action applied through it
+        (:mod:`trainer.rules.events`), from the first dealer on. Narrators read the new ones."""
         self._sign_rng = random.Random(f"{seed}/signs")
         self._bot_rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(n)}
         self._deal = self.game.deal_number
@@ -252,7 +256,7 @@ class Table:
         if self.game.to_move != seat:
             raise BotError(f"it is not seat {seat}'s turn (to move: {self.game.to_move})")
         self._new_deal_check()
-        self.game.apply(action)
+        self.events.extend(self.game.apply(action))
         self._new_deal_check()
 
     def submit_sign(
@@ -389,7 +393,7 @@ class Table:
             start = self.clock()
             action = bot.choose(view, self._bot_rngs[seat])
             self.times.add(seat, self.clock() - start)
-            game.apply(action)
+            self.events.extend(game.apply(action))
             done += 1
         self._new_deal_check()
         if not game.is_over:
@@ -437,7 +441,8 @@ class Table:
             if is_truthful(intent.signal, self.game.hand(seat)) or self.lying_allowed:
                 self._bot_sign(seat, intent, waited=True)
         for seat, bot in enumerate(self.seats):
-            if bot is None or any(s == seat for s, _ in self._queued):
+            # At three everybody plays alone (RULES.md): a sign would only tell the opponents.
+            if bot is None or not self.ruleset.partners(seat) or any(s == seat for s, _ in self._queued):
                 continue
             view = self.game.view(seat)
             for intent in bot.signals(view, self._bot_rngs[seat]):

@@ -869,6 +869,12 @@ class Game:
             return Outcome(Termination.DEALS_PLAYED, leaders[0] if len(leaders) == 1 else None, scores)
         return None
 
+    def events(self) -> tuple[Event, ...]:
+        """Every event of this game from its start, in order: its actions replayed on a fresh game
+        (the events :meth:`apply` returned, with those of the chance steps ``new`` resolved)."""
+        replay = Game(self.ruleset, self.seed, auto_chance=False)
+        return tuple(event for action in self.history for event in replay.apply(action))
+
     # -- views ----------------------------------------------------------------------------------
 
     def view(self, seat: int):

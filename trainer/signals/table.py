@@ -17,7 +17,7 @@ files carry them. Randomness is passed in. Imports the rules layer and trainer.s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -340,15 +340,22 @@ class SignLog:
         return sign
 
     def seen_by(self, seat: int) -> tuple[SeenSign, ...]:
-        """The signs ``seat`` knows of, in order: its own, its partner's, the opponents' it caught."""
+        """The signs ``seat`` knows of, in order: its own, its partner's, the opponents' it caught.
+        A camera's reading (its confidence) reaches only the maker's partner, as in the game's
+        records: the maker knows what it signed, the opponents caught it by eye."""
         return tuple(
-            SeenSign(e.seat, e.made, e.moment, e.announcements, e.moment // self.players)
+            SeenSign(e.seat, e.made if seat == partner_of(e.seat, self.players) else _by_eye(e.made),
+                     e.moment, e.announcements, e.moment // self.players)
             for e in self.events if seat in e.seen_by
         )
 
     def clear(self) -> None:
         """A new deal: signs are about the cards of one deal."""
         self.events.clear()
+
+
+def _by_eye(made: MadeSign) -> MadeSign:
+    return made if made.confidence is None else replace(made, confidence=None)
 
 
 # -- game records -----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from typing import Any, Callable
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
 from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
+from trainer.ui.table_events import closes
 from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import MadeSign, Sign, Signal
@@ -157,12 +158,11 @@ class GameSession:
         """Submit the person's action (the engine checks it) and let the bots play on."""
         if self.paused:
             raise SessionError("the table waits for you to look at the closed trick: click next first")
-        game = self.table.game
-        deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
+        told = len(self.table.events)
         moment = self._tick(self._replay_t)
         self.table.submit(HUMAN_SEAT, action)
         self.inputs.append({"act": format_action(action), **moment})
-        self._run_bots(pause=_closed(game, deal, tricks, results))
+        self._run_bots(pause=closes(self.table.events[told:]))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
@@ -186,13 +186,13 @@ class GameSession:
             if pause:
                 self.paused = True
                 break
-            deal, tricks, results = game.deal_number, len(game.tricks), len(game.results)
-            done = len(game.history)
+            deal, tricks = game.deal_number, len(game.tricks)
+            done, told = len(game.history), len(table.events)
             belief = _belief_of_partner(game.view(seat)) if seat == self.partner_seat else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
-            pause = _closed(game, deal, tricks, results)
+            pause = closes(table.events[told:])
 
     def _note_hand(self) -> None:
         game = self.table.game
@@ -312,11 +312,6 @@ def made_from_input(item: dict) -> Signal | MadeSign:
     side = item.get("side")
     return MadeSign(signal, Gesture(gesture) if gesture else None, float(item["confidence"]),
                     Side(side) if side else None, item.get("start"), item.get("end"))
-
-
-def _closed(game, deal: int, tricks: int, results: int) -> bool:
-    """Whether a trick closed or a deal ended since (deal, finished tricks, results) was read."""
-    return len(game.results) != results or (game.deal_number == deal and len(game.tricks) != tricks)
 
 
 def _belief_of_partner(view) -> Any:

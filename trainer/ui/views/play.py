@@ -92,22 +92,13 @@ def _current_error(session: GameSession) -> str | None:
     return error[1]
 
 
-def _closed_trick(session: GameSession) -> tuple[TrickRecord, DealResult | None] | None:
+def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult | None] | None:
     """The trick that stays on the table: the last closed one, until the next lead. After a deal's
-    last trick, that trick with the deal's result, until the next deal's first card."""
-    game = session.table.game
-    if game.is_over and game.results:
-        result = game.results[-1]
-        return (result.tricks[-1] if result.tricks else None), result
-    if game.current_trick:
-        return None
-    if game.tricks:
-        return game.tricks[-1], None
-    if game.results:
-        result = game.results[-1]
-        if game.deal_number == result.deal + 1:
-            return (result.tricks[-1] if result.tricks else None), result
-    return None
+    last trick, that trick with the deal's result, until the next deal's first card (read from the
+    table's events by :func:`trainer.ui.table_events.closed_trick`)."""
+    from trainer.ui.table_events import closed_trick
+
+    return closed_trick(session.table.events)
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
