@@ -1,9 +1,15 @@
-"""``aluette play``: a whole game of Aluette in the terminal — you (seat 0, South) and a bot partner
-(seat 2, North) against two bots (seats 1 West and 3 East).
+"""``aluette play``: a whole game of Aluette in the terminal, at a table of 3, 4 or 6 — you (seat 0,
+South) and the bots: at four a partner (North) against two opponents (West, East); at six a partner
+(North) and two pairs of opponents; at three each plays alone (West and East).
+
+The table settings are flags, shown when the game starts: ``--players``, ``--preset``,
+``--vigilance`` (how watchful the opponents are), ``--lies`` (signs may lie), ``--convention``,
+``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both).
 
 Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
 answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [count]`` to sign to the
-partner (``s borgne``, ``s as 2``), ``?`` for help, ``q`` to quit.
+partner (``s borgne``, ``s as 2``), ``a WORDS`` to tell more cards aloud after your last sign
+(``a en dessous``, ``a après au-dessus``), ``?`` for help, ``q`` to quit.
 Bad input is answered and asked again; end of input ends the game cleanly.
 
 Signs: you see your partner's signs, and an opponent's only when you caught it (as on the app's
@@ -42,11 +48,23 @@ from trainer.rules.events import (
 )
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import PRESETS, Ruleset
+from trainer.signals.conventions import CONVENTIONS
 from trainer.signals.signs import Sign, Signal
-from trainer.signals.table import is_truthful
+from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
 
 if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --help` stays quick
     from trainer.bots.table import Table
+
+# The table settings are light (names and a frozen value); the Table itself comes when a game starts.
+from trainer.bots.table_setup import (
+    TABLE_SIZES,
+    TableSettings,
+    TableSetupError,
+    partner_seat,
+    playable_bots,
+    seat_names,
+    team_names,
+)
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
 USER = 0
@@ -54,26 +72,50 @@ USER = 0
 
 def add_commands(subparsers) -> None:
     play = subparsers.add_parser(
-        "play", help="play a game in the terminal: you and a bot partner against two bots"
+        "play", help="play a game in the terminal at a table of 3, 4 or 6: you, a bot partner and bot opponents"
     )
+    play.add_argument("--players", type=int, default=4, choices=TABLE_SIZES,
+                      help="table size: 3 (each alone), 4 (two pairs, default) or 6 (three pairs)")
     play.add_argument("--preset", default="vendee", choices=sorted(PRESETS), help="rule variant (default vendee)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    play.add_argument("--bot", default=None, help="bot for the three other seats (default heuristic, else simple)")
+    play.add_argument("--vigilance", default="normal", choices=tuple(VIGILANCE_LEVELS),
+                      help="how watchful the opponents are: how often they catch a sign (default normal)")
+    play.add_argument("--lies", action="store_true",
+                      help="signs may lie: you may bluff, and the bots trust signs less")
+    play.add_argument("--convention", default="classic", choices=tuple(CONVENTIONS),
+                      help="which sign convention the table uses (default classic)")
+    play.add_argument("--partner", default=None, choices=playable_bots(), help="your partner's bot (default heuristic)")
+    play.add_argument("--opponents", default=None, choices=playable_bots(), help="the opponents' bot (default heuristic)")
+    play.add_argument("--bot", default=None, help="bot for every other seat (partner and opponents)")
     play.add_argument("--save", metavar="FILE", default=None,
                       help="save the game as JSON when it ends or you leave (resume it with --resume FILE)")
     play.add_argument("--resume", metavar="FILE", default=None,
-                      help="go on with a game saved by --save (or an app save); it is saved back there "
-                           "when you leave, unless --save names another file")
+                      help="go on with a game saved by --save (or an app save), with the table settings it "
+                           "was played with; it is saved back there when you leave, unless --save names another file")
     play.set_defaults(run=_run_play)
+
+
+def settings_from_args(args) -> TableSettings:
+    """The table settings the flags ask for; ``--bot`` sets partner and opponents unless they are named."""
+    bot = args.bot.strip().lower() if args.bot else None
+    try:
+        return TableSettings(
+            players=args.players, preset=args.preset, vigilance=args.vigilance, lies=args.lies,
+            convention=args.convention, partner=args.partner or bot or "heuristic",
+            opponents=args.opponents or bot or "heuristic",
+        )
+    except TableSetupError as error:
+        raise RulesError(f"cannot set the table: {error}") from None
 
 
 class ResumeError(ValueError):
     """A saved game that cannot be resumed: says which file, what is wrong, and that it is untouched."""
 
 
-def load_for_resume(path: str) -> Game:
-    """The game saved in ``path`` (a terminal save, or an app save holding one under ``"game"``).
-    Raises :class:`ResumeError`; never writes to the file."""
+def load_for_resume(path: str) -> tuple[Game, TableSettings]:
+    """The game saved in ``path`` (a terminal save, or an app save holding one under ``"game"``) and
+    the table settings it was played with (a save from before the settings existed: the defaults,
+    at the game's own table size and preset). Raises :class:`ResumeError`; never writes to the file."""
     import json
 
     from trainer.rules.saves import game_from_json
@@ -91,25 +133,32 @@ def load_for_resume(path: str) -> Game:
     except json.JSONDecodeError as error:
         raise ResumeError(f"cannot resume: {path} is damaged, it is not JSON (line {error.lineno}, column "
                           f"{error.colno}: {error.msg}); {untouched}") from None
+    table = data.get("table", {}) if isinstance(data, dict) else {}
     if isinstance(data, dict) and data.get("format") == "aluette-app-game":
+        table = data  # the app keeps its table settings at the top of its save
         data = data.get("game")
     try:
         game = game_from_json(data)
     except ValueError as error:
         raise ResumeError(f"cannot resume: {path} is not a game this version can replay ({error}); {untouched}") from None
-    if game.ruleset.player_count != 4:
-        raise ResumeError(f"cannot resume: {path} is a {game.ruleset.player_count}-player game; "
-                          "the terminal game is for the 4-player table")
-    return game
+    try:
+        settings = TableSettings.from_json(table if isinstance(table, dict) else {})
+        preset = game.ruleset.name if game.ruleset.name in PRESETS else settings.preset
+        settings = settings.with_(players=game.ruleset.player_count, preset=preset)
+    except TableSetupError as error:
+        raise ResumeError(f"cannot resume: {path} holds table settings this version does not know ({error}); "
+                          f"{untouched}") from None
+    return game, settings
 
 
 def _run_play(args) -> int:
     if args.resume:
-        game = load_for_resume(args.resume)
-        return play(game.ruleset, game.seed, args.bot, sys.stdin, sys.stdout,
-                    save=args.save or args.resume, resume=game)
+        game, settings = load_for_resume(args.resume)
+        return play(game.ruleset, game.seed, None, sys.stdin, sys.stdout,
+                    save=args.save or args.resume, resume=game, settings=settings)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout, save=args.save)
+    settings = settings_from_args(args)
+    return play(settings.ruleset, seed, None, sys.stdin, sys.stdout, save=args.save, settings=settings)
 
 
 def card_label(card: Card) -> str:
@@ -117,8 +166,16 @@ def card_label(card: Card) -> str:
     return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
 
 
-def seat_name(seat: int) -> str:
-    return SEAT_NAMES.get(seat, f"seat {seat}")
+def seat_name(seat: int, players: int = 4) -> str:
+    """``"You (South)"``, ``"North (partner)"``, ``"West"``: the seat as seen from the person's chair."""
+    if players == 4:
+        return SEAT_NAMES.get(seat, f"seat {seat}")
+    names = seat_names(players)
+    if not 0 <= seat < players:
+        return f"seat {seat}"
+    if seat == USER:
+        return f"You ({names[seat]})"
+    return f"{names[seat]} (partner)" if seat == partner_seat(players) else names[seat]
 
 
 class _Quit(Exception):
@@ -142,6 +199,9 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
     """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
     words = text.split()[1:]
     names = _sign_names()
+    if partner_seat(table.players) is None:
+        print("At three everybody plays alone: there is no partner to sign to.", file=out)
+        return
     if not words:
         print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
         return
@@ -155,51 +215,121 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
         return
     if not table.lying_allowed and not is_truthful(signal, table.game.hand(USER)):
         print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
-              "table tell the truth. Sign a card you hold.", file=out)
+              "table tell the truth. Sign a card you hold (or start the game with --lies to bluff).", file=out)
         return
     try:
         event = table.submit_sign(USER, signal)
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
-    caught = [seat_name(s) for s in event.caught_by]
+    caught = [seat_name(s, table.players) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
 
-def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
-    """The bots' Table with the person at seat 0 and the named bot (default heuristic) at the
-    three other seats, signs included."""
-    from trainer.bots.base import bot_names, register
-    from trainer.bots.simple import SimpleBot
-    from trainer.bots.table import Table
+def _words_text(event) -> str:
+    """`` — then: en dessous (a king)``: the words told after a sign, with the cards they name."""
+    words = getattr(event, "announcements", ())
+    if not words:
+        return ""
+    from trainer.signals.relative import format_message
 
-    name = bot_name or "heuristic"
-    if name == "simple":
-        # The small fallback bot is not in the registry by default: the terminal offers it.
-        if "simple" not in bot_names():
-            register("simple", SimpleBot)
-    return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+    return f", then aloud: {format_message(words)} ({_levels_text(event.levels)})"
+
+
+_LEVEL_GROUPS = {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"}
+
+
+def _levels_text(levels) -> str:
+    """What each announced level names: the card itself (``le Borgne / the One-eyed``) or its
+    group (``a king``)."""
+    parts = []
+    for level in levels:
+        cards = [c for c in Card if c.level == level]
+        if len(cards) == 1:
+            parts.append(f"{cards[0].name_in('fr')} / {cards[0].name_in('en')}")
+        else:
+            parts.append(_LEVEL_GROUPS.get(level, f"a card of level {level}"))
+    return ", ".join(parts)
+
+
+def _announce(table, text: str, out: TextIO) -> None:
+    """``a en dessous`` / ``a après au-dessus, au-dessus de là-dessus``: tell more cards aloud,
+    relative to your last sign this deal (checked against your hand like a sign)."""
+    from trainer.signals.relative import parse, unheld_levels
+
+    words = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+    if partner_seat(table.players) is None:
+        print("At three everybody plays alone: there is no partner to tell your cards to.", file=out)
+        return
+    try:
+        announcements = parse(words)
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    mine = [t.event for t in table.visible_signs(USER) if t.event.seat == USER]
+    if not mine:
+        print("Cannot announce that: make a sign first (s NAME); announcements tell cards relative to it.", file=out)
+        return
+    last = mine[-1]
+    try:
+        unheld = unheld_levels(last.sign, last.announcements + announcements, table.game.hand(USER),
+                               last.signal.count, new=len(announcements))
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    if unheld and not table.lying_allowed:
+        print(f"Cannot announce that: after {_sign_text(last.signal)} it names {_levels_text(unheld)}, which you "
+              "do not hold, and announcements tell the truth at this table like signs (start the game with "
+              "--lies to bluff).", file=out)
+        return
+    try:
+        event = table.announce(USER, announcements)
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    print(f"You tell your partner aloud: {', '.join(a.french for a in announcements)} "
+          f"(after {_sign_text(event.signal)}: {_levels_text(event.levels[-len(announcements):])}).", file=out)
+
+
+def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int):
+    """The bots' Table for these settings (its ruleset: the preset's, or a resumed game's own)."""
+    return settings.table(seed, ruleset=ruleset), settings
+
+
+def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
+    """Default table settings for a ruleset, with ``bot_name`` at every other seat."""
+    bot = (bot_name or "heuristic").strip().lower()
+    preset = ruleset.name if ruleset.name in PRESETS else "vendee"
+    try:
+        return TableSettings(players=ruleset.player_count, preset=preset, partner=bot, opponents=bot)
+    except TableSetupError as error:
+        raise RulesError(f"cannot set the table: {error}") from None
 
 
 class TerminalPhrases:
     """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
-    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant)."""
+    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant).
+    Seats and teams are named for the table's size (``players``)."""
+
+    def __init__(self, players: int = 4) -> None:
+        self.players = players
 
     def dealer_chosen(self, e: DealerChosen) -> list[str]:
         how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
-        return [f"{seat_name(e.dealer)} deal{'' if e.dealer == USER else 's'} first{how}."]
+        return [f"{seat_name(e.dealer, self.players)} deal{'' if e.dealer == USER else 's'} first{how}."]
 
     def cards_dealt(self, e: CardsDealt) -> list[str]:
         verb = "deal" if e.dealer == USER else "deals"
         return [
             "",
-            f"=== Deal {e.deal}: {seat_name(e.dealer)} {verb}, three cards at a time ===",
+            f"=== Deal {e.deal}: {seat_name(e.dealer, self.players)} {verb}"
+            + (", three cards at a time ===" if self.players == 4 else " ==="),
             "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
         ]
 
     def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{seat_name(e.seat)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+        return [f"{seat_name(e.seat, self.players)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
 
     def chant_decided(self, e: ChantDecided) -> list[str]:
         return [] if e.played else ["No chant: the talon stays unseen."]
@@ -207,7 +337,7 @@ class TerminalPhrases:
     def chant_dealt(self, e: ChantDealt) -> list[str]:
         return [
             "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
-            else f"Chant: {seat_name(s)} receives 6 talon cards."
+            else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
             for s, cards in zip(e.receivers, e.received)
         ]
 
@@ -215,43 +345,41 @@ class TerminalPhrases:
         if e.seat == USER:
             return [f"You discard {e.card.value}."]
         # Another seat's discards are face down: say once that they were made.
-        return [f"{seat_name(e.seat)} discards six cards face down."] if e.number == 1 else []
+        return [f"{seat_name(e.seat, self.players)} discards six cards face down."] if e.number == 1 else []
 
     def declared(self, e: Declared) -> list[str]:
         words = {
             Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
             Declaration.GIVE_UP: "offer to give the deal up",
         }[e.declaration]
-        return [f"{seat_name(e.seat)}: {words}."]
+        return [f"{seat_name(e.seat, self.players)}: {words}."]
 
     def answered(self, e: Answered) -> list[str]:
-        return [f"{seat_name(e.seat)}: {'accept' if e.accept else 'refuse'}."]
+        return [f"{seat_name(e.seat, self.players)}: {'accept' if e.accept else 'refuse'}."]
 
     def card_played(self, e: CardPlayed) -> list[str]:
-        return [f"  {seat_name(e.seat):<16} plays {card_label(e.card)}"]
+        return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
 
     def trick_ended(self, e: TrickEnded) -> list[str]:
         if e.spoiled:
             return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
-        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner)}."]
+        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
 
     def deal_scored(self, e: DealScored) -> list[str]:
         result = e.result
         lines = [""]
         if result.end is DealEnd.PLAYED:
-            won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
+            won = ", ".join(f"{seat_name(s, self.players)} {n}" for s, n in enumerate(result.tricks_won))
             lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
-        lines.append(f"--- {deal_summary(result)}")
-        lines.append(f"--- Score: your team {e.scores[0]}, opponents {e.scores[1]}"
+        lines.append(f"--- {deal_summary(result, self.players)}")
+        lines.append(f"--- Score: {score_text(e.scores, self.players)}"
                      + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
         return lines
 
     def game_over(self, e: GameOver) -> list[str]:
         outcome = e.outcome
-        verdict = "It's a draw." if outcome.winner is None else (
-            "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
-        )
-        return [f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ==="]
+        return [f"=== Game over: {outcome_verdict(outcome, self.players)} "
+                f"Final score {' - '.join(map(str, outcome.scores))} ==="]
 
 
 class _Narrator:
@@ -263,7 +391,7 @@ class _Narrator:
     def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
         self.table = table
         self.out = out
-        self.phrases = TerminalPhrases()
+        self.phrases = TerminalPhrases(table.players)
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -280,28 +408,51 @@ class _Narrator:
             for line in narrate(self.shadow.apply(action), self.phrases):
                 self.say(line)
         signs = self.table.visible_signs(USER, all_deals=True)
+        n = self.table.players
         for t in signs[self.seen_signs:]:
             event = t.event
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
             if USER in event.caught_by:
-                self.say(f"  [sign] You caught {seat_name(event.seat)}'s sign: {_sign_text(event.signal)}")
+                self.say(f"  [sign] You caught {seat_name(event.seat, n)}'s sign: {_sign_text(event.signal)}"
+                         + _words_text(event))
             else:
-                self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
+                self.say(f"  [sign] {seat_name(event.seat, n)} signs to you: {_sign_text(event.signal)}"
+                         + _words_text(event))
         self.seen_signs = len(signs)
 
 
-def _who(seat: int) -> str:
-    return "you" if seat == USER else seat_name(seat)
+def _who(seat: int, players: int = 4) -> str:
+    return "you" if seat == USER else seat_name(seat, players)
 
 
-def deal_summary(result) -> str:
+def score_text(scores, players: int = 4) -> str:
+    """``your team 2, opponents 3`` (four), ``you 1, West 3, East 0`` (three), the pairs at six."""
+    if players == 4:
+        return f"your team {scores[0]}, opponents {scores[1]}"
+    return ", ".join(f"{name} {score}" for name, score in zip(team_names(players), scores))
+
+
+def outcome_verdict(outcome, players: int = 4) -> str:
+    if outcome.winner is None:
+        return "It's a draw."
+    if outcome.winner == 0:
+        return "You win the game!" if players == 3 else "Your team wins the game!"
+    if players == 4:
+        return "The opponents win the game."
+    name = team_names(players)[outcome.winner]
+    return f"{name[0].upper() + name[1:]} win{'s' if players == 3 else ''} the game."
+
+
+def deal_summary(result, players: int = 4) -> str:
     """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
     which numbers seats and calls a team "the opponents" from the announcer's side)."""
-    team = {0: "your team", 1: "the opponents"}
-    scored = "; ".join(f"{team[t]} score{'s' if t == 0 else ''} {n}" for t, n in enumerate(result.points) if n) or "nobody scores"
+    team = {0: "your team", 1: "the opponents"} if players == 4 else dict(enumerate(team_names(players)))
+    scored = "; ".join(f"{team[t]} score{'s' if t == 0 or players == 3 else ''} {n}"
+                       for t, n in enumerate(result.points) if n) or "nobody scores"
     if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+        # Declarations exist at the 4-player table only (Ruleset.declarations_possible).
         seat = result.declared_by
         answerer = (seat + 1) % 4  # the player on the left answers for the other team
         what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
@@ -312,10 +463,11 @@ def deal_summary(result) -> str:
     if result.deal_winner is None:
         return f"Every trick was spoiled: {scored}."
     best = result.tricks_won[result.deal_winner]
-    text = f"{_who(result.deal_winner).capitalize()} took the most tricks ({best})"
-    tied = [_who(s) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
+    who = _who(result.deal_winner, players)
+    text = f"{who[0].upper() + who[1:]} took the most tricks ({best})"
+    tied = [_who(s, players) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
     if tied:
-        text += f" ({', '.join(tied)} also took {best}, but {_who(result.deal_winner)} got there first)"
+        text += f" ({', '.join(tied)} also took {best}, but {who} got there first)"
     if result.mordienne:
         text += ", with mordienne"
     return f"{text}: {scored}."
@@ -331,15 +483,15 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     if isinstance(first, Card):
         if view.current_trick:
             plays = ", ".join(
-                f"{seat_name((view.trick_leader + i) % view.players)} {c.value}"
+                f"{seat_name((view.trick_leader + i) % view.players, view.players)} {c.value}"
                 for i, c in enumerate(view.current_trick)
             )
             print(f"Trick {len(view.tricks) + 1} so far: {plays}", file=out)
         else:
             print(f"Trick {len(view.tricks) + 1}: you lead.", file=out)
         print(
-            "Tricks won: " + ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(view.tricks_won))
-            + f" | score {view.scores[0]}-{view.scores[1]}",
+            "Tricks won: " + ", ".join(f"{seat_name(s, view.players)} {n}" for s, n in enumerate(view.tricks_won))
+            + f" | score {'-'.join(map(str, view.scores))}",
             file=out,
         )
         options = [(card_label(c), c) for c in legal]
@@ -350,7 +502,8 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     elif isinstance(first, Vote):
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         options = [("yes, play the chant (y)", Vote(True)), ("no chant (n)", Vote(False))]
-        title = "Chant? (the talon is dealt to two players, who discard back to 9; everyone must agree)"
+        title = (f"Chant? (the talon is dealt to two players, who discard back to {view.ruleset.hand_size}; "
+                 "everyone must agree)")
     elif isinstance(first, Declare):
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         labels = {
@@ -364,7 +517,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
         asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
-        title = f"{seat_name(seat)} {asked}. Your answer:"
+        title = f"{seat_name(seat, view.players)} {asked}. Your answer:"
     print(title, file=out)
     for number, (label, _) in enumerate(options, start=1):
         print(f"  {number:>2}. {label}", file=out)
@@ -403,39 +556,68 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 def play(
     ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
-    resume: Game | None = None,
+    resume: Game | None = None, settings: TableSettings | None = None,
 ) -> int:
     """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
-    user quits or input ends). With ``save`` the game (seed, actions, signs) is written there as JSON
-    when it ends or the user leaves."""
-    table, code = _play(ruleset, seed, bot_name, stdin, out, resume)
+    user quits or input ends). ``settings``: the table (size, vigilance, lies, convention, bots);
+    without them, the defaults for ``ruleset`` with ``bot_name`` at every other seat. With ``save``
+    the game (seed, actions, signs) and its table settings are written there as JSON when it ends
+    or the user leaves."""
+    if settings is None:
+        settings = _settings_for(ruleset, bot_name)
+    if settings.players != ruleset.player_count:
+        raise RulesError(f"the table settings seat {settings.players} but the rules are for {ruleset.player_count}")
+    table, code = _play(ruleset, seed, settings, stdin, out, resume)
     if save:
         from trainer.rules.saves import save_game
 
-        path = save_game(table.game, save)
+        path = save_game(table.game, save, extra={"table": settings.to_json()})
         print(f"Game saved to {path}.", file=out)
     return code
 
 
-def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, resume: Game | None = None):
-    if ruleset.player_count != 4:
-        raise RulesError("the terminal game is for the 4-player table")
-    table, name = _make_table(ruleset, seed, bot_name)
+def _introduce(settings: TableSettings, out: TextIO) -> None:
+    """Who sits where, said once at the start."""
+    n = settings.players
+    names = seat_names(n)
+    partner = partner_seat(n)
+    opponents = [f"{names[s]} ({s})" for s in range(1, n) if s != partner]
+    if partner is None:
+        print(f"You are South (seat 0); everybody plays alone: {' and '.join(opponents)} play against you.", file=out)
+    else:
+        print(f"You are South (seat 0); your partner North (seat {partner}) faces you; "
+              f"{', '.join(opponents[:-1])} and {opponents[-1]} are the opponents"
+              + (f" ({', '.join(team_names(n)[1:])} in pairs)" if n == 6 else "") + ".", file=out)
+    if partner is None:
+        print("Type ? for help, q to quit.", file=out)
+    else:
+        print("Type ? for help, s NAME to sign to your partner, a WORDS to tell more cards after your sign, "
+              "q to quit.", file=out)
+
+
+def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, out: TextIO,
+          resume: Game | None = None):
+    table, _ = _make_table(settings, ruleset, seed)
     if resume is not None:
         # The bots read the game (and the signs recorded in it) through their views; the table
         # starts its sign bookkeeping afresh at the resumed deal.
         table.game = resume
     narrator = _Narrator(table, out, resumed=resume is not None)
-    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {name}.", file=out)
+    n = settings.players
+    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
+          + (f" (partner {settings.partner})" if settings.partner_seat is not None and settings.partner != settings.opponents else "")
+          + ".", file=out)
+    print(f"Table: {settings.summary()}.", file=out)
     if resume is not None:
         game = resume
-        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score your team "
-              f"{game.scores[0]} - opponents {game.scores[1]}, {len(game.history)} moves so far.", file=out)
+        score = (f"your team {game.scores[0]} - opponents {game.scores[1]}" if n == 4
+                 else score_text(game.scores, n))
+        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score {score}, "
+              f"{len(game.history)} moves so far.", file=out)
         if game.is_over:
             outcome = game.outcome
-            print(f"This game is already over: final score {outcome.scores[0]} - {outcome.scores[1]}.", file=out)
-    print("You are South (seat 0); your partner North (seat 2) faces you; West (1) and East (3) "
-          "are the opponents. Type ? for help, s NAME to sign to your partner, q to quit.", file=out)
+            print(f"This game is already over: final score {' - '.join(map(str, outcome.scores))}.", file=out)
+    _introduce(settings, out)
     game = table.game
     try:
         while True:
@@ -461,10 +643,16 @@ def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out:
                     print("Type the number of your choice, or a card code like 3D / rb (value "
                           "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit. "
                           "Sign to your partner with s NAME [count], e.g. 's borgne' or 's as 2' "
-                          f"({', '.join(_sign_names())}).", file=out)
+                          f"({', '.join(_sign_names())}); then tell more cards aloud with a WORDS, "
+                          "e.g. 'a en dessous' or 'a après au-dessus' (au-dessus, au-dessous, "
+                          "au-dessus de là-dessus, en dessous de là-dessous).", file=out)
                     continue
                 if text.lower() == "s" or text.lower().startswith("s "):
                     _make_sign(table, text, out)
+                    narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
+                    continue
+                if text.lower() == "a" or text.lower().startswith("a "):
+                    _announce(table, text, out)
                     narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
                     continue
                 action = _read_choice(text, options) if text else None

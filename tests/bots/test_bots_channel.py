@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, mark_confidence, split_confidence
+from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel
 from trainer.bots.heuristic import HeuristicBot
 from trainer.bots.knowledge import knowledge_of, signs_this_deal
 from trainer.bots.table import Table
@@ -18,7 +18,9 @@ from trainer.rules.cards import Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.gestures import Gesture
-from trainer.signals.table import Vigilance
+from trainer.signals.conventions import CLASSIC
+from trainer.signals.gestures import GestureEvent
+from trainer.signals.table import Vigilance, mark_confidence, split_confidence
 
 RULES = Ruleset.preset("vendee", chant_allowed=False)
 MONSIEUR = Card.MONSIEUR.index
@@ -121,7 +123,7 @@ def test_a_person_signing_through_the_camera_reaches_the_bot_partner_with_its_co
     made = next((g for c, g in card_gesture.items() if c in hand), None)
     if made is None:
         pytest.skip("seed deals seat 0 no Monsieur nor Borgne")
-    table.submit_sign(0, made, confidence=0.66)
+    table.submit_sign(0, CLASSIC.read(GestureEvent(made, 3.0, 3.6, confidence=0.66)))
     partner = [r for r in signs_this_deal(table.view(2)) if r.seat == 0]
     opponent = [r for r in signs_this_deal(table.view(1)) if r.seat == 0]
     own = [r for r in signs_this_deal(table.view(0)) if r.seat == 0]

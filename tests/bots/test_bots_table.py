@@ -13,7 +13,7 @@ from trainer.bots.table import Table
 from trainer.rules.actions import Phase
 from trainer.rules.errors import IllegalActionError
 from trainer.signals.gestures import Gesture
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import SignalError, Vigilance, decode_message, honest_signals
 
 
@@ -90,7 +90,7 @@ def test_human_signs_from_the_camera_go_through_the_convention() -> None:
     if not truthful:
         pytest.skip("seed gives seat 0 nothing to sign")
     with pytest.raises(SignalError, match="no sign"):
-        table.submit_sign(0, Gesture.LOOK_UP)  # the classic convention uses brows_up for Monsieur
+        table.submit_sign(0, MadeSign(Signal(Sign.MONSIEUR), Gesture.LOOK_UP))  # classic: brows_up for Monsieur
     event = table.submit_sign(0, truthful[0])
     assert event.caught_by == (1, 3)  # a hawk-eyed table catches everything
     assert [c.by for c in table.catches()] == [1, 3]
@@ -193,3 +193,29 @@ def test_search_bot_chooses_its_signing_policy_for_the_table() -> None:
     fixed = make_bot("search", worlds=2, max_ms=None, sign_level=9)
     Table([fixed] + [make_bot("random") for _ in range(3)], seed=1, vigilance=sharp)
     assert fixed.policy.max_level == 9
+
+
+def test_a_camera_sign_of_two_aces_reaches_the_partner_with_its_count_gesture_and_confidence() -> None:
+    """The camera's repeat count is the number of aces (the old Gesture path signed one ace), and
+    the partner reads the recognizer's confidence; the opponents who caught it read the plain sign."""
+    from trainer.bots.channel import EVAL_VISION_HELD_OUT
+    from trainer.bots.knowledge import knowledge_of
+    from trainer.rules.cards import ACES
+    from trainer.signals.conventions import CLASSIC
+    from trainer.signals.gestures import GestureEvent
+
+    table = next(
+        t for t in (Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=s, vigilance=Vigilance(1.0))
+                    for s in range(200))
+        if sum(c in ACES for c in t.game.hand(0)) == 2
+    )
+    made = CLASSIC.read(GestureEvent(Gesture.MOUTH_OPEN, 12.0, 13.5, count=2, confidence=0.58))
+    event = table.submit_sign(0, made)
+    assert event.signal == Signal(Sign.AS, 2) and event.made.start == 12.0
+    (partner,) = [r for r in signs_this_deal(table.view(2)) if r.seat == 0]
+    assert (partner.signal, partner.gesture, partner.confidence) == (Signal(Sign.AS, 2), Gesture.MOUTH_OPEN, 0.58)
+    (opponent,) = [r for r in signs_this_deal(table.view(1)) if r.seat == 0]
+    assert opponent.signal == Signal(Sign.AS, 2) and not opponent.read_by_camera
+    knowledge = knowledge_of(table.view(2))
+    assert 0 not in dict(knowledge.holdings)  # uncertain: a soft holding, kept by its trust
+    assert knowledge.soft_chances == (pytest.approx(EVAL_VISION_HELD_OUT.trust(Gesture.MOUTH_OPEN, 0.58)),)

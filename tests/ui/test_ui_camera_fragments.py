@@ -23,7 +23,7 @@ def _play_script() -> None:
     from trainer.ui.settings import Settings
     from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import play_camera
-    from trainer.ui.watcher import SignSeen, SignWatcher
+    from trainer.ui.watcher import GestureReport, SignWatcher
 
     class Playing:
         class state:  # noqa: N801 - the shape of streamlit-webrtc's context
@@ -38,13 +38,13 @@ def _play_script() -> None:
         st.session_state["session"] = GameSession.start("vendee", "classic", seed)
         watcher = SignWatcher(lambda profile: None, None)
         mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=3.0, confidence=0.9)
-        watcher.reports.put(SignSeen(mouth, reported_at=2.2, final=False))
-        watcher.reports.put(SignSeen(mouth, reported_at=3.6, final=True))
+        watcher.reports.put(GestureReport(mouth, reported_at=2.2, final=False))
+        watcher.reports.put(GestureReport(mouth, reported_at=3.6, final=True))
         st.session_state["fake_watcher"] = watcher
     st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
     session = st.session_state["session"]
 
-    def send(signal, source):
+    def send(signal, source, ago=None):
         session.sign(signal)
         return None
 
@@ -70,7 +70,7 @@ def _practice_script() -> None:
     from trainer.ui.settings import Settings
     from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import practice
-    from trainer.ui.watcher import FrameReport, SignSeen, SignWatcher
+    from trainer.ui.watcher import FrameReport, GestureReport, SignWatcher
 
     class Playing:
         class state:  # noqa: N801 - the shape of streamlit-webrtc's context
@@ -84,10 +84,10 @@ def _practice_script() -> None:
         watcher.reports.put(FrameReport(1.0, (), (), True, 0, 30, 30.0))
         blink = GestureEvent(Gesture.EYES_CLOSED, start=1.2, end=1.5, confidence=0.9)
         mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=2.8, confidence=0.9)
-        watcher.reports.put(SignSeen(blink, reported_at=1.4, final=False))
-        watcher.reports.put(SignSeen(mouth, reported_at=2.3, final=False))
-        watcher.reports.put(SignSeen(blink, reported_at=2.5, final=True))
-        watcher.reports.put(SignSeen(mouth, reported_at=3.4, final=True))
+        watcher.reports.put(GestureReport(blink, reported_at=1.4, final=False))
+        watcher.reports.put(GestureReport(mouth, reported_at=2.3, final=False))
+        watcher.reports.put(GestureReport(blink, reported_at=2.5, final=True))
+        watcher.reports.put(GestureReport(mouth, reported_at=3.4, final=True))
         st.session_state["fake_watcher"] = watcher
         st.session_state["practice_target"] = Sign.AS
         st.session_state["practice_try"] = tries.ask(Sign.AS, None)
@@ -119,7 +119,7 @@ def _quiz_script() -> None:
     from trainer.ui.settings import Settings
     from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import quiz
-    from trainer.ui.watcher import SignSeen, SignWatcher
+    from trainer.ui.watcher import GestureReport, SignWatcher
 
     class Playing:
         class state:  # noqa: N801 - the shape of streamlit-webrtc's context
@@ -140,7 +140,7 @@ def _quiz_script() -> None:
         st.session_state["quiz_asked_at"] = time.monotonic()
         watcher = SignWatcher(lambda profile: None, None)
         made = GestureEvent(question.expected_gestures[0], start=1.0, end=1.4, confidence=0.9)
-        watcher.reports.put(SignSeen(made, reported_at=1.2, final=False))
+        watcher.reports.put(GestureReport(made, reported_at=1.2, final=False))
         st.session_state["fake_watcher"] = watcher
     st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
     quiz.show()

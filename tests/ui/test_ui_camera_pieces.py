@@ -11,11 +11,11 @@ import pytest
 
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture, GestureEvent, Side
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.ui import tries
 from trainer.ui.settings import Settings
 from trainer.ui.views import play_camera
-from trainer.ui.watcher import FrameReport, SignSeen
+from trainer.ui.watcher import FrameReport, GestureReport
 
 CLASSIC = Convention.named("classic")
 
@@ -118,22 +118,28 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
     """Only final events become signs (their repeat count is the number of aces); a gesture the
     convention does not use is skipped; a refusal is kept with its reason; the time from the sign's
     onset to the partner receiving it is on the camera's clock."""
-    sent: list[tuple[Signal, str]] = []
+    sent: list[tuple[MadeSign, str]] = []
+    onsets: list[float | None] = []
 
-    def send(signal: Signal, source: str) -> str | None:
-        sent.append((signal, source))
-        return "your hand does not hold it" if signal.sign is Sign.MORDIENNE else None
+    def send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
+        sent.append((made, source))
+        onsets.append(ago)
+        return "your hand does not hold it" if made.sign is Sign.MORDIENNE else None
 
     mouth = GestureEvent(Gesture.MOUTH_OPEN, start=4.0, end=5.0, confidence=0.9, count=2)
     reports = [
         FrameReport(4.5, (), (), True, 0, 10, 30.0),
-        SignSeen(mouth, reported_at=4.2, final=False),
-        SignSeen(_event(Gesture.TONGUE_OUT, 6.0, 6.5), reported_at=6.5, final=True),
-        SignSeen(mouth, reported_at=5.6, final=True),
-        SignSeen(_event(Gesture.LIP_BITE, 6.0, 6.4), reported_at=7.0, final=True),
+        GestureReport(mouth, reported_at=4.2, final=False),
+        GestureReport(_event(Gesture.TONGUE_OUT, 6.0, 6.5), reported_at=6.5, final=True),
+        GestureReport(mouth, reported_at=5.6, final=True),
+        GestureReport(_event(Gesture.LIP_BITE, 6.0, 6.4), reported_at=7.0, final=True),
     ]
     made = play_camera.handle(reports, deal=3, convention=CLASSIC, settings=Settings(), send=send, now=6.1)
-    assert sent == [(Signal(Sign.AS, 2), "camera"), (Signal(Sign.MORDIENNE), "camera")]
+    assert [(m.signal, source) for m, source in sent] == [(Signal(Sign.AS, 2), "camera"), (Signal(Sign.MORDIENNE), "camera")]
+    # The sign keeps what the camera saw: the gesture made, its confidence and its own time.
+    assert (sent[0][0].gesture, sent[0][0].confidence, sent[0][0].start) == (Gesture.MOUTH_OPEN, 0.9, 4.0)
+    # Each sign is sent with its own moment: how long before the newest frame it began (issue 17).
+    assert onsets == [pytest.approx(2.1), pytest.approx(0.1)]
     assert [(m.deal, m.received) for m in made] == [(3, True), (3, False)]
     assert made[0].latency_s == pytest.approx(2.1) and made[0].label.endswith("×2")
     assert made[1].latency_s is None and made[1].why == "your hand does not hold it"

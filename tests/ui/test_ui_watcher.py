@@ -11,7 +11,7 @@ import pytest
 from trainer.signals.gestures import Gesture
 from trainer.ui import recognition
 from trainer.ui.fakecam import MOUTH_OPEN_PHOTO, NEUTRAL_PHOTO, fit
-from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, SignWatcher, WatcherFailure
+from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, SignWatcher, WatcherFailure
 
 pytestmark = pytest.mark.vision
 
@@ -36,8 +36,8 @@ def test_the_watcher_reports_the_open_mouth_as_soon_as_the_recognizer_confirms_i
     frames = [r for r in reports if isinstance(r, FrameReport)]
     assert len(frames) == 50 and all(f.face_found for f in frames)
     assert abs(frames[-1].fps - 30.0) < 1.0  # measured on the frames' own clock
-    seen = [r for r in reports if isinstance(r, SignSeen) and r.event.gesture is Gesture.MOUTH_OPEN]
-    assert seen, [r.event.gesture for r in reports if isinstance(r, SignSeen)]
+    seen = [r for r in reports if isinstance(r, GestureReport) and r.event.gesture is Gesture.MOUTH_OPEN]
+    assert seen, [r.event.gesture for r in reports if isinstance(r, GestureReport)]
     onset = 30 / 30
     # Reported on the frame that confirmed it (the recognizer's hold; vision's target is 250 ms),
     # never before the onset, and passed on at once (not when the gesture ends).
@@ -45,7 +45,7 @@ def test_the_watcher_reports_the_open_mouth_as_soon_as_the_recognizer_confirms_i
     assert seen[0].reported_at == seen[0].event.end < 50 / 30
     assert not seen[0].final
     # Nothing was reported on the neutral frames.
-    assert all(r.reported_at >= onset for r in reports if isinstance(r, SignSeen))
+    assert all(r.reported_at >= onset for r in reports if isinstance(r, GestureReport))
     mouth_scores = [dict(f.scores)[Gesture.MOUTH_OPEN] for f in frames]
     threshold = dict(frames[-1].thresholds)[Gesture.MOUTH_OPEN]
     assert max(mouth_scores[:30]) < threshold <= mouth_scores[-1]
@@ -144,11 +144,11 @@ def test_a_restarted_stream_starts_its_clock_afresh_and_is_recognised_at_once(fa
     assert all(b.timestamp - a.timestamp == pytest.approx(1 / 30) for a, b in zip(frames, frames[1:]))
     assert frames[-1].frames == 30 and abs(frames[-1].fps - 30.0) < 1.0
     onset = frames[10].timestamp
-    seen = [r for r in second if isinstance(r, SignSeen) and r.event.gesture is Gesture.MOUTH_OPEN]
-    assert seen, [r.event.gesture for r in second if isinstance(r, SignSeen)]
+    seen = [r for r in second if isinstance(r, GestureReport) and r.event.gesture is Gesture.MOUTH_OPEN]
+    assert seen, [r.event.gesture for r in second if isinstance(r, GestureReport)]
     assert seen[0].event.start >= onset - 1e-9
     # As quick as in the first stream (the recognizer's hold), and well within a second.
-    first_seen = next(r for r in first if isinstance(r, SignSeen) and r.event.gesture is Gesture.MOUTH_OPEN)
+    first_seen = next(r for r in first if isinstance(r, GestureReport) and r.event.gesture is Gesture.MOUTH_OPEN)
     first_latency = first_seen.reported_at - 30 / 30
     assert seen[0].reported_at - onset <= max(first_latency, 0.5) + 1 / 30
     assert seen[0].reported_at - onset <= 1.0

@@ -16,8 +16,8 @@ Two pieces:
   figures (:meth:`NoisyChannel.reliability`), as a bot in the app is told the recognizer's.
 
 Records of signs read by a camera carry the gesture and confidence at the end of the game's sign
-message (``"borgne @wink 0.83"``): :func:`mark_confidence` writes it, :func:`split_confidence` reads
-it back; only the bots read sign records.
+message (``"borgne @wink 0.830"``), written and read by the signals layer
+(:func:`trainer.signals.table.record_text`, :func:`~trainer.signals.table.read_record`).
 
 Imports trainer.signals only.
 """
@@ -102,33 +102,6 @@ EVAL_VISION_HELD_OUT = SignReliability(
     source=EVAL_VISION_SOURCE,
 )
 """The recognizer's figures, per gesture: what a bot assumes of a person's signs in the app."""
-
-
-# -- the record text -------------------------------------------------------------------------------
-
-_MARK = " @"
-
-
-def mark_confidence(message: str, gesture: Gesture, confidence: float) -> str:
-    """The sign record of a sign read by a camera: the message, the gesture and its confidence."""
-    if not 0.0 <= confidence <= 1.0:
-        raise ValueError(f"a recognizer confidence is between 0 and 1, got {confidence!r}")
-    return f"{message}{_MARK}{gesture.value} {confidence:.3f}"
-
-
-def split_confidence(message: str) -> tuple[str, Gesture | None, float | None]:
-    """``(message, gesture, confidence)``; gesture and confidence are None for a sign not read by a
-    camera (a bot's, a button's) or an unreadable mark."""
-    head, sep, tail = message.rpartition(_MARK)
-    if not sep:
-        return message, None, None
-    parts = tail.split()
-    try:
-        gesture = Gesture(parts[0])
-        confidence = float(parts[1])
-    except (IndexError, ValueError):
-        return message, None, None
-    return head, gesture, confidence
 
 
 # -- the simulated channel -------------------------------------------------------------------------

@@ -2,16 +2,14 @@
 
 Everything is derived from a :class:`~trainer.rules.views.PlayerView` only: the seat's hand, the
 public play and the sign records that reached the seat (``view.signals``, written by the table with
-:func:`trainer.signals.table.encode_message`). Nothing here can reach another seat's hidden cards.
+:func:`trainer.signals.table.record_text` and read back as :class:`~trainer.signals.table.SeenSign`). Nothing here can reach another seat's hidden cards.
 
 Imports trainer.rules, trainer.signals and the bots' own modules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from trainer.bots.channel import EVAL_VISION_HELD_OUT, SignReliability, split_confidence
+from trainer.bots.channel import EVAL_VISION_HELD_OUT, SignReliability
 from trainer.bots.playout import PublicPlay
 from trainer.bots.signing import SignPolicy
 from trainer.bots.tactics import PlaySituation
@@ -20,50 +18,27 @@ from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import LEVEL, STRENGTH
 from trainer.rules.game import Contract
 from trainer.rules.views import PlayerView
-from trainer.signals.gestures import Gesture
-from trainer.signals.relative import Announcement
-from trainer.signals.signs import Sign, Signal
-from trainer.signals.table import SignalError, decode_message
+from trainer.signals.signs import Sign
+from trainer.signals.table import SeenSign, seen_from_record
 
 
-@dataclass(frozen=True, slots=True)
-class Received:
-    """A sign record of this deal as the seat reads it."""
-
-    seat: int
-    signal: Signal
-    announcements: tuple[Announcement, ...]
-    trick: int
-    gesture: Gesture | None = None
-    """The gesture a camera read, for a sign read by a camera (else None: seen, certain)."""
-    confidence: float | None = None
-    """The recognizer's confidence in that reading."""
-
-    @property
-    def read_by_camera(self) -> bool:
-        return self.confidence is not None
-
-
-def signs_this_deal(view: PlayerView) -> tuple[Received, ...]:
-    """Every sign of the current deal the seat knows of (its own included), in order. Records the
-    signals layer cannot read (another tool's) are skipped, and so are the camera's readings of the
-    seat's own signs (meant for its partner: the seat knows what it signed)."""
+def signs_this_deal(view: PlayerView) -> tuple[SeenSign, ...]:
+    """Every sign of the current deal the seat knows of (its own included), in order, as typed
+    values (each record's text is decoded once, by the signals layer). Records the signals layer
+    cannot read (another tool's) are skipped, and so are the camera's readings of the seat's own
+    signs (meant for its partner: the seat knows what it signed)."""
     out = []
     for record in view.signals:
         if record.deal != view.deal_number:
             continue
-        message, gesture, confidence = split_confidence(record.message)
-        if confidence is not None and record.seat == view.seat:
+        seen = seen_from_record(record)
+        if seen is None or (seen.read_by_camera and record.seat == view.seat):
             continue
-        try:
-            signal, words = decode_message(message)
-        except (SignalError, ValueError):
-            continue
-        out.append(Received(record.seat, signal, words, record.trick, gesture, confidence))
+        out.append(seen)
     return tuple(out)
 
 
-def contradicted(r: Received, view: PlayerView) -> bool:
+def contradicted(r: SeenSign, view: PlayerView) -> bool:
     """Did the play since contradict the sign? A card sign: the signer let the opponents take a
     trick that the signed card (not played yet) would have beaten, though it played after the
     winning card. Aces: it played more aces than it signed. Misère: it played a card stronger than
@@ -106,7 +81,7 @@ def signed(view: PlayerView, seat: int, sign: Sign) -> bool:
     return any(r.seat == seat and r.signal.sign is sign for r in signs_this_deal(view))
 
 
-def own_signs(view: PlayerView) -> tuple[Received, ...]:
+def own_signs(view: PlayerView) -> tuple[SeenSign, ...]:
     return tuple(r for r in signs_this_deal(view) if r.seat == view.seat)
 
 
@@ -154,7 +129,7 @@ def knowledge_of(
         if chance < 1.0 and contradicted(r, view):
             continue
         h = holding_for_signal(r.signal, plays[r.seat], unseen)
-        levels = _announced_levels(r)
+        levels = r.levels
         if levels:
             h = h.merge(_levels_holding(levels, plays[r.seat], unseen))
         if h.empty:
@@ -182,17 +157,6 @@ def knowledge_of(
         trust=trust,
         soft_trust=tuple(t for _, _, t in soft),
     )
-
-
-def _announced_levels(r: Received) -> tuple[int, ...]:
-    from trainer.signals.relative import AnnouncementError, base_level, resolve
-
-    if not r.announcements:
-        return ()
-    try:
-        return resolve(base_level(r.signal.sign, r.signal.count), r.announcements)
-    except AnnouncementError:
-        return ()
 
 
 def _levels_holding(levels, played, unseen) -> Holding:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainer.signals.gestures import Gesture
-from trainer.signals.signs import Sign
+from trainer.signals.gestures import Gesture, GestureEvent
+from trainer.signals.signs import MadeSign, Sign, Signal
+
+MAX_ACES = 4
 
 
 class ConventionError(ValueError):
@@ -36,6 +38,21 @@ class Convention:
             if g is gesture:
                 return sign
         return None
+
+    def read(self, event: GestureEvent) -> MadeSign | None:
+        """The sign a gesture the camera saw makes at the table (None: no sign in this convention).
+
+        The one place a camera's gesture becomes a sign: the gesture, side, confidence and times
+        are kept; the repeats count the aces (one mouth opening per ace, at most four)."""
+        sign = self.sign_for(event.gesture)
+        if sign is None:
+            return None
+        count = min(MAX_ACES, max(1, event.count)) if sign is Sign.AS else 1
+        return MadeSign(Signal(sign, count), event.gesture, event.confidence, event.side, event.start, event.end)
+
+    def made(self, signal: Signal) -> MadeSign:
+        """A sign given without a camera (a button, a bot): the convention's gesture for it, certain."""
+        return MadeSign(signal, self.gesture_for(signal.sign))
 
     def gestures_for(self, sign: Sign) -> tuple[Gesture, ...]:
         """The gestures that make ``sign``, the convention's preferred one first."""

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 
 from trainer.rules.cards import ACES, Card
+from trainer.signals.gestures import Gesture, Side
 
 
 class Sign(enum.Enum):
@@ -101,3 +102,43 @@ class Signal:
             raise ValueError(
                 f"a {self.sign.value} sign cannot be repeated {self.count} times: only aces repeat, 1 to 4"
             )
+
+
+@dataclass(frozen=True, slots=True)
+class MadeSign:
+    """One sign made at the table: what it says (``signal``) and how it was made.
+
+    The one value a sign travels as from the camera to the bots (the table's log, the partner's
+    reading, the save). A sign from the camera comes from :meth:`Convention.read
+    <trainer.signals.conventions.Convention.read>` and keeps the gesture the person actually made,
+    its side, the recognizer's ``confidence`` and the event's own times (``start``/``end``,
+    seconds on the camera's clock); a button's or a bot's comes from :meth:`Convention.made
+    <trainer.signals.conventions.Convention.made>`: the convention's gesture, certain, untimed.
+    ``gesture`` is None only for a record read back from text that did not name it.
+    """
+
+    signal: Signal
+    gesture: Gesture | None = None
+    confidence: float | None = None
+    """The recognizer's confidence (0..1) for a sign read by a camera; None: seen, certain."""
+    side: Side | None = None
+    start: float | None = None
+    end: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.confidence is not None and not (
+            isinstance(self.confidence, (int, float)) and 0.0 <= self.confidence <= 1.0
+        ):
+            raise ValueError(f"a recognizer confidence is between 0 and 1, got {self.confidence!r}")
+
+    @property
+    def sign(self) -> Sign:
+        return self.signal.sign
+
+    @property
+    def count(self) -> int:
+        return self.signal.count
+
+    @property
+    def read_by_camera(self) -> bool:
+        return self.confidence is not None

@@ -17,14 +17,19 @@ files carry them. Randomness is passed in. Imports the rules layer and trainer.s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from trainer.rules.cards import ACES, Card
 from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement, base_level, resolve
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign, Sign, Signal
+
+if TYPE_CHECKING:
+    from trainer.rules.game import SignalRecord
+    from trainer.signals.watching import Watch
 
 
 class SignalError(ValueError):
@@ -139,28 +144,49 @@ VIGILANCE_LEVELS: dict[str, Vigilance] = {
 
 @dataclass(frozen=True, slots=True)
 class SignEvent:
-    """One sign made at the table.
+    """One sign made at the table, as the table knows it.
 
+    ``made`` is the sign as its maker made it (gesture, count, side, confidence, camera times).
     ``moment`` is the number of cards played in the deal when it was made (0: before the first
     trick, also during the deal). ``seen_by`` lists every seat that saw it (maker, partner, and the
     opponents in ``caught_by``). ``truthful`` is the table's knowledge, never shown to other seats.
     ``announcements`` are told aloud after the sign; ``levels`` is what they resolve to.
+    ``at`` is the game time in seconds when the sign began, for a table that times its signs
+    (:mod:`trainer.signals.watching`); None for an untimed sign.
     """
 
     index: int
     seat: int
-    signal: Signal
-    gesture: Gesture
+    made: MadeSign
     moment: int
     discreet: bool
     truthful: bool
     seen_by: tuple[int, ...]
     caught_by: tuple[int, ...]
     announcements: tuple[Announcement, ...] = ()
+    at: float | None = None
+
+    @property
+    def signal(self) -> Signal:
+        return self.made.signal
 
     @property
     def sign(self) -> Sign:
-        return self.signal.sign
+        return self.made.signal.sign
+
+    @property
+    def gesture(self) -> Gesture | None:
+        """The gesture actually made (the camera's), or the convention's for a button or a bot."""
+        return self.made.gesture
+
+    def caught_also_by(self, seat: int) -> "SignEvent":
+        """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
+        from dataclasses import replace
+
+        if seat in self.caught_by:
+            return self
+        return replace(self, caught_by=tuple(sorted((*self.caught_by, seat))),
+                       seen_by=tuple(sorted({*self.seen_by, seat})))
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -173,17 +199,50 @@ class SignEvent:
 @dataclass(frozen=True, slots=True)
 class SeenSign:
     """A sign as one seat knows it: no truth flag, and the opponents' catches only for own signs
-    (a player notices an opponent looking at them, not what the opponent made of it)."""
+    (a player notices an opponent looking at them, not what the opponent made of it).
+
+    What the bots reason with (``trainer.bots.knowledge.signs_this_deal``). ``made`` carries the
+    camera's gesture and confidence when the seat read the sign through a camera (a person's sign
+    read for its bot partner); otherwise the sign was seen and is certain. ``moment`` counts the
+    cards played in the deal when it was made (None when read from a game record, which counts
+    only ``trick``, the tricks finished)."""
 
     seat: int
-    signal: Signal
-    moment: int
-    levels: tuple[int, ...] = ()
-    """Card levels from the relative announcements that followed the sign."""
+    made: MadeSign
+    moment: int | None = None
+    announcements: tuple[Announcement, ...] = ()
+    trick: int = 0
+
+    @property
+    def signal(self) -> Signal:
+        return self.made.signal
 
     @property
     def sign(self) -> Sign:
-        return self.signal.sign
+        return self.made.signal.sign
+
+    @property
+    def gesture(self) -> Gesture | None:
+        return self.made.gesture
+
+    @property
+    def confidence(self) -> float | None:
+        return self.made.confidence
+
+    @property
+    def read_by_camera(self) -> bool:
+        return self.made.read_by_camera
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        """Card levels from the relative announcements that followed the sign (empty when there are
+        none, or when words read back from a record lead off the scale)."""
+        if not self.announcements:
+            return ()
+        try:
+            return resolve(base_level(self.signal.sign, self.signal.count), self.announcements)
+        except ValueError:  # AnnouncementError: another tool's record
+            return ()
 
 
 @dataclass(slots=True)
@@ -201,6 +260,10 @@ class SignLog:
     lying_allowed: bool = False
     convention: Convention = CLASSIC
     events: list[SignEvent] = field(default_factory=list)
+    watch: "Watch | None" = None
+    """The opponents' eyes over time: a sign given a time is caught by who looks during its hold."""
+    by_eye: frozenset[int] = frozenset()
+    """Seats that catch only what they say they saw (a person watching): never rolled for."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
@@ -209,17 +272,27 @@ class SignLog:
     def make(
         self,
         seat: int,
-        signal: Signal,
+        sign: MadeSign | Signal,
         hand: Iterable[Card],
         rng: random.Random,
         *,
         moment: int = 0,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
+        at: float | None = None,
     ) -> SignEvent:
-        """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``."""
+        """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``.
+
+        ``sign`` is a :class:`MadeSign` (from the camera: ``convention.read(event)``) or a bare
+        :class:`Signal` (a button, a bot), made with the convention's gesture.
+
+        With a time ``at`` (seconds of game time) on a table with a :attr:`watch`, nothing is
+        drawn: the opponents who look during the sign's hold catch it, and the sign is discreet
+        exactly when no opponent looked as it began (``discreet`` is then ignored)."""
         if not 0 <= seat < self.players:
             raise SignalError(f"seat {seat!r} is not at this table of {self.players}: seats are 0..{self.players - 1}")
+        made = self._made(sign)
+        signal = made.signal
         truthful = is_truthful(signal, hand)
         if not truthful and not self.lying_allowed:
             raise SignalError(
@@ -231,24 +304,49 @@ class SignLog:
             # Fails early with a message if the words lead off the scale.
             resolve(base_level(signal.sign, signal.count), tuple(announcements))
         partner = partner_of(seat, self.players)
-        chance = self.vigilance.chance(discreet)
-        caught = tuple(
-            s for s in range(self.players)
-            if s != seat and s != partner and rng.random() < chance
-        )
+        if at is not None and self.watch is not None:
+            discreet = self.watch.is_clear(seat, at)
+            caught = tuple(s for s in self.watch.catchers(seat, at) if s not in self.by_eye)
+        else:
+            chance = self.vigilance.chance(discreet)
+            # A seat that catches by eye still draws, so the other seats' draws stay as before.
+            caught = tuple(
+                s for s in range(self.players)
+                if s != seat and s != partner and rng.random() < chance and s not in self.by_eye
+            )
         seen = tuple(sorted({seat, *(() if partner is None else (partner,)), *caught}))
         event = SignEvent(
-            index=len(self.events), seat=seat, signal=signal, gesture=self.convention.gesture_for(signal.sign),
+            index=len(self.events), seat=seat, made=made,
             moment=moment, discreet=discreet, truthful=truthful, seen_by=seen, caught_by=caught,
-            announcements=tuple(announcements),
+            announcements=tuple(announcements), at=at,
         )
         self.events.append(event)
         return event
 
+    def _made(self, sign: MadeSign | Signal) -> MadeSign:
+        if isinstance(sign, Signal):
+            return self.convention.made(sign)
+        if not isinstance(sign, MadeSign):
+            raise SignalError(f"a sign is a Signal or a MadeSign, got {type(sign).__name__}: "
+                              "read a camera's gesture with convention.read(event)")
+        if sign.gesture is not None and self.convention.sign_for(sign.gesture) is not sign.sign:
+            means = self.convention.sign_for(sign.gesture)
+            raise SignalError(
+                f"the {self.convention.name} convention gives "
+                + (f"no sign to {sign.gesture.value}" if means is None else f"{sign.gesture.value} the sign {means.value}")
+                + f", not {sign.sign.value}: {sign.sign.value} is made with "
+                + (", ".join(g.value for g in self.convention.gestures_for(sign.sign)) or "no gesture")
+            )
+        return sign
+
     def seen_by(self, seat: int) -> tuple[SeenSign, ...]:
-        """The signs ``seat`` knows of, in order: its own, its partner's, the opponents' it caught."""
+        """The signs ``seat`` knows of, in order: its own, its partner's, the opponents' it caught.
+        A camera's reading (its confidence) reaches only the maker's partner, as in the game's
+        records: the maker knows what it signed, the opponents caught it by eye."""
         return tuple(
-            SeenSign(e.seat, e.signal, e.moment, e.levels) for e in self.events if seat in e.seen_by
+            SeenSign(e.seat, e.made if seat == partner_of(e.seat, self.players) else _by_eye(e.made),
+                     e.moment, e.announcements, e.moment // self.players)
+            for e in self.events if seat in e.seen_by
         )
 
     def clear(self) -> None:
@@ -256,9 +354,18 @@ class SignLog:
         self.events.clear()
 
 
+def _by_eye(made: MadeSign) -> MadeSign:
+    return made if made.confidence is None else replace(made, confidence=None)
+
+
 # -- game records -----------------------------------------------------------------------------------
-# The rules layer stores signs as opaque text (``Game.record_signal``); this is that text.
-# ``"as x2 | au-dessous, après au-dessus"``: the sign's value, its count, then the words told aloud.
+# The rules layer stores signs as opaque text (``Game.record_signal``); this is that text, written
+# and read here only. ``"as x2 | au-dessous, après au-dessus"``: the sign's value, its count, then
+# the words told aloud. A record of a sign read by a camera (what the partner of a person gets) ends
+# with the gesture read and the recognizer's confidence: ``"borgne @wink 0.830"``.
+
+_MARK = " @"
+
 
 def encode_message(signal: Signal, announcements: Sequence[Announcement] = ()) -> str:
     from trainer.signals.relative import format_message
@@ -266,6 +373,15 @@ def encode_message(signal: Signal, announcements: Sequence[Announcement] = ()) -
     text = signal.sign.value + (f" x{signal.count}" if signal.count > 1 else "")
     if announcements:
         text += " | " + format_message(announcements)
+    return text
+
+
+def record_text(made: MadeSign, announcements: Sequence[Announcement] = (), *, as_read: bool = False) -> str:
+    """The record of ``made``: plain for the eyes that saw it, with the camera's reading
+    (gesture, confidence) when ``as_read`` and the sign was read by a camera."""
+    text = encode_message(made.signal, announcements)
+    if as_read and made.read_by_camera and made.gesture is not None:
+        text = mark_confidence(text, made.gesture, made.confidence)
     return text
 
 
@@ -288,3 +404,47 @@ def decode_message(message: str) -> tuple[Signal, tuple[Announcement, ...]]:
             "then optionally '| au-dessus, ...'"
         ) from None
     return signal, (parse(words) if words.strip() else ())
+
+
+def mark_confidence(message: str, gesture: Gesture, confidence: float) -> str:
+    """The sign record of a sign read by a camera: the message, the gesture and its confidence."""
+    if not 0.0 <= confidence <= 1.0:
+        raise SignalError(f"a recognizer confidence is between 0 and 1, got {confidence!r}")
+    return f"{message}{_MARK}{gesture.value} {confidence:.3f}"
+
+
+def split_confidence(message: str) -> tuple[str, Gesture | None, float | None]:
+    """``(message, gesture, confidence)``; gesture and confidence are None for a sign not read by a
+    camera (a bot's, a button's) or an unreadable mark."""
+    head, sep, tail = message.rpartition(_MARK)
+    if not sep:
+        return message, None, None
+    parts = tail.split()
+    try:
+        gesture = Gesture(parts[0])
+        confidence = float(parts[1])
+    except (IndexError, ValueError):
+        return message, None, None
+    return head, gesture, confidence
+
+
+@lru_cache(maxsize=8192)
+def read_record(message: str) -> tuple[MadeSign, tuple[Announcement, ...]] | None:
+    """A record's text as typed values, decoded once per text (records are immutable and the bots
+    read every record of the deal at each decision). None for text the signals layer cannot read
+    (another tool's record)."""
+    head, gesture, confidence = split_confidence(message)
+    try:
+        signal, words = decode_message(head)
+        return MadeSign(signal, gesture, confidence), words
+    except ValueError:  # SignalError, AnnouncementError, a confidence off 0..1
+        return None
+
+
+def seen_from_record(record: SignalRecord) -> SeenSign | None:
+    """A game's sign record as the seat it reached knows it (None when unreadable)."""
+    read = read_record(record.message)
+    if read is None:
+        return None
+    made, words = read
+    return SeenSign(record.seat, made, None, words, record.trick)

@@ -2,7 +2,8 @@
 
 The app must say plainly why the live camera is not in use (switched off, recognizer or model
 missing, browser refused or found no camera). This module only *probes* (``importlib.util.find_spec``,
-no heavy import), so it is cheap to call on every rerun.
+no heavy import), so it is cheap to call on every rerun. Only the optional extras (MediaPipe,
+OpenCV, streamlit-webrtc, PyAV) are probed: the app's own modules are imported, never probed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ class InputMode(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """One collaborator piece the app wires in: whether it is there, and if not why."""
+    """A part of the app that may be unavailable, and if so why: an optional extra (the recognizer,
+    the live camera) or the progress database. The app's own modules are always there."""
 
     name: str
     available: bool
@@ -56,9 +58,6 @@ def recognizer() -> Piece:
             "model missing: the vision extras (mediapipe 0.10.21 with its bundled models) are not "
             "installed; install with `pip install -e '.[app]'`",
         )
-    for module in ("trainer.vision.pipeline",):
-        if not has_module(module):
-            return Piece("recognizer", False, f"the recognizer is not available in this build ({module} is missing)")
     return Piece("recognizer", True)
 
 
@@ -72,50 +71,37 @@ def live_camera_support() -> Piece:
     return Piece("live camera", True)
 
 
-def piece(name: str, *modules: str) -> Piece:
-    """A collaborator piece (deck, table, quiz, storage) by the modules it needs."""
-    missing = [m for m in modules if not has_module(m)]
-    if missing:
-        return Piece(name, False, f"{name} is not available in this build ({', '.join(missing)} missing)")
-    return Piece(name, True)
-
-
-def piece_with(name: str, module: str, *attributes: str) -> Piece:
-    """A piece that is there only if ``module`` imports and exports ``attributes``. Only for light
-    modules (deck, rules, bots, quiz, storage): this really imports them."""
-    import importlib
-
-    try:
-        loaded = importlib.import_module(module)
-    except ImportError as error:
-        return Piece(name, False, f"{name} is not available in this build ({module}: {error})")
-    missing = [a for a in attributes if not hasattr(loaded, a)]
-    if missing:
-        return Piece(name, False, f"{name} is not available in this build ({module} lacks {', '.join(missing)})")
-    return Piece(name, True)
-
-
 @dataclass(frozen=True, slots=True)
 class ModeReport:
     mode: InputMode
     why: str
 
 
-def input_mode(camera_switch: bool) -> ModeReport:
-    """The mode the sign input is in, with the reason a user can act on."""
+def input_mode(camera_switch: bool, *, upload: bool = True) -> ModeReport:
+    """The mode the sign input is in, with the reason a user can act on. ``upload`` says whether
+    the page takes an uploaded clip or photo (Practice does; Play and the Quiz do not): a page is
+    never told to suggest an action it lacks."""
     rec = recognizer()
     if not rec.available:
         return ModeReport(InputMode.BUTTONS, f"No recognition: {rec.reason}. Give every sign with its button.")
+    fallback = InputMode.UPLOAD if upload else InputMode.BUTTONS
     if not camera_switch:
         return ModeReport(
-            InputMode.UPLOAD,
-            "Camera switched off (sidebar). Upload a clip or a photo of a sign, or give signs with the buttons.",
+            fallback,
+            "Camera switched off: switch on “Camera on” in the sidebar"
+            + (", upload a clip or a photo of a sign," if upload else "")
+            + " or give signs with the buttons.",
         )
     cam = live_camera_support()
     if not cam.available:
-        return ModeReport(InputMode.UPLOAD, f"No live camera: {cam.reason}. Upload a clip or a photo instead.")
+        return ModeReport(
+            fallback,
+            f"No live camera: {cam.reason}. "
+            + ("Upload a clip or a photo instead." if upload else "Give signs with the buttons."),
+        )
     return ModeReport(
         InputMode.LIVE_CAMERA,
         "Live camera: press START under the video. If the browser reports NotAllowedError, camera "
-        "permission was refused; NotFoundError means no camera was found. Upload or buttons still work.",
+        "permission was refused; NotFoundError means no camera was found. "
+        + ("Upload or buttons still work." if upload else "The buttons still work."),
     )

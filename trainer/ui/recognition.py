@@ -80,31 +80,6 @@ def face_model_available() -> bool:
     return find_face_model() is not None
 
 
-def overlay_available() -> bool:
-    """Whether the vision layer's overlay (``trainer.vision.annotate``) is in this build."""
-    return modes.has_module("trainer.vision.annotate")
-
-
-def _mirror_points(points, width: int):
-    if points is None:
-        return None
-    flipped = points.copy()
-    flipped[:, 0] = (width - 1) - flipped[:, 0]
-    return flipped
-
-
-def mirrored_landmarks(landmarks, width: int):
-    """The same landmarks on the horizontally flipped image (sides stay the subject's own)."""
-    from dataclasses import replace
-
-    return replace(
-        landmarks,
-        face=_mirror_points(landmarks.face, width),
-        hands=tuple(replace(h, points=_mirror_points(h.points, width)) for h in landmarks.hands),
-        pose=_mirror_points(landmarks.pose, width),
-    )
-
-
 def hands_off_the_face(landmarks):
     """The landmarks without the hands whose centre lies inside the face's box: a hand skeleton
     drawn over a face is a hand the tracker imagined there (the scorers ignore it too)."""
@@ -124,20 +99,19 @@ def hands_off_the_face(landmarks):
 
 
 def draw(image, analysis, mirror: bool):
-    """The frame to show: the vision layer's landmarks (not a hand drawn over the face), or the plain
-    frame when the overlay is not in this build. The meters are the page's (one set, the
-    convention's signs only), not drawn on the video. Mirroring is for display only."""
+    """The frame to show with the vision layer's landmarks (not a hand drawn over the face). The
+    meters are the page's (one set, the convention's signs only), not drawn on the video. Mirroring
+    is for display only (:func:`trainer.vision.landmarks.mirrored_landmarks`)."""
     import numpy as np
 
-    if not overlay_available():
-        return np.ascontiguousarray(image[:, ::-1]) if mirror else image
     from trainer.vision.annotate import draw_landmarks
+    from trainer.vision.landmarks import mirrored_landmarks
 
     out = np.ascontiguousarray(image[:, ::-1]) if mirror else image.copy()
     landmarks = analysis.landmarks
     if landmarks is not None:
         landmarks = hands_off_the_face(landmarks)
-        draw_landmarks(out, mirrored_landmarks(landmarks, image.shape[1]) if mirror else landmarks)
+        draw_landmarks(out, mirrored_landmarks(landmarks) if mirror else landmarks)
     return out
 
 

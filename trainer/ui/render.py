@@ -1,5 +1,5 @@
 """Small rendering helpers shared by the pages: SVG pictures, card and sign labels, and the notice a
-page shows when a piece of the product is not available in this build.
+page shows when an optional part (the recognizer, the camera, the progress database) is unavailable.
 
 Holds no game logic: card names come from ``trainer.rules.cards``, pictures from ``trainer.deck``.
 """
@@ -13,7 +13,7 @@ import streamlit as st
 
 from trainer.rules.cards import Card
 from trainer.signals.signs import Sign
-from trainer.ui.modes import Piece, piece_with
+from trainer.ui.modes import Piece
 from trainer.ui.settings import Language
 
 
@@ -44,41 +44,22 @@ def sign_label(sign: Sign, language: Language) -> str:
     return f"{sign.french} ({sign.english})"
 
 
-def deck() -> Piece:
-    """The deck is there when ``trainer.deck`` exports ``card_svg`` (a half-landed package is not)."""
-    return piece_with("the card deck", "trainer.deck", "card_svg", "card_back_svg", "sign_svg")
-
-
 def unavailable(what: Piece) -> None:
     """Say plainly that a part of the product is missing; never show a stand-in."""
     st.warning(f"Unavailable: {what.reason}.", icon=":material/block:")
 
 
 def card_svg(card: Card, *, language: Language = Language.FRENCH, width: int | None = None,
-             hints: bool = True, convention: str = "classic") -> str | None:
-    """The project's SVG for ``card`` (name, nickname, strength index, sign hint), or None when the
-    deck is not in this build."""
-    if not deck().available:
-        return None
+             hints: bool = True, convention: str = "classic") -> str:
+    """The project's SVG for ``card`` (name, nickname, strength index, sign hint)."""
     from trainer.deck import card_svg as render
     from trainer.signals.conventions import Convention
 
     return render(card, language=language.value, width=width, hints=hints, convention=Convention.named(convention))
 
 
-def card_back_svg(width: int | None = None) -> str | None:
-    if not deck().available:
-        return None
-    from trainer.deck import card_back_svg as render
-
-    return render(width=width)
-
-
-def sign_svg(sign, convention: str, *, width: int | None = 96, label: bool = False) -> str | None:
-    """The drawn demonstration of a Sign, Signal or Gesture under ``convention``, or None when the
-    deck's drawings are not in this build."""
-    if not deck().available:
-        return None
+def sign_svg(sign, convention: str, *, width: int | None = 96, label: bool = False) -> str:
+    """The drawn demonstration of a Sign, Signal or Gesture under ``convention``."""
     from trainer.deck import sign_svg as render
     from trainer.signals.conventions import Convention
 

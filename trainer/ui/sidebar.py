@@ -50,7 +50,8 @@ def render_sidebar() -> Settings:
         mirror = st.toggle("Mirror the video", value=current.mirror, key="opt_mirror",
                            help="Show yourself as in a mirror. Left and right in the feedback stay your own.")
         camera = st.toggle("Camera on", value=current.camera, key="opt_camera",
-                           help="Switch on to use the live webcam; off, upload a clip or photo or use the buttons.")
+                           help="Switch on to use the live webcam; off, give signs with the buttons "
+                                "(Practice also reads an uploaded clip or photo).")
     new = Settings(
         preset=preset, convention=convention, language=language, handedness=handedness,
         mirror=bool(mirror), camera=bool(camera),

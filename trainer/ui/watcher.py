@@ -5,7 +5,7 @@ frame; the watcher returns the frame at once with the latest overlay drawn and h
 to its own analysis thread, so the video keeps the camera's rate while recognition skips frames it
 cannot keep up with. Neither thread may call ``st.*``: everything the page needs crosses over through
 ``SignWatcher.reports``, a bounded ``queue.Queue`` of frozen records (:class:`FrameReport` for the
-live meters, :class:`SignSeen` for each recognised gesture, :class:`WatcherFailure` when the
+live meters, :class:`GestureReport` for each recognised gesture, :class:`WatcherFailure` when the
 recognizer cannot run). The page drains it from a fragment that reruns a few times a second.
 
 The recognizer itself (landmarks, features, thresholds, hysteresis) is the vision layer's
@@ -58,7 +58,7 @@ class FrameReport:
 
 
 @dataclass(frozen=True, slots=True)
-class SignSeen:
+class GestureReport:
     """A gesture the recognizer reported, with the source time of the frame that reported it.
 
     ``final`` is False when the gesture was just confirmed (reported within its hold time: what a
@@ -87,7 +87,7 @@ class WatcherFailure:
     message: str
 
 
-Report = Union[FrameReport, SignSeen, CalibrationProgress, WatcherFailure]
+Report = Union[FrameReport, GestureReport, CalibrationProgress, WatcherFailure]
 
 
 class Analysis(Protocol):
@@ -276,9 +276,9 @@ class SignWatcher:
                 droppable=True,
             )
             for event in analysis.started:
-                self._put(SignSeen(event=event, reported_at=timestamp, final=False), droppable=False)
+                self._put(GestureReport(event=event, reported_at=timestamp, final=False), droppable=False)
             for event in analysis.finished:
-                self._put(SignSeen(event=event, reported_at=timestamp, final=True), droppable=False)
+                self._put(GestureReport(event=event, reported_at=timestamp, final=True), droppable=False)
             if self._calibrator is not None:
                 self._calibrate(scores, timestamp)
             return analysis

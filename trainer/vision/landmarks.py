@@ -74,17 +74,42 @@ def reindex_mirrored_face(points: np.ndarray) -> np.ndarray:
     return points[_FACE_SWAP[: points.shape[0]]]
 
 
+def mirror_x(points: np.ndarray | None, width: int) -> np.ndarray | None:
+    """Points of a frame ``width`` pixels wide as they lie on the horizontally flipped frame:
+    ``x -> width - x``. MediaPipe's coordinates are continuous (normalised x times the width, so the
+    frame spans 0..width and pixel i covers i..i+1), and flipping maps that span onto itself. The one
+    definition of mirroring: the pipeline's unmirrored face and the app's mirrored overlay use it.
+    Returns a new float32 array (None stays None); other columns are kept."""
+    if points is None:
+        return None
+    out = np.array(points, dtype=np.float32, copy=True)
+    out[:, 0] = width - out[:, 0]
+    return out
+
+
 def unmirrored_face(points: np.ndarray, width: int) -> np.ndarray:
     """The (already re-indexed) face mesh of a mirrored frame, flipped back to lie as in the
-    unmirrored frame: ``x -> width - x`` (MediaPipe's continuous pixel coordinates).
+    unmirrored frame (:func:`mirror_x`).
 
     ``face_features`` measures in a face frame whose axes follow the subject's right-to-left eye line
     and point down the face; in mirrored coordinates that frame is left-handed, so head roll would
     read ~180 degrees and brow/lip heights would change sign. Returns a new array.
     """
-    out = np.array(points, dtype=np.float32, copy=True)
-    out[:, 0] = width - out[:, 0]
-    return out
+    return mirror_x(points, width)
+
+
+def mirrored_landmarks(landmarks: Landmarks) -> Landmarks:
+    """The same landmarks drawn on the horizontally flipped frame (:func:`mirror_x`); sides and
+    indices stay the subject's own (display only: the recognizer never sees a flipped frame)."""
+    from dataclasses import replace
+
+    width = landmarks.width
+    return replace(
+        landmarks,
+        face=mirror_x(landmarks.face, width),
+        hands=tuple(replace(h, points=mirror_x(h.points, width)) for h in landmarks.hands),
+        pose=mirror_x(landmarks.pose, width),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,10 +366,3 @@ class Tracker:
         if self.options.mirrored:
             points = points[_POSE_SWAP]
         return points
-
-
-def track_image(image: np.ndarray, *, face: bool = True, hands: bool = True, pose: bool = False) -> Landmarks:
-    """Convenience for one still: builds a static-mode tracker, tracks, closes it."""
-    options = TrackerOptions(face=face, hands=hands, pose=pose, static_image_mode=True)
-    with Tracker(options) as tracker:
-        return tracker.process(Frame(image=image, timestamp=0.0))

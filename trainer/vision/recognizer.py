@@ -115,7 +115,9 @@ class RecognizerConfig:
         return self.default
 
 
-class Phase(enum.Enum):
+class TrackPhase(enum.Enum):
+    """Where one gesture's track is in the recognizer (not the game's ``trainer.rules.actions.Phase``)."""
+
     IDLE = "idle"
     PENDING = "pending"
     ACTIVE = "active"
@@ -124,7 +126,7 @@ class Phase(enum.Enum):
 
 @dataclass(slots=True)
 class _Track:
-    phase: Phase = Phase.IDLE
+    phase: TrackPhase = TrackPhase.IDLE
     since: float = 0.0
     """When the current phase began (onset for PENDING, fall time for RELEASING)."""
     start: float = 0.0
@@ -237,26 +239,26 @@ class Recognizer:
             gesture.sided and side is not None and track.side is not None and side is not track.side
             and score >= timing.enter
         )
-        if track.phase in (Phase.ACTIVE, Phase.RELEASING):
+        if track.phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING):
             if not other_side:
                 track.switch_since = None
             elif track.switch_since is None:
                 track.switch_since = t
             elif ms(track.switch_since) + 1e-6 >= timing.hold_ms:
-                if track.phase is Phase.ACTIVE:
+                if track.phase is TrackPhase.ACTIVE:
                     track.since = track.switch_since
                 finished.append(self._finish(gesture, track, timing))
                 track.refractory_until = float("-inf")
                 self._begin(track, track.switch_since, score, side, talking, gesture)
                 track.switch_since = None
-        elif track.phase is Phase.PENDING and other_side:
+        elif track.phase is TrackPhase.PENDING and other_side:
             self._begin(track, t, score, side, talking, gesture)
-        if track.phase is Phase.IDLE:
+        if track.phase is TrackPhase.IDLE:
             if score >= timing.enter and t >= track.refractory_until:
                 self._begin(track, t, score, side, talking, gesture)
-        if track.phase is Phase.PENDING:
+        if track.phase is TrackPhase.PENDING:
             if score < timing.exit:
-                track.phase = Phase.IDLE
+                track.phase = TrackPhase.IDLE
                 return
             if score > track.peak:
                 track.peak = score
@@ -270,19 +272,19 @@ class Recognizer:
                 # starts once the neutral is known.
                 track.since = t
             if ms(track.since) + 1e-6 >= hold:
-                track.phase, track.start = Phase.ACTIVE, track.since
+                track.phase, track.start = TrackPhase.ACTIVE, track.since
                 started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
             return
-        if track.phase is Phase.ACTIVE:
+        if track.phase is TrackPhase.ACTIVE:
             track.peak = max(track.peak, score)
             if score < timing.exit:
-                track.phase, track.since = Phase.RELEASING, t
+                track.phase, track.since = TrackPhase.RELEASING, t
             return
-        if track.phase is Phase.RELEASING:
+        if track.phase is TrackPhase.RELEASING:
             if score >= timing.enter and not other_side:
                 if ms(track.since) >= timing.min_closure_ms:
                     track.count += 1
-                track.phase = Phase.ACTIVE
+                track.phase = TrackPhase.ACTIVE
                 track.peak = max(track.peak, score)
                 return
             if ms(track.since) >= timing.release_ms:
@@ -290,14 +292,14 @@ class Recognizer:
 
     def _begin(self, track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
         """Start a pending event; its side is the side seen at the onset."""
-        track.phase, track.since, track.peak, track.side, track.count = Phase.PENDING, t, score, side, 1
+        track.phase, track.since, track.peak, track.side, track.count = TrackPhase.PENDING, t, score, side, 1
         track.onset_talking = talking and self._speech_prone(gesture)
         track.switch_since = None
 
     def _finish(self, gesture: Gesture, track: _Track, timing: GestureTiming) -> GestureEvent:
         end = track.since
         event = GestureEvent(gesture, track.start, end, track.count, min(1.0, track.peak), track.side)
-        track.phase = Phase.IDLE
+        track.phase = TrackPhase.IDLE
         track.refractory_until = end + timing.refractory_ms / 1000.0
         return event
 
@@ -305,13 +307,13 @@ class Recognizer:
         """End of stream: finish every open event (ending at the last frame, or when it fell)."""
         out = []
         for gesture, track in self._tracks.items():
-            if track.phase is Phase.ACTIVE:
+            if track.phase is TrackPhase.ACTIVE:
                 track.since = self._last_time if self._last_time is not None else track.start
                 out.append(self._finish(gesture, track, self._timings[gesture]))
-            elif track.phase is Phase.RELEASING:
+            elif track.phase is TrackPhase.RELEASING:
                 out.append(self._finish(gesture, track, self._timings[gesture]))
-            elif track.phase is Phase.PENDING:
-                track.phase = Phase.IDLE
+            elif track.phase is TrackPhase.PENDING:
+                track.phase = TrackPhase.IDLE
         return out
 
     # -- views -----------------------------------------------------------------------------------
@@ -323,7 +325,7 @@ class Recognizer:
         active = {
             g: ActiveGesture(g, tr.start, tr.count, tr.peak, tr.side)
             for g, tr in self._tracks.items()
-            if tr.phase in (Phase.ACTIVE, Phase.RELEASING)
+            if tr.phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING)
         }
         return LiveState(
             timestamp=self._last_time or 0.0,

@@ -16,10 +16,10 @@ from typing import Any, Callable
 import streamlit as st
 
 from trainer.signals.conventions import Convention
-from trainer.signals.signs import Sign, Signal
+from trainer.signals.signs import MadeSign
 from trainer.ui import camera, modes, render
 from trainer.ui.settings import Settings
-from trainer.ui.watcher import FrameReport, SignSeen, WatcherFailure
+from trainer.ui.watcher import FrameReport, GestureReport, WatcherFailure
 
 SHOWN = 4
 """Camera signs listed under the video, newest first."""
@@ -37,19 +37,17 @@ class CameraSign:
     why: str = ""
 
 
-Send = Callable[[Signal, str], str | None]
-"""The page's sender: makes the sign at the table, returns None when sent or the refusal's text."""
+Send = Callable[[MadeSign, str, float | None], str | None]
+"""The page's sender: makes the sign at the table (begun that many seconds ago, when known), returns
+None when sent or the refusal's text."""
 
 
-def signal_for(report: SignSeen, convention: Convention) -> Signal | None:
-    """The signal a finished gesture makes under ``convention`` (None: not a sign, or not final)."""
+def made_sign(report: GestureReport, convention: Convention) -> MadeSign | None:
+    """The sign a finished gesture makes under ``convention`` (None: not a sign, or not final),
+    with the gesture, count, side, confidence and times the camera saw (``Convention.read``)."""
     if not report.final:
         return None
-    sign = convention.sign_for(report.event.gesture)
-    if sign is None:
-        return None
-    count = min(4, max(1, report.event.count)) if sign is Sign.AS else 1
-    return Signal(sign, count)
+    return convention.read(report.event)
 
 
 def handle(reports: list, *, deal: int, convention: Convention, settings: Settings, send: Send,
@@ -58,13 +56,15 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
     ``now`` is the session-clock time of the newest analysed frame (for the onset-to-received time)."""
     out: list[CameraSign] = []
     for report in reports:
-        if not isinstance(report, SignSeen):
+        if not isinstance(report, GestureReport):
             continue
-        signal = signal_for(report, convention)
-        if signal is None:
+        made = made_sign(report, convention)
+        if made is None:
             continue
-        label = render.sign_label(signal.sign, settings.language) + (f" ×{signal.count}" if signal.count > 1 else "")
-        refused = send(signal, "camera")
+        label = render.sign_label(made.sign, settings.language) + (f" ×{made.count}" if made.count > 1 else "")
+        # The sign's own moment: its onset on the camera's clock, that long before the newest frame.
+        ago = None if now is None or made.start is None else max(0.0, now - made.start)
+        refused = send(made, "camera", ago)
         latency = None if refused is not None or now is None else max(0.0, now - report.event.start)
         out.append(CameraSign(deal, label, refused is None, latency, refused or ""))
     return out
@@ -72,7 +72,7 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
 
 def panel(settings: Settings, session: Any, send: Send) -> None:
     """The camera part of the Play page (``session``: the GameSession; ``send``: the page's sender)."""
-    mode = modes.input_mode(settings.camera)
+    mode = modes.input_mode(settings.camera, upload=False)  # Play has sign buttons, no upload
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Camera signs: off — {mode.why}")
         return

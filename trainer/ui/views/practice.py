@@ -24,8 +24,8 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
 from trainer.ui.settings import Handedness, Settings
-from trainer.ui.views import teach
-from trainer.ui.watcher import CalibrationProgress, FrameReport, SignSeen, WatcherFailure
+from trainer.ui.views import catch, teach
+from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
 
 MAX_SEEN = 8
 CALIBRATION_SECONDS = 3.0
@@ -199,7 +199,7 @@ def _take(reports: list, settings: Settings) -> None:
             st.session_state["practice_live"] = report
             if current is not None:
                 step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand)
-        elif isinstance(report, SignSeen):
+        elif isinstance(report, GestureReport):
             _note_seen(report.event, report.reported_at, settings)
             if current is not None:
                 step = tries.on_event(current, report.event, report.reported_at, final=report.final,
@@ -290,10 +290,7 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
     if alternatives:
         st.caption("Also accepted: " + "; ".join(g.description for g in alternatives))
     picture = render.sign_svg(target, settings.convention, width=220, label=True)
-    if picture is not None:
-        render.show_svg(picture, width=220, title=gesture.value)
-    else:
-        render.unavailable(modes.Piece("sign drawings", False, "the drawn sign demonstrations (trainer.deck.sign_svg) are not in this build"))
+    render.show_svg(picture, width=220, title=gesture.value)
 
 
 def _upload_panel(settings: Settings) -> None:
@@ -408,6 +405,7 @@ def show() -> None:
             _show_seen(settings)
     _calibration_panel(settings, mode)
     teach.panel(settings, mode)
+    catch.panel(settings)
     live = camera.current()
 
     # Redrawn once a second while the camera is on, so a verdict reaches the table without a full

@@ -20,11 +20,7 @@ from trainer.signals.signs import Sign
 from trainer.ui import camera, modes, persistence, render, state
 from trainer.ui.settings import Settings
 from trainer.ui.table_talk import card_name
-from trainer.ui.watcher import SignSeen
-
-
-def quiz_piece() -> modes.Piece:
-    return modes.piece_with("the quiz", "trainer.quiz", "Session", "Progress", "Kind")
+from trainer.ui.watcher import GestureReport
 
 
 def _now() -> datetime:
@@ -135,14 +131,12 @@ def _show_question(session, question, settings: Settings) -> None:
         for col, card in zip(cols, question.cards):
             with col:
                 svg = render.card_svg(card, language=settings.language, width=110, hints=False)
-                if svg is not None:
-                    render.show_svg(svg, width=110, title=card.code)
+                render.show_svg(svg, width=110, title=card.code)
                 if question.is_order:
                     st.caption(card_name(card, settings.language))
     if question.gesture is not None:
         svg = render.sign_svg(question.gesture, settings.convention, width=150)
-        if svg is not None:
-            render.show_svg(svg, width=150, title=question.gesture.value)
+        render.show_svg(svg, width=150, title=question.gesture.value)
     answered = st.session_state["quiz_feedback"] is not None
     if question.is_order:
         names = {c.code: card_name(c, settings.language) for c in question.cards}
@@ -160,12 +154,10 @@ def _show_question(session, question, settings: Settings) -> None:
                 # beside a question that shows the 3D would give the answer away.
                 if choice.card is not None and not question.cards:
                     svg = render.card_svg(choice.card, language=settings.language, width=90, hints=False)
-                    if svg is not None:
-                        render.show_svg(svg, width=90, title=choice.card.code)
+                    render.show_svg(svg, width=90, title=choice.card.code)
                 elif choice.gesture is not None or choice.sign is not None:
                     svg = render.sign_svg(choice.gesture or choice.sign, settings.convention, width=70)
-                    if svg is not None:
-                        render.show_svg(svg, width=70, title=_choice_label(choice, language))
+                    render.show_svg(svg, width=70, title=_choice_label(choice, language))
                 st.button(_choice_label(choice, language), key=f"quiz_choice_{i}", disabled=answered,
                           on_click=_answer, args=(session, choice.key), width="stretch")
     if question.expected_gestures and not answered:
@@ -176,7 +168,7 @@ def _show_question(session, question, settings: Settings) -> None:
 def _camera_answer(session, settings: Settings):
     """Card → sign questions: True when the session's camera (sidebar) can answer them; the answer
     is taken by :func:`_camera_fragment`, drawn last on the page."""
-    mode = modes.input_mode(settings.camera)
+    mode = modes.input_mode(settings.camera, upload=False)  # the Quiz answers by buttons, no upload
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
         return None
@@ -194,7 +186,7 @@ def _camera_fragment(session, settings: Settings) -> None:
             st.rerun()  # the person clicked "Next question" here: the page shows the new one
         if st.session_state["quiz_feedback"] is None:
             for report in reports:
-                if isinstance(report, SignSeen) and not report.final:
+                if isinstance(report, GestureReport) and not report.final:
                     _answer(session, None, gesture=report.event.gesture)
                     break
         if st.session_state["quiz_feedback"] is not None:
@@ -248,10 +240,10 @@ def _show_progress(session, settings: Settings) -> None:
 def show() -> None:
     settings = state.settings()
     st.title("Quiz: cards and signs")
-    for piece in (quiz_piece(), persistence.store_piece()):
-        if not piece.available:
-            render.unavailable(piece)
-            return
+    store = persistence.store_piece()
+    if not store.available:
+        render.unavailable(store)
+        return
     session = _session(settings)
     question = st.session_state["quiz_question"]
     if question is None:

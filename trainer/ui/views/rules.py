@@ -55,7 +55,7 @@ def show() -> None:
             continue
         meaning = ", ".join(c.code for c in sign.cards) or sign.english
         picture = render.sign_svg(sign, settings.convention, width=44)
-        drawn = render.svg_html(picture, width=44, title=gestures[0].value) if picture else ""
+        drawn = render.svg_html(picture, width=44, title=gestures[0].value)
         rows.append(
             f"| {render.sign_label(sign, settings.language)} | {meaning} | "
             f"{' or '.join(g.description for g in gestures)} | {drawn} |"
@@ -63,9 +63,6 @@ def show() -> None:
     st.markdown("\n".join(rows), unsafe_allow_html=True)
 
     st.subheader("Card strength, strongest first")
-    deck = render.deck()
-    if not deck.available:
-        render.unavailable(deck)
     for level in range(1, NUMBER_OF_LEVELS + 1):
         cards = cards_at_level(level)
         cols = st.columns([1, 8])
@@ -73,9 +70,8 @@ def show() -> None:
         with cols[1]:
             names = " · ".join(f"`{c.code}` {render.card_label(c, settings.language)}" for c in cards)
             st.markdown(f"{cards[0].group.value} — {names}")
-            if deck.available:
-                st.markdown(
-                    " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention), width=90, title=c.code) for c in cards),
-                    unsafe_allow_html=True,
-                )
+            st.markdown(
+                " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention), width=90, title=c.code) for c in cards),
+                unsafe_allow_html=True,
+            )
 
