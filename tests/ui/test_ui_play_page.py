@@ -201,14 +201,24 @@ def test_the_table_says_when_a_sign_was_caught(data_home):
 
     # The setup guarantees both banners: a game where the opponents caught one of our team's signs
     # and the person caught one of theirs (issue 16: no assertion in a branch the run may skip).
+    # The person catches by clicking "seen!" while an opponent's sign shows (issue 17: no longer
+    # rolled), on the page's clock set to that moment.
     for seed in range(40):
         at = _new_game(seed)
-        catches = _session(at).table.catches()
+        session = _session(at)
+        catches = session.table.catches()
         ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT, PARTNER_SEAT)]
-        caught_by_me = [c for c in catches if c.by == HUMAN_SEAT]
-        if ours_caught and caught_by_me:
+        theirs = [t.event for t in session.table.history if t.event.seat not in (HUMAN_SEAT, PARTNER_SEAT)]
+        if ours_caught and theirs:
             break
-    assert ours_caught and caught_by_me, "no game in 40 had both kinds of catch"
+    assert ours_caught and theirs, "no game in 40 had both an opponents' catch and an opponent's sign"
+    sign = theirs[0]
+    now = session.origin + sign.at + 0.1
+    session.clock = lambda: now
+    at.button(key=f"seen_{sign.seat}").click().run()
+    assert not at.exception, at.exception
+    caught_by_me = [c for c in session.table.catches() if c.by == HUMAN_SEAT]
+    assert caught_by_me
     warning = next(w.value for w in at.warning if w.value.startswith("Caught by the opponents"))
     for catch in ours_caught:
         assert f"{SHORT_NAMES[catch.by]} caught" in warning

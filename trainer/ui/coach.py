@@ -206,3 +206,62 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     # (no hand recorded: nothing to say, rather than call an empty hand weak)
     unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
     return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)
+
+
+# -- being watched (a timed table) -------------------------------------------------------------------
+
+WATCH_WINDOW_S = 15.0
+"""How far before and after a caught sign the coach looks for a clear way."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchedNote:
+    """One of the person's signs that an opponent caught, with the eyes around it."""
+
+    signal: Signal
+    at: float
+    caught_by: tuple[int, ...]
+    looking: tuple[int, ...]
+    """The opponents already looking as the sign began (the others turned to look during the hold)."""
+    clear_before: float | None
+    """Seconds before the sign when the way was last clear (None: not within the window)."""
+    clear_after: float | None
+    """Seconds after the sign when the way was next clear (None: not within the window)."""
+    clear_for: float
+    """How long that next clear spell lasted."""
+
+
+def watched_notes(history, watch, deal: int, seat: int = HUMAN_SEAT,
+                  window: float = WATCH_WINDOW_S) -> tuple[WatchedNote, ...]:
+    """For each of ``seat``'s timed signs of ``deal`` that an opponent caught: who looked, and when
+    the way was clear before and after it (``watch``: the table's :class:`~trainer.signals.watching.Watch`)."""
+    out = []
+    for t in history:
+        e = t.event
+        if t.deal != deal or e.seat != seat or e.at is None or not e.caught_by:
+            continue
+        before = watch.clear_spells(seat, max(0.0, e.at - window), e.at)
+        after = watch.clear_spells(seat, e.at, e.at + window)
+        out.append(WatchedNote(
+            e.signal, e.at, e.caught_by, watch.looking_at(seat, e.at),
+            clear_before=(e.at - before[-1][1]) if before else None,
+            clear_after=(after[0][0] - e.at) if after else None,
+            clear_for=(after[0][1] - after[0][0]) if after else 0.0,
+        ))
+    return tuple(out)
+
+
+def watched_text(note: WatchedNote, names: dict[int, str], sign_text) -> str:
+    """The coach's sentence about a caught sign: which, by whom, and when the way was clear."""
+    who = join([names[s] for s in note.caught_by])
+    turned = [s for s in note.caught_by if s not in note.looking]
+    how = ("looking at you as you began it" if not turned else
+           "turning to look while you held it" if len(turned) == len(note.caught_by) else
+           "one looking, one turning to look")
+    parts = [f"Your {sign_text(note.signal)} was caught by {who} ({how})."]
+    if note.clear_before is not None and note.clear_before > 0:
+        parts.append(f"The way had been clear until {note.clear_before:.1f} s before.")
+    if note.clear_after is not None:
+        parts.append(f"It was clear again {note.clear_after:.1f} s later, for {note.clear_for:.1f} s: "
+                     "sign when no opponent looks at you.")
+    return " ".join(parts)

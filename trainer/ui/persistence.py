@@ -329,9 +329,19 @@ def check_saved_game(data: Any) -> dict:
     inputs = data.get("inputs")
     if not isinstance(inputs, list) or len(inputs) > MAX_INPUTS:
         raise SaveError(f"its inputs are not a list of at most {MAX_INPUTS}")
+    if not isinstance(data.get("timed", False), bool):
+        raise SaveError(f"its 'timed' {data.get('timed')!r} is not true or false")
     for n, item in enumerate(inputs, 1):
+        # A timed game's input carries its moment ("t"; a camera sign also its onset, "at").
+        moments = {k: item[k] for k in ("t", "at") if isinstance(item, dict) and k in item}
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e9 for v in moments.values()):
+            raise SaveError(f"its input {n} ({str(item)[:80]}) has a moment that is not a number of seconds")
+        if moments:
+            item = {k: v for k, v in item.items() if k not in moments}
         ok = isinstance(item, dict) and (
             (set(item) == {"act"} and isinstance(item["act"], str))
+            or (set(item) == {"seen"} and isinstance(item["seen"], int) and not isinstance(item["seen"], bool)
+                and 0 < item["seen"] < 6 and data.get("timed") is True)
             or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
             or (set(item) == {"announce"} and isinstance(item["announce"], str) and len(item["announce"]) <= 400)
             or (set(item) <= {"sign", "count", *CAMERA_KEYS} and isinstance(item.get("sign"), str)
@@ -339,7 +349,7 @@ def check_saved_game(data: Any) -> dict:
                 and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
         )
         if not ok:
-            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign")
+            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move, a sign or a catch")
     return data
 
 

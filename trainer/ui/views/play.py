@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import random
+import time
 
 import streamlit as st
 
@@ -29,7 +30,7 @@ from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
-from trainer.ui import coach, persistence, render, state
+from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.settings import Settings
@@ -117,7 +118,8 @@ def _new_game(settings: Settings) -> None:
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)  # a fresh deal each game; saved with the game
     st.session_state["play_seed"] = None
-    st.session_state["game"] = GameSession.begin(table_settings(settings), seed)
+    # A timed table: the opponents look at you or away, and you catch their signs by eye.
+    st.session_state["game"] = GameSession.begin(table_settings(settings), seed, timed=True)
     st.session_state["sent_signs"] = []
     st.session_state["play_error"] = None
     st.session_state["replay"] = None
@@ -265,11 +267,14 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     """A bot's seat: its avatar making its latest sign seen, its name, whose turn, its signs."""
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
-    from trainer.deck import avatar_svg
-
     n = view.players
-    render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
-                               label=short_name(seat, n)), width=84, title=seat_label(seat, n))
+    if session.timed:
+        _watched_avatar(session, seat, latest)
+    else:
+        from trainer.deck import avatar_svg
+
+        render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
+                                   label=short_name(seat, n)), width=84, title=seat_label(seat, n))
     dealer = " · dealer" if view.dealer == seat else ""
     label, won = _tricks_taken(session, view)
     st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
@@ -284,6 +289,68 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
         )
         st.markdown(pictures, unsafe_allow_html=True)
         st.caption("Signs seen: " + ", ".join(_signal_text(e.signal, settings) + _words(e, settings) for e in signs))
+
+
+def _watched_avatar(session: GameSession, seat: int, latest) -> None:
+    """A seat at a timed table: an opponent looks at you or away, every seat shows its signs for
+    as long as a face holds them (CSS, timed from now), and an opponent's sign is caught by
+    clicking "seen!" on it while it shows."""
+    from trainer.deck import avatar_svg
+
+    table = session.table
+    now = session.game_time()
+    hold = table.watch.gaze.hold_s
+    n = session.players
+    label = short_name(seat, n)
+    opponent = seat in table.watch.watchers(HUMAN_SEAT)
+    events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
+    showing = tuple(
+        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        for e in watch_view.to_show(events, now=now, hold=hold)
+    )
+    if opponent:
+        base = avatar_svg(None, variant=seat, width=84, label=label, away=True)
+        looking = avatar_svg(None, variant=seat, width=84, label=label)
+        spells = table.watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
+    else:
+        base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
+        looking, spells = None, ()
+    # Game time 0 on the wall clock, so the browser shows each layer at its moment (watch_view.CLOCK_JS).
+    epoch = time.time() - now
+    st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
+        seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
+        title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
+    if opponent:
+        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
+                  help=f"Click while {label} shows a sign to catch it")
+
+
+def _seen(seat: int) -> None:
+    """The person says they saw ``seat`` sign just now: caught if a sign of that seat showed."""
+    session = _session()
+    if session.table.is_over:
+        return
+    try:
+        event = session.seen(seat)
+    except ValueError as error:
+        _say_error(session, f"Not counted: {error}.")
+        return
+    settings = state.settings()
+    if event is None:
+        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked."
+    else:
+        text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
+    st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
+    _autosave(session)
+
+
+def _catch_note(session: GameSession) -> None:
+    """The outcome of the latest "seen!" click of this deal."""
+    note = st.session_state.get("catch_note")
+    if not isinstance(note, tuple) or note[0] != _deal_moment(session):
+        return
+    with st.container(key="catch_result"):
+        (st.success if note[1] else st.warning)(note[2], icon=":material/visibility:")
 
 
 def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
@@ -455,6 +522,10 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
             ours.append(f"{short_name(maker, n)}'s sign **{what}**")
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
+    if session.timed:
+        hints = coach.watched_notes(session.table.history, session.table.watch, session.table.game.deal_number)
+        if hints:
+            st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
         st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
@@ -533,8 +604,9 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(sign: Signal | MadeSign, source: str) -> None:
-    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table."""
+def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -> None:
+    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table;
+    a camera sign began ``ago`` seconds before now."""
     session = _session()
     settings = state.settings()
     signal = sign.signal if isinstance(sign, MadeSign) else sign
@@ -545,7 +617,9 @@ def _send_sign(sign: Signal | MadeSign, source: str) -> None:
         _say_error(session, talk.refusal_text(signal, settings.language))
         return
     try:
-        event = session.sign(sign)
+        # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
+        at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
+        event = session.sign(sign, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -690,10 +764,11 @@ def _announce(step: Step) -> None:
     _autosave(session)
 
 
-def _camera_send(made: MadeSign, source: str) -> str | None:
+def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
     """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not. The
-    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence."""
-    _send_sign(made, source)
+    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence,
+    and the opponents' eyes judge the moment it began (``ago`` seconds before now)."""
+    _send_sign(made, source, ago)
     error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
     return None if error is None else error[1]
 
@@ -749,6 +824,11 @@ def show() -> None:
         st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players)}", icon=":material/emoji_events:")
     _turn_banner(session, view)
     _catch_banner(session, settings)
+    _catch_note(session)
+    if session.timed:
+        import streamlit.components.v1 as components
+
+        components.html(watch_view.CLOCK_JS, height=0)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
