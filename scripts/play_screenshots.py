@@ -44,6 +44,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=900)
     parser.add_argument("--language", default=None, help="pick this language in the sidebar first (e.g. English)")
     parser.add_argument("--prefix", default="play", help="file names: PREFIX-chant.png, ...")
+    parser.add_argument("--players", type=int, choices=(3, 4, 6), default=4,
+                        help="table size chosen in the table settings before New game")
     args = parser.parse_args()
     from playwright.sync_api import expect, sync_playwright
 
@@ -62,6 +64,9 @@ def main() -> None:
                 page.wait_for_timeout(1500)
             page.get_by_role("link", name="Play").first.click()
             expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
+            if args.players != 4:
+                page.get_by_text(f"{args.players} (", exact=False).first.click()
+                page.wait_for_timeout(1500)
             page.get_by_role("button", name="New game").first.click()
             expect(page.get_by_text("Your hand").first).to_be_visible(timeout=60_000)
             page.wait_for_timeout(2000)

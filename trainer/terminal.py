@@ -1,9 +1,15 @@
-"""``aluette play``: a whole game of Aluette in the terminal — you (seat 0, South) and a bot partner
-(seat 2, North) against two bots (seats 1 West and 3 East).
+"""``aluette play``: a whole game of Aluette in the terminal, at a table of 3, 4 or 6 — you (seat 0,
+South) and the bots: at four a partner (North) against two opponents (West, East); at six a partner
+(North) and two pairs of opponents; at three each plays alone (West and East).
+
+The table settings are flags, shown when the game starts: ``--players``, ``--preset``,
+``--vigilance`` (how watchful the opponents are), ``--lies`` (signs may lie), ``--convention``,
+``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both).
 
 Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
 answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [count]`` to sign to the
-partner (``s borgne``, ``s as 2``), ``?`` for help, ``q`` to quit.
+partner (``s borgne``, ``s as 2``), ``a WORDS`` to tell more cards aloud after your last sign
+(``a en dessous``, ``a après au-dessus``), ``?`` for help, ``q`` to quit.
 Bad input is answered and asked again; end of input ends the game cleanly.
 
 Signs: you see your partner's signs, and an opponent's only when you caught it (as on the app's
@@ -25,55 +31,91 @@ from typing import TYPE_CHECKING, TextIO
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
-from trainer.rules.events import (
-    Answered,
-    CardDiscarded,
-    CardPlayed,
-    CardsDealt,
-    ChantDealt,
-    ChantDecided,
-    ChantVoted,
-    DealerChosen,
-    DealScored,
-    Declared,
-    GameOver,
-    TrickEnded,
-    narrate,
-)
-from trainer.rules.game import DealEnd, Game
+from trainer.rules.game import Game
 from trainer.rules.ruleset import PRESETS, Ruleset
+from trainer.signals.conventions import CONVENTIONS
 from trainer.signals.signs import Sign, Signal
-from trainer.signals.table import is_truthful
+from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
 
 if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --help` stays quick
     from trainer.bots.table import Table
 
-SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
-USER = 0
+# The table settings are light (names and a frozen value); the Table itself comes when a game starts.
+from trainer.bots.table_setup import (
+    TABLE_SIZES,
+    TableSettings,
+    TableSetupError,
+    partner_seat,
+    playable_bots,
+    seat_names,
+    team_names,
+)
+from trainer.narration import (  # noqa: F401  (the narration moved there; its names stay importable here)
+    LANGUAGES,
+    SEAT_NAMES,
+    USER,
+    TerminalPhrases,
+    card_label,
+    deal_summary,
+    outcome_verdict,
+    phrases_for,
+    score_text,
+    seat_name,
+)
+from trainer.narration import levels_text as _levels_text
+from trainer.narration import sign_text as _sign_text
+from trainer.rules.events import narrate
+
 
 
 def add_commands(subparsers) -> None:
     play = subparsers.add_parser(
-        "play", help="play a game in the terminal: you and a bot partner against two bots"
+        "play", help="play a game in the terminal at a table of 3, 4 or 6: you, a bot partner and bot opponents"
     )
+    play.add_argument("--players", type=int, default=4, choices=TABLE_SIZES,
+                      help="table size: 3 (each alone), 4 (two pairs, default) or 6 (three pairs)")
     play.add_argument("--preset", default="vendee", choices=sorted(PRESETS), help="rule variant (default vendee)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    play.add_argument("--bot", default=None, help="bot for the three other seats (default heuristic, else simple)")
+    play.add_argument("--vigilance", default="normal", choices=tuple(VIGILANCE_LEVELS),
+                      help="how watchful the opponents are: how often they catch a sign (default normal)")
+    play.add_argument("--lies", action="store_true",
+                      help="signs may lie: you may bluff, and the bots trust signs less")
+    play.add_argument("--convention", default="classic", choices=tuple(CONVENTIONS),
+                      help="which sign convention the table uses (default classic)")
+    play.add_argument("--partner", default=None, choices=playable_bots(), help="your partner's bot (default heuristic)")
+    play.add_argument("--opponents", default=None, choices=playable_bots(), help="the opponents' bot (default heuristic)")
+    play.add_argument("--bot", default=None, help="bot for every other seat (partner and opponents)")
     play.add_argument("--save", metavar="FILE", default=None,
                       help="save the game as JSON when it ends or you leave (resume it with --resume FILE)")
     play.add_argument("--resume", metavar="FILE", default=None,
-                      help="go on with a game saved by --save (or an app save); it is saved back there "
-                           "when you leave, unless --save names another file")
+                      help="go on with a game saved by --save (or an app save), with the table settings it "
+                           "was played with; it is saved back there when you leave, unless --save names another file")
+    play.add_argument("--language", default="en", choices=LANGUAGES,
+                      help="the language the game is told in: fr, en (default) or it; the prompts stay English")
     play.set_defaults(run=_run_play)
+
+
+def settings_from_args(args) -> TableSettings:
+    """The table settings the flags ask for; ``--bot`` sets partner and opponents unless they are named."""
+    bot = args.bot.strip().lower() if args.bot else None
+    try:
+        return TableSettings(
+            players=args.players, preset=args.preset, vigilance=args.vigilance, lies=args.lies,
+            convention=args.convention, partner=args.partner or bot or "heuristic",
+            opponents=args.opponents or bot or "heuristic",
+        )
+    except TableSetupError as error:
+        raise RulesError(f"cannot set the table: {error}") from None
 
 
 class ResumeError(ValueError):
     """A saved game that cannot be resumed: says which file, what is wrong, and that it is untouched."""
 
 
-def load_for_resume(path: str) -> Game:
-    """The game saved in ``path`` (a terminal save, or an app save holding one under ``"game"``).
-    Raises :class:`ResumeError`; never writes to the file."""
+def load_for_resume(path: str) -> tuple[Game, TableSettings]:
+    """The game saved in ``path`` (a terminal save, or an app save holding one under ``"game"``) and
+    the table settings it was played with (a save from before the settings existed: the defaults,
+    at the game's own table size and preset). Raises :class:`ResumeError`; never writes to the file."""
     import json
 
     from trainer.rules.saves import game_from_json
@@ -91,47 +133,37 @@ def load_for_resume(path: str) -> Game:
     except json.JSONDecodeError as error:
         raise ResumeError(f"cannot resume: {path} is damaged, it is not JSON (line {error.lineno}, column "
                           f"{error.colno}: {error.msg}); {untouched}") from None
+    table = data.get("table", {}) if isinstance(data, dict) else {}
     if isinstance(data, dict) and data.get("format") == "aluette-app-game":
+        table = data  # the app keeps its table settings at the top of its save
         data = data.get("game")
     try:
         game = game_from_json(data)
     except ValueError as error:
         raise ResumeError(f"cannot resume: {path} is not a game this version can replay ({error}); {untouched}") from None
-    if game.ruleset.player_count != 4:
-        raise ResumeError(f"cannot resume: {path} is a {game.ruleset.player_count}-player game; "
-                          "the terminal game is for the 4-player table")
-    return game
+    try:
+        settings = TableSettings.from_json(table if isinstance(table, dict) else {})
+        preset = game.ruleset.name if game.ruleset.name in PRESETS else settings.preset
+        settings = settings.with_(players=game.ruleset.player_count, preset=preset)
+    except TableSetupError as error:
+        raise ResumeError(f"cannot resume: {path} holds table settings this version does not know ({error}); "
+                          f"{untouched}") from None
+    return game, settings
 
 
 def _run_play(args) -> int:
     if args.resume:
-        game = load_for_resume(args.resume)
-        return play(game.ruleset, game.seed, args.bot, sys.stdin, sys.stdout,
-                    save=args.save or args.resume, resume=game)
+        game, settings = load_for_resume(args.resume)
+        return play(game.ruleset, game.seed, None, sys.stdin, sys.stdout,
+                    save=args.save or args.resume, resume=game, settings=settings, language=args.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    return play(Ruleset.preset(args.preset), seed, args.bot, sys.stdin, sys.stdout, save=args.save)
-
-
-def card_label(card: Card) -> str:
-    """``"2C  la Vache / the Cow"``."""
-    return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
-
-
-def seat_name(seat: int) -> str:
-    return SEAT_NAMES.get(seat, f"seat {seat}")
+    settings = settings_from_args(args)
+    return play(settings.ruleset, seed, None, sys.stdin, sys.stdout, save=args.save, settings=settings,
+                language=args.language)
 
 
 class _Quit(Exception):
     pass
-
-
-def _sign_text(signal) -> str:
-    """``"le Borgne / the One-eyed"``, ``"un as / an ace x2"``."""
-    sign = signal.sign
-    french = getattr(sign, "french", None) or str(getattr(sign, "value", sign))
-    english = getattr(sign, "english", None)
-    text = f"{french} / {english}" if english else french
-    return text + (f" x{signal.count}" if getattr(signal, "count", 1) > 1 else "")
 
 
 def _sign_names() -> list[str]:
@@ -142,6 +174,9 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
     """``s borgne`` / ``s as 2``: make a sign to the partner (the opponents may catch it)."""
     words = text.split()[1:]
     names = _sign_names()
+    if partner_seat(table.players) is None:
+        print("At three everybody plays alone: there is no partner to sign to.", file=out)
+        return
     if not words:
         print("Sign what? s NAME [count]; names: " + ", ".join(names), file=out)
         return
@@ -155,103 +190,70 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
         return
     if not table.lying_allowed and not is_truthful(signal, table.game.hand(USER)):
         print(f"Cannot make that sign: your hand does not back {_sign_text(signal)}, and signs at this "
-              "table tell the truth. Sign a card you hold.", file=out)
+              "table tell the truth. Sign a card you hold (or start the game with --lies to bluff).", file=out)
         return
     try:
         event = table.submit_sign(USER, signal)
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
-    caught = [seat_name(s) for s in event.caught_by]
+    caught = [seat_name(s, table.players) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
 
 
-def _make_table(ruleset: Ruleset, seed: int, bot_name: str | None):
-    """The bots' Table with the person at seat 0 and the named bot (default heuristic) at the
-    three other seats, signs included."""
-    from trainer.bots.base import bot_names, register
-    from trainer.bots.simple import SimpleBot
-    from trainer.bots.table import Table
+def _announce(table, text: str, out: TextIO) -> None:
+    """``a en dessous`` / ``a après au-dessus, au-dessus de là-dessus``: tell more cards aloud,
+    relative to your last sign this deal (checked against your hand like a sign)."""
+    from trainer.signals.relative import parse, unheld_levels
 
-    name = bot_name or "heuristic"
-    if name == "simple":
-        # The small fallback bot is not in the registry by default: the terminal offers it.
-        if "simple" not in bot_names():
-            register("simple", SimpleBot)
-    return Table.create(["human", name, name, name], ruleset=ruleset, seed=seed), name
+    words = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+    if partner_seat(table.players) is None:
+        print("At three everybody plays alone: there is no partner to tell your cards to.", file=out)
+        return
+    try:
+        announcements = parse(words)
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    mine = [t.event for t in table.visible_signs(USER) if t.event.seat == USER]
+    if not mine:
+        print("Cannot announce that: make a sign first (s NAME); announcements tell cards relative to it.", file=out)
+        return
+    last = mine[-1]
+    try:
+        unheld = unheld_levels(last.sign, last.announcements + announcements, table.game.hand(USER),
+                               last.signal.count, new=len(announcements))
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    if unheld and not table.lying_allowed:
+        print(f"Cannot announce that: after {_sign_text(last.signal)} it names {_levels_text(unheld)}, which you "
+              "do not hold, and announcements tell the truth at this table like signs (start the game with "
+              "--lies to bluff).", file=out)
+        return
+    try:
+        event = table.announce(USER, announcements)
+    except ValueError as error:
+        print(f"Cannot announce that: {error}.", file=out)
+        return
+    print(f"You tell your partner aloud: {', '.join(a.french for a in announcements)} "
+          f"(after {_sign_text(event.signal)}: {_levels_text(event.levels[-len(announcements):])}).", file=out)
 
 
-class TerminalPhrases:
-    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
-    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant)."""
+def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int):
+    """The bots' Table for these settings (its ruleset: the preset's, or a resumed game's own)."""
+    return settings.table(seed, ruleset=ruleset), settings
 
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
-        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
-        return [f"{seat_name(e.dealer)} deal{'' if e.dealer == USER else 's'} first{how}."]
 
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
-        verb = "deal" if e.dealer == USER else "deals"
-        return [
-            "",
-            f"=== Deal {e.deal}: {seat_name(e.dealer)} {verb}, three cards at a time ===",
-            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
-        ]
-
-    def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{seat_name(e.seat)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
-
-    def chant_decided(self, e: ChantDecided) -> list[str]:
-        return [] if e.played else ["No chant: the talon stays unseen."]
-
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
-        return [
-            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
-            else f"Chant: {seat_name(s)} receives 6 talon cards."
-            for s, cards in zip(e.receivers, e.received)
-        ]
-
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
-        if e.seat == USER:
-            return [f"You discard {e.card.value}."]
-        # Another seat's discards are face down: say once that they were made.
-        return [f"{seat_name(e.seat)} discards six cards face down."] if e.number == 1 else []
-
-    def declared(self, e: Declared) -> list[str]:
-        words = {
-            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
-            Declaration.GIVE_UP: "offer to give the deal up",
-        }[e.declaration]
-        return [f"{seat_name(e.seat)}: {words}."]
-
-    def answered(self, e: Answered) -> list[str]:
-        return [f"{seat_name(e.seat)}: {'accept' if e.accept else 'refuse'}."]
-
-    def card_played(self, e: CardPlayed) -> list[str]:
-        return [f"  {seat_name(e.seat):<16} plays {card_label(e.card)}"]
-
-    def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.spoiled:
-            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
-        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner)}."]
-
-    def deal_scored(self, e: DealScored) -> list[str]:
-        result = e.result
-        lines = [""]
-        if result.end is DealEnd.PLAYED:
-            won = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(result.tricks_won))
-            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
-        lines.append(f"--- {deal_summary(result)}")
-        lines.append(f"--- Score: your team {e.scores[0]}, opponents {e.scores[1]}"
-                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
-        return lines
-
-    def game_over(self, e: GameOver) -> list[str]:
-        outcome = e.outcome
-        verdict = "It's a draw." if outcome.winner is None else (
-            "Your team wins the game!" if outcome.winner == 0 else "The opponents win the game."
-        )
-        return [f"=== Game over: {verdict} Final score {outcome.scores[0]} - {outcome.scores[1]} ==="]
+def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
+    """Default table settings for a ruleset, with ``bot_name`` at every other seat."""
+    bot = (bot_name or "heuristic").strip().lower()
+    preset = ruleset.name if ruleset.name in PRESETS else "vendee"
+    try:
+        return TableSettings(players=ruleset.player_count, preset=preset, partner=bot, opponents=bot)
+    except TableSetupError as error:
+        raise RulesError(f"cannot set the table: {error}") from None
 
 
 class _Narrator:
@@ -260,10 +262,10 @@ class _Narrator:
     It follows the table's game on a shadow game of its own, applying each new action there and
     telling the events that returns (the table's game may be several actions ahead)."""
 
-    def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
+    def __init__(self, table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
         self.table = table
         self.out = out
-        self.phrases = TerminalPhrases()
+        self.phrases = phrases_for(language, table.players)
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -285,40 +287,9 @@ class _Narrator:
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
-            if USER in event.caught_by:
-                self.say(f"  [sign] You caught {seat_name(event.seat)}'s sign: {_sign_text(event.signal)}")
-            else:
-                self.say(f"  [sign] {seat_name(event.seat)} signs to you: {_sign_text(event.signal)}")
+            for line in self.phrases.sign_seen(event.seat, USER in event.caught_by, event):
+                self.say(line)
         self.seen_signs = len(signs)
-
-
-def _who(seat: int) -> str:
-    return "you" if seat == USER else seat_name(seat)
-
-
-def deal_summary(result) -> str:
-    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
-    which numbers seats and calls a team "the opponents" from the announcer's side)."""
-    team = {0: "your team", 1: "the opponents"}
-    scored = "; ".join(f"{team[t]} score{'s' if t == 0 else ''} {n}" for t, n in enumerate(result.points) if n) or "nobody scores"
-    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
-        seat = result.declared_by
-        answerer = (seat + 1) % 4  # the player on the left answers for the other team
-        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
-        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
-        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
-        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
-                f"Not played: {scored}.")
-    if result.deal_winner is None:
-        return f"Every trick was spoiled: {scored}."
-    best = result.tricks_won[result.deal_winner]
-    text = f"{_who(result.deal_winner).capitalize()} took the most tricks ({best})"
-    tied = [_who(s) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
-    if tied:
-        text += f" ({', '.join(tied)} also took {best}, but {_who(result.deal_winner)} got there first)"
-    if result.mordienne:
-        text += ", with mordienne"
-    return f"{text}: {scored}."
 
 
 def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
@@ -331,15 +302,15 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     if isinstance(first, Card):
         if view.current_trick:
             plays = ", ".join(
-                f"{seat_name((view.trick_leader + i) % view.players)} {c.value}"
+                f"{seat_name((view.trick_leader + i) % view.players, view.players)} {c.value}"
                 for i, c in enumerate(view.current_trick)
             )
             print(f"Trick {len(view.tricks) + 1} so far: {plays}", file=out)
         else:
             print(f"Trick {len(view.tricks) + 1}: you lead.", file=out)
         print(
-            "Tricks won: " + ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(view.tricks_won))
-            + f" | score {view.scores[0]}-{view.scores[1]}",
+            "Tricks won: " + ", ".join(f"{seat_name(s, view.players)} {n}" for s, n in enumerate(view.tricks_won))
+            + f" | score {'-'.join(map(str, view.scores))}",
             file=out,
         )
         options = [(card_label(c), c) for c in legal]
@@ -350,7 +321,8 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     elif isinstance(first, Vote):
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         options = [("yes, play the chant (y)", Vote(True)), ("no chant (n)", Vote(False))]
-        title = "Chant? (the talon is dealt to two players, who discard back to 9; everyone must agree)"
+        title = (f"Chant? (the talon is dealt to two players, who discard back to {view.ruleset.hand_size}; "
+                 "everyone must agree)")
     elif isinstance(first, Declare):
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         labels = {
@@ -364,7 +336,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
         asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
         print("Your hand: " + " ".join(c.value for c in hand), file=out)
         options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
-        title = f"{seat_name(seat)} {asked}. Your answer:"
+        title = f"{seat_name(seat, view.players)} {asked}. Your answer:"
     print(title, file=out)
     for number, (label, _) in enumerate(options, start=1):
         print(f"  {number:>2}. {label}", file=out)
@@ -403,39 +375,70 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 def play(
     ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
-    resume: Game | None = None,
+    resume: Game | None = None, settings: TableSettings | None = None, language: str = "en",
 ) -> int:
     """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
-    user quits or input ends). With ``save`` the game (seed, actions, signs) is written there as JSON
-    when it ends or the user leaves."""
-    table, code = _play(ruleset, seed, bot_name, stdin, out, resume)
+    user quits or input ends). ``settings``: the table (size, vigilance, lies, convention, bots);
+    without them, the defaults for ``ruleset`` with ``bot_name`` at every other seat. With ``save``
+    the game (seed, actions, signs) and its table settings are written there as JSON when it ends
+    or the user leaves. ``language``: what the game's events and signs are told in (``fr``, ``en``,
+    ``it``); the prompts and help stay English."""
+    phrases_for(language)  # an unknown language is refused before the table is set
+    if settings is None:
+        settings = _settings_for(ruleset, bot_name)
+    if settings.players != ruleset.player_count:
+        raise RulesError(f"the table settings seat {settings.players} but the rules are for {ruleset.player_count}")
+    table, code = _play(ruleset, seed, settings, stdin, out, resume, language)
     if save:
         from trainer.rules.saves import save_game
 
-        path = save_game(table.game, save)
+        path = save_game(table.game, save, extra={"table": settings.to_json()})
         print(f"Game saved to {path}.", file=out)
     return code
 
 
-def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, resume: Game | None = None):
-    if ruleset.player_count != 4:
-        raise RulesError("the terminal game is for the 4-player table")
-    table, name = _make_table(ruleset, seed, bot_name)
+def _introduce(settings: TableSettings, out: TextIO) -> None:
+    """Who sits where, said once at the start."""
+    n = settings.players
+    names = seat_names(n)
+    partner = partner_seat(n)
+    opponents = [f"{names[s]} ({s})" for s in range(1, n) if s != partner]
+    if partner is None:
+        print(f"You are South (seat 0); everybody plays alone: {' and '.join(opponents)} play against you.", file=out)
+    else:
+        print(f"You are South (seat 0); your partner North (seat {partner}) faces you; "
+              f"{', '.join(opponents[:-1])} and {opponents[-1]} are the opponents"
+              + (f" ({', '.join(team_names(n)[1:])} in pairs)" if n == 6 else "") + ".", file=out)
+    if partner is None:
+        print("Type ? for help, q to quit.", file=out)
+    else:
+        print("Type ? for help, s NAME to sign to your partner, a WORDS to tell more cards after your sign, "
+              "q to quit.", file=out)
+
+
+def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, out: TextIO,
+          resume: Game | None = None, language: str = "en"):
+    table, _ = _make_table(settings, ruleset, seed)
     if resume is not None:
         # The bots read the game (and the signs recorded in it) through their views; the table
         # starts its sign bookkeeping afresh at the resumed deal.
         table.game = resume
-    narrator = _Narrator(table, out, resumed=resume is not None)
-    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {name}.", file=out)
+    narrator = _Narrator(table, out, resumed=resume is not None, language=language)
+    n = settings.players
+    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
+          + (f" (partner {settings.partner})" if settings.partner_seat is not None and settings.partner != settings.opponents else "")
+          + ".", file=out)
+    print(f"Table: {settings.summary()}.", file=out)
     if resume is not None:
         game = resume
-        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score your team "
-              f"{game.scores[0]} - opponents {game.scores[1]}, {len(game.history)} moves so far.", file=out)
+        score = (f"your team {game.scores[0]} - opponents {game.scores[1]}" if n == 4
+                 else score_text(game.scores, n))
+        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score {score}, "
+              f"{len(game.history)} moves so far.", file=out)
         if game.is_over:
             outcome = game.outcome
-            print(f"This game is already over: final score {outcome.scores[0]} - {outcome.scores[1]}.", file=out)
-    print("You are South (seat 0); your partner North (seat 2) faces you; West (1) and East (3) "
-          "are the opponents. Type ? for help, s NAME to sign to your partner, q to quit.", file=out)
+            print(f"This game is already over: final score {' - '.join(map(str, outcome.scores))}.", file=out)
+    _introduce(settings, out)
     game = table.game
     try:
         while True:
@@ -461,10 +464,16 @@ def _play(ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out:
                     print("Type the number of your choice, or a card code like 3D / rb (value "
                           "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit. "
                           "Sign to your partner with s NAME [count], e.g. 's borgne' or 's as 2' "
-                          f"({', '.join(_sign_names())}).", file=out)
+                          f"({', '.join(_sign_names())}); then tell more cards aloud with a WORDS, "
+                          "e.g. 'a en dessous' or 'a après au-dessus' (au-dessus, au-dessous, "
+                          "au-dessus de là-dessus, en dessous de là-dessous).", file=out)
                     continue
                 if text.lower() == "s" or text.lower().startswith("s "):
                     _make_sign(table, text, out)
+                    narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
+                    continue
+                if text.lower() == "a" or text.lower().startswith("a "):
+                    _announce(table, text, out)
                     narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
                     continue
                 action = _read_choice(text, options) if text else None

@@ -44,7 +44,7 @@ def _play_script() -> None:
     st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
     session = st.session_state["session"]
 
-    def send(signal, source):
+    def send(signal, source, ago=None):
         session.sign(signal)
         return None
 

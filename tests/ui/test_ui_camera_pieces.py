@@ -119,9 +119,11 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
     convention does not use is skipped; a refusal is kept with its reason; the time from the sign's
     onset to the partner receiving it is on the camera's clock."""
     sent: list[tuple[MadeSign, str]] = []
+    onsets: list[float | None] = []
 
-    def send(made: MadeSign, source: str) -> str | None:
+    def send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
         sent.append((made, source))
+        onsets.append(ago)
         return "your hand does not hold it" if made.sign is Sign.MORDIENNE else None
 
     mouth = GestureEvent(Gesture.MOUTH_OPEN, start=4.0, end=5.0, confidence=0.9, count=2)
@@ -136,6 +138,8 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
     assert [(m.signal, source) for m, source in sent] == [(Signal(Sign.AS, 2), "camera"), (Signal(Sign.MORDIENNE), "camera")]
     # The sign keeps what the camera saw: the gesture made, its confidence and its own time.
     assert (sent[0][0].gesture, sent[0][0].confidence, sent[0][0].start) == (Gesture.MOUTH_OPEN, 0.9, 4.0)
+    # Each sign is sent with its own moment: how long before the newest frame it began (issue 17).
+    assert onsets == [pytest.approx(2.1), pytest.approx(0.1)]
     assert [(m.deal, m.received) for m in made] == [(3, True), (3, False)]
     assert made[0].latency_s == pytest.approx(2.1) and made[0].label.endswith("×2")
     assert made[1].latency_s is None and made[1].why == "your hand does not hold it"

@@ -12,6 +12,7 @@ from trainer.rules.actions import Phase
 from trainer.signals.signs import Sign
 from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.views.play import SHORT_NAMES
+from trainer.ui import table_talk as talk
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
@@ -156,7 +157,10 @@ def test_a_sign_button_sends_a_true_sign_to_the_partner_and_a_lie_is_refused(dat
     # The refusal says what is wrong in the person's words, and suggests only what exists.
     refusal = at.error[0].value
     assert refusal.startswith("Not sent: you do not hold ") and "tell the truth" in refusal
-    assert "seat " not in refusal and "settings" not in refusal and "signs " + lies[0].value not in refusal
+    assert "seat " not in refusal and "signs " + lies[0].value not in refusal
+    # The one setting it names exists: the lies checkbox of the table settings (issue 17).
+    assert f"tick “{talk.LIES_SETTING}” in the table settings" in refusal
+    assert [c.label for c in at.checkbox if c.key == "play_lies"] == [talk.LIES_SETTING]
 
 
 def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
@@ -197,14 +201,24 @@ def test_the_table_says_when_a_sign_was_caught(data_home):
 
     # The setup guarantees both banners: a game where the opponents caught one of our team's signs
     # and the person caught one of theirs (issue 16: no assertion in a branch the run may skip).
+    # The person catches by clicking "seen!" while an opponent's sign shows (issue 17: no longer
+    # rolled), on the page's clock set to that moment.
     for seed in range(40):
         at = _new_game(seed)
-        catches = _session(at).table.catches()
+        session = _session(at)
+        catches = session.table.catches()
         ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT, PARTNER_SEAT)]
-        caught_by_me = [c for c in catches if c.by == HUMAN_SEAT]
-        if ours_caught and caught_by_me:
+        theirs = [t.event for t in session.table.history if t.event.seat not in (HUMAN_SEAT, PARTNER_SEAT)]
+        if ours_caught and theirs:
             break
-    assert ours_caught and caught_by_me, "no game in 40 had both kinds of catch"
+    assert ours_caught and theirs, "no game in 40 had both an opponents' catch and an opponent's sign"
+    sign = theirs[0]
+    now = session.origin + sign.at + 0.1
+    session.clock = lambda: now
+    at.button(key=f"seen_{sign.seat}").click().run()
+    assert not at.exception, at.exception
+    caught_by_me = [c for c in session.table.catches() if c.by == HUMAN_SEAT]
+    assert caught_by_me
     warning = next(w.value for w in at.warning if w.value.startswith("Caught by the opponents"))
     for catch in ours_caught:
         assert f"{SHORT_NAMES[catch.by]} caught" in warning

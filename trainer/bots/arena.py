@@ -174,9 +174,10 @@ class MatchResult:
 def play_game(
     spec_a: TeamSpec, spec_b: TeamSpec, seed: int, a_even: bool, *, ruleset: Ruleset,
     vigilance: Vigilance, lying_allowed: bool = False, clock: Callable[[], float] | None = None,
-    channel: object | None = None,
+    channel: object | None = None, timed: bool = False,
 ) -> Table:
-    """One full game; team A at the even seats when ``a_even``."""
+    """One full game; team A at the even seats when ``a_even`` (``timed``: the opponents' eyes
+    catch signs by their moments, :mod:`trainer.signals.watching`)."""
     n = ruleset.player_count
     teams = ruleset.team_count
     seats = []
@@ -184,6 +185,8 @@ def play_game(
         on_a = (ruleset.team_of(s) == 0) == a_even if teams == 2 else ruleset.team_of(s) == (0 if a_even else 1)
         seats.append((spec_a if on_a else spec_b).build())
     extra: dict = {} if clock is None else {"clock": clock}
+    if timed:
+        extra["timed"] = True
     if channel is not None:
         extra["channel"] = channel
         extra["channel_team"] = 0 if a_even else 1
@@ -234,6 +237,8 @@ class GameTask:
     clock: Callable[[], float] | None = None
     channel: object | None = None
     """A :class:`trainer.bots.channel.NoisyChannel` between team A's partners, or None (perfect)."""
+    timed: bool = False
+    """Signs have moments and the opponents' eyes catch them (a timed table)."""
 
 
 def game_seed(master: int, index: int) -> int:
@@ -248,7 +253,7 @@ def run_game(task: GameTask) -> GameRecord:
     a_even = task.index % 2 == 0
     table = play_game(task.spec_a, task.spec_b, task.seed, a_even, ruleset=ruleset,
                       vigilance=task.vigilance, lying_allowed=task.lying_allowed, clock=task.clock,
-                      channel=task.channel)
+                      channel=task.channel, timed=task.timed)
     team_a = 0 if a_even else 1
     game = table.game
     outcome = game.outcome
@@ -341,18 +346,20 @@ def play_match(
     clock: Callable[[], float] | None = None,
     workers: int = 1,
     channel: object | None = None,
+    timed: bool = False,
 ) -> MatchResult:
     """Play ``games`` games (4-player tables: team A is team 0 or 1 alternately). ``clock`` times
     the bots' decisions (default: the wall clock; ``time.process_time`` for CPU time). ``workers``
     spreads the games over local processes (same results as one process, game ``i`` seeded
-    ``game_seed(seed, i)``). ``channel``: a noisy channel between team A's partners."""
+    ``game_seed(seed, i)``). ``channel``: a noisy channel between team A's partners. ``timed``: the
+    tables time their signs and the opponents' eyes catch them (:mod:`trainer.signals.watching`)."""
     ruleset = ruleset if ruleset is not None else Ruleset()
     if ruleset.team_count != 2:
         raise BotError(f"the arena pits two teams: the {ruleset.players.value}-player table has {ruleset.team_count}")
     vigilance = vigilance if vigilance is not None else Vigilance()
     result = MatchResult(str(spec_a), str(spec_b), ruleset.name, seed, vigilance.catch)
     tasks = [
-        GameTask(spec_a, spec_b, i, game_seed(seed, i), ruleset, vigilance, lying_allowed, clock, channel)
+        GameTask(spec_a, spec_b, i, game_seed(seed, i), ruleset, vigilance, lying_allowed, clock, channel, timed)
         for i in range(games)
     ]
     for record in run_tasks(tasks, workers):

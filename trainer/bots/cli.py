@@ -62,6 +62,9 @@ def add_commands(subparsers) -> None:
     value.add_argument("--channels", default=None, metavar="LIST",
                        help="noisy channels between the signing partners, ';'-separated, e.g. "
                        "'perfect;0.9/1;0.7/3' (a row per channel and vigilance level)")
+    value.add_argument("--timed", action="store_true",
+                       help="a timed signer (signs only when no opponent looks) against an open one, both "
+                       "signing, the opponents' eyes catching by the moment (trainer.signals.watching)")
     value.set_defaults(run=_run_signal_value)
 
 
@@ -136,11 +139,12 @@ def _run_signal_value(args: argparse.Namespace) -> int:
         raise BotError(str(error)) from None
     rows = measure(team, levels, games=args.games, seed=args.seed, ruleset=Ruleset.preset(args.preset),
                    discreet_factor=args.discreet_factor, progress=progress, workers=args.workers,
-                   channels=channels)
+                   channels=channels, timed=args.timed)
     print(markdown(rows))
     if args.out:
         meta = {"team": str(team), "games": args.games, "seed": args.seed, "preset": args.preset,
-                "discreet_factor": args.discreet_factor, "workers": args.workers}
+                "discreet_factor": args.discreet_factor, "workers": args.workers,
+                "compare": "timed vs open signer" if args.timed else "signs vs none"}
         write_outputs(rows, meta, Path(args.out), Path(args.plot) if args.plot else None)
     return 0
 

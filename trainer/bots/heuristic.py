@@ -77,7 +77,7 @@ class HeuristicBot:
 
     def __init__(
         self, policy: SignPolicy | None = None, signs: bool = True, mordienne: bool = True,
-        lie_rate: float = 0.0, announce: bool | None = None,
+        lie_rate: float = 0.0, announce: bool | None = None, discreet: bool | None = None,
     ) -> None:
         if not 0.0 <= float(lie_rate) <= 1.0:
             raise BotError(f"lie_rate must be a chance between 0 and 1, got {lie_rate!r}")
@@ -85,6 +85,9 @@ class HeuristicBot:
         if announce is not None:
             # Tell the figures aloud after the aces sign (relative announcements).
             self.policy = replace(self.policy, announce_figures=bool(announce))
+        if discreet is not None:
+            # Sign only while the opponents look away (at a timed table: the first clear moment).
+            self.policy = replace(self.policy, discreet=bool(discreet))
         self.signs_enabled = signs
         self.try_mordienne = mordienne
         self.lie_rate = float(lie_rate)

@@ -5,6 +5,10 @@ For each vigilance level, :func:`measure` plays a match of ``TEAM:signs=true`` a
 team's win rate (2p - 1 is the win-rate difference between the two sides) and its points margin per
 deal, each with a 95% interval. :func:`write_outputs` saves a JSON table, a Markdown table and a plot.
 
+With ``timed=True`` both teams sign, at a timed table (:mod:`trainer.signals.watching`): the
+*timed* team (``TEAM:discreet=true``) signs only at a moment no opponent looks, the *open* one
+(``TEAM:discreet=false``) at a moment taken without looking; the rows then give the timed team's side.
+
 Imports trainer.bots (and matplotlib, only inside :func:`plot`).
 """
 
@@ -23,7 +27,7 @@ from trainer.signals.table import Vigilance
 def measure(
     team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
     discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
-    workers: int = 1, channels: Sequence[NoisyChannel] = (),
+    workers: int = 1, channels: Sequence[NoisyChannel] = (), timed: bool = False,
 ) -> list[dict]:
     """One row per vigilance level (and per channel, when ``channels`` are given: the signing
     team's partners then read each other's signs through that noisy camera)."""
@@ -31,14 +35,19 @@ def measure(
     for level in levels:
         for channel in (channels or (None,)):
             rows.append(_row(team, level, channel, games=games, seed=seed, ruleset=ruleset,
-                             discreet_factor=discreet_factor, progress=progress, workers=workers))
+                             discreet_factor=discreet_factor, progress=progress, workers=workers,
+                             timed=timed))
     return rows
 
 
-def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers) -> dict:
+def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers, timed=False) -> dict:
     vigilance = Vigilance(level, discreet_factor)
+    if timed:
+        side_a, side_b = team.with_options(signs=True, discreet=True), team.with_options(signs=True, discreet=False)
+    else:
+        side_a, side_b = team.with_options(signs=True), team.with_options(signs=False)
     result = play_match(
-        team.with_options(signs=True), team.with_options(signs=False), games=games, seed=seed,
+        side_a, side_b, games=games, seed=seed, timed=timed,
         ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel,
         progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
     )
@@ -52,6 +61,7 @@ def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progres
         "points_margin_per_deal": j["points_margin_per_deal"],
         "signs_caught_share": j["signs_caught_share"],
         "decision_ms": j["decision_ms"],
+        "compare": "timed vs open signer" if timed else "signs vs none",
     }
     if channel is not None:
         row["channel"] = {"label": channel.label, "read": round(1 - channel.miss, 4),
@@ -63,7 +73,8 @@ def markdown(rows: list[dict]) -> str:
     channel = any("channel" in r for r in rows)
     lines = [
         ("| channel " if channel else "")
-        + "| opponents' vigilance | games | deals | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
+        + "| opponents' vigilance | games | deals | "
+        + ("timed team wins" if rows and rows[0].get("compare", "").startswith("timed") else "signing team wins") + " | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
         ("|---" if channel else "") + "|---|---|---|---|---|---|---|",
     ]
     for r in rows:

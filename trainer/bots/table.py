@@ -18,6 +18,16 @@ table's :class:`~trainer.signals.table.Vigilance`, less for discreet signs) and 
 offered *sign points* — before the declarations and before each trick — where they say what to
 sign; a bot's discreet sign waits for the next sign point (it waits for the opponents to look away).
 
+A *timed* table (``timed=True``) replaces the catch draws by the opponents' eyes over time
+(:class:`~trainer.signals.watching.Watch`): each sign has a moment in seconds of game time — a
+person's from the caller (the camera event's own time, or the page's clock for a button), set
+with :meth:`Table.set_time`; a bot's chosen at the sign point: an open bot signs at a moment of the
+sign window taken without looking, a discreet ("timed") bot at the first moment no opponent looks
+(waiting for the next sign point when they keep looking). Those who look during the hold catch the
+sign. A person at a timed table catches opponents' signs only by saying so while the sign shows
+(:meth:`Table.catch_by_eye`). A table of bots only moves its clock on by :data:`POINT_GAP_S` per
+sign point.
+
 Randomness: the game's chance steps come from ``seed``; catching and each bot have their own
 generators derived from it, so a table replays exactly. Time is read only to measure bot decisions.
 
@@ -44,8 +54,13 @@ from trainer.signals.gestures import GestureEvent
 from trainer.signals.relative import Announcement
 from trainer.signals.signs import MadeSign, Signal
 from trainer.signals.table import SignalError, SignEvent, SignLog, Vigilance, is_truthful, record_text
+from trainer.signals.watching import Watch
 
 HUMAN = "human"
+POINT_GAP_S = 8.0
+"""Game time between two sign points at a table of bots (about one trick's play)."""
+SIGN_WINDOW_S = 4.0
+"""How long after a sign point a bot may choose its moment to sign (before the cards move on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +106,8 @@ class Table:
         channel: NoisyChannel | None = None,
         channel_team: int = 0,
         reliability: SignReliability = EVAL_VISION_HELD_OUT,
+        timed: bool = False,
+        sign_window_s: float = SIGN_WINDOW_S,
     ) -> None:
         self.ruleset = ruleset if ruleset is not None else Ruleset()
         n = self.ruleset.player_count
@@ -103,7 +120,19 @@ class Table:
         self.convention = convention
         self.clock = clock
         self.game = Game.new(self.ruleset, seed)
-        self.signs = SignLog(players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention)
+        self.watch = Watch(str(seed), self.vigilance, n) if timed else None
+        self.now_s = 0.0
+        """Game time in seconds on a timed table (see :meth:`set_time`)."""
+        self.signs = SignLog(
+            players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention,
+            watch=self.watch, by_eye=frozenset(s for s, b in enumerate(seats) if b is None) if timed else frozenset(),
+        )
+        self._moment_rng = random.Random(f"{seed}/moments")
+        self._busy_until: dict[int, float] = {}
+        if not 0.0 < sign_window_s < float("inf"):
+            raise BotError(f"the sign window is a number of seconds above 0, got {sign_window_s!r}")
+        self.sign_window_s = float(sign_window_s)
+        """How long after a sign point a bot may choose its moment (a page gives people longer)."""
         self.history: list[TableSign] = []
         self.times = DecisionTimes()
         self.events: list[Event] = list(self.game.events())
@@ -237,16 +266,112 @@ class Table:
         *,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
+        at: float | None = None,
     ) -> SignEvent:
         """A sign made by a person, at once: from the camera a :class:`MadeSign` (the table's
         ``convention.read(event)``: the gesture made, the count, the recognizer's confidence), from a
         button a :class:`Signal`. Raises SignalError for a gesture the convention does not use for
         that sign, or a lie at a table without lies. A bot partner weighs a sign read with a
-        confidence by the reader's figures (:class:`~trainer.bots.channel.SignReliability`)."""
+        confidence by the reader's figures (:class:`~trainer.bots.channel.SignReliability`). On a
+        timed table the sign began at ``at`` seconds of game time (default: the table's clock), and
+        ``discreet`` follows from the eyes."""
         if self.game.is_over:
             raise SignalError("the game is over: no more signs")
         self._new_deal_check()
-        return self._make(seat, sign, discreet, tuple(announcements))
+        if self.watch is not None:
+            at = self.now_s if at is None else _game_time(at)
+        else:
+            at = None
+        return self._make(seat, sign, discreet, tuple(announcements), at=at)
+
+    # -- time and eyes (timed tables) -------------------------------------------------------------
+
+    def set_time(self, seconds: float) -> None:
+        """The game clock of a timed table, in seconds since the game began (a page sets it before
+        each input from its own clock; saved games store it so a replay catches the same signs)."""
+        self.now_s = _game_time(seconds)
+
+    def catch_by_eye(self, seat: int, signer: int, at: float) -> SignEvent | None:
+        """A person at ``seat`` says they saw ``signer`` sign at game time ``at``: the sign of this
+        deal that was showing then (begun at most one hold earlier) is caught, and returned; None
+        when nothing of ``signer``'s showed then (too early, too late, or already caught)."""
+        if self.watch is None:
+            raise BotError("only a timed table lets a person catch signs by eye (Table(..., timed=True))")
+        if self.seats[seat] is not None:
+            raise BotError(f"seat {seat} is a bot: bots catch signs by the table's eyes, not by saying so")
+        if seat not in self.watch.watchers(signer):
+            raise BotError(f"seat {signer} is seat {seat}'s partner (or itself): its signs are seen anyway")
+        at = _game_time(at)
+        hold = self.watch.gaze.hold_s
+        for i, t in enumerate(self.history):
+            e = t.event
+            if (t.deal == self.game.deal_number and e.seat == signer and e.at is not None
+                    and e.at <= at <= e.at + hold and seat not in e.caught_by):
+                caught = e.caught_also_by(seat)
+                self.history[i] = TableSign(t.deal, caught)
+                self.signs.events[:] = [caught if x.index == e.index else x for x in self.signs.events]
+                return caught
+        return None
+
+    def _moment(self, seat: int, intent: SignIntent) -> float | None:
+        """When a bot at a timed table signs, from the sign point on: an open sign at a moment
+        taken without looking, a discreet one at the first moment nobody looks (None: not yet)."""
+        # One sign at a time: a bot's next sign begins once its last one is no longer held.
+        start = max(self.now_s, self._busy_until.get(seat, 0.0))
+        if intent.discreet:
+            at = self.watch.next_clear(seat, start, max(0.0, self.now_s + self.sign_window_s - start))
+        else:
+            # The first sign at a moment of the window; the next ones soon after each other.
+            at = start + self._moment_rng.uniform(0.0, self.sign_window_s if start == self.now_s else SIGN_WINDOW_S / 4)
+        if at is not None:
+            self._busy_until[seat] = at + self.watch.gaze.hold_s
+        return at
+
+    def announce(self, seat: int, announcements: Sequence[Announcement]) -> SignEvent:
+        """Words told aloud after ``seat``'s last sign of this deal (RULES.md, relative
+        announcements: *au-dessus*, *après au-dessous*, …). They join that sign: a new record of
+        the sign with all its words so far reaches those who saw it (the others hear the words but
+        cannot place them), so the partner's knowledge reads them as it reads a bot's own. Checked
+        against the hand like a sign: each level told must be held, unless lies are allowed.
+        Raises :class:`SignalError` (no sign yet this deal, a lie, the game over) or the relative
+        module's ``AnnouncementError`` (words off the scale, a sign that names no card)."""
+        from dataclasses import replace
+
+        from trainer.signals.relative import unheld_levels
+
+        if self.game.is_over:
+            raise SignalError("the game is over: no more announcements")
+        words = tuple(announcements)
+        if not words:
+            raise SignalError("announce what? Say au-dessus, au-dessous, au-dessus de là-dessus or "
+                              "en dessous de là-dessous, optionally after 'après'")
+        self._new_deal_check()
+        deal = self.game.deal_number
+        at = next((i for i in range(len(self.history) - 1, -1, -1)
+                   if self.history[i].deal == deal and self.history[i].event.seat == seat), None)
+        if at is None:
+            raise SignalError("make a sign first: announcements tell cards relative to your last sign this deal")
+        event = self.history[at].event
+        told = event.announcements + words
+        unheld = unheld_levels(event.sign, told, self.game.hand(seat), event.signal.count, new=len(words))
+        if unheld and not self.lying_allowed:
+            raise SignalError(
+                f"the hand holds no card of level {', '.join(map(str, unheld))}: announcements are checked "
+                "like signs, and signs at this table tell the truth"
+            )
+        event = replace(event, announcements=told)
+        self.history[at] = TableSign(deal, event)
+        self.signs.events = [event if e.index == event.index else e for e in self.signs.events]
+        partners = self.ruleset.partners(seat)
+        if partners and event.made.read_by_camera:
+            # The words are heard, but the sign they count from was read by a camera: the partner's
+            # record keeps that reading's confidence, as for the sign itself (see _make).
+            partner = partners[0]
+            self.game.record_signal(seat, record_text(event.made, told), frozenset(event.seen_by) - {partner})
+            self.game.record_signal(seat, record_text(event.made, told, as_read=True), frozenset({partner}))
+        else:
+            self.game.record_signal(seat, record_text(event.made, told), event.seen_by)
+        return event
 
     def step(self, max_actions: int | None = None) -> int:
         """Let the bots act (and sign at the sign points) until a person must act or the game ends.
@@ -305,6 +430,8 @@ class Table:
             return
         self._sign_point = point
         self._points += 1
+        if self.watch is not None and all(b is not None for b in self.seats):
+            self.now_s = self._points * POINT_GAP_S
         if self.channel is not None:
             self._channel_point()
         # Discreet signs waited for this moment: the opponents looked away.
@@ -312,25 +439,37 @@ class Table:
         for seat, intent in queued:
             # A card played meanwhile is no longer held: the sign would now be a lie, so it is dropped.
             if is_truthful(intent.signal, self.game.hand(seat)) or self.lying_allowed:
-                self._make(seat, intent.signal, intent.discreet, intent.announcements)
+                self._bot_sign(seat, intent, waited=True)
         for seat, bot in enumerate(self.seats):
-            if bot is None or any(s == seat for s, _ in self._queued):
+            # At three everybody plays alone (RULES.md): a sign would only tell the opponents.
+            if bot is None or not self.ruleset.partners(seat) or any(s == seat for s, _ in self._queued):
                 continue
             view = self.game.view(seat)
             for intent in bot.signals(view, self._bot_rngs[seat]):
-                if intent.discreet:
-                    self._queued.append((seat, intent))
-                else:
-                    self._make(seat, intent.signal, intent.discreet, intent.announcements)
+                self._bot_sign(seat, intent, waited=False)
+
+    def _bot_sign(self, seat: int, intent: SignIntent, *, waited: bool) -> None:
+        """Make a bot's sign now, or queue it for the next sign point."""
+        if self.watch is None:
+            if intent.discreet and not waited:
+                self._queued.append((seat, intent))
+            else:
+                self._make(seat, intent.signal, intent.discreet, intent.announcements)
+            return
+        at = self._moment(seat, intent)
+        if at is None:
+            self._queued.append((seat, intent))
+        else:
+            self._make(seat, intent.signal, intent.discreet, intent.announcements, at=at)
 
     def _make(self, seat: int, sign: MadeSign | Signal, discreet: bool = False,
-              announcements: tuple[Announcement, ...] = ()) -> SignEvent:
+              announcements: tuple[Announcement, ...] = (), at: float | None = None) -> SignEvent:
         game = self.game
         fast = game.fast_deal
         moment = len(fast.played()) if fast is not None else 0
         event = self.signs.make(
             seat, sign, game.hand(seat), self._sign_rng,
-            moment=moment, discreet=discreet, announcements=announcements,
+            moment=moment, discreet=discreet, announcements=announcements, at=at,
         )
         message = record_text(event.made, announcements)
         partners = self.ruleset.partners(seat)
@@ -384,3 +523,10 @@ class Table:
                 if made is None:
                     continue
                 game.record_signal(seat, record_text(made, as_read=True), frozenset({partners[0]}))
+
+
+def _game_time(seconds: float) -> float:
+    """Seconds of game time, checked: a number from 0 on."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0.0 <= seconds < float("inf"):
+        raise SignalError(f"game time is a number of seconds from 0 (the game's start), got {seconds!r}")
+    return float(seconds)

@@ -52,9 +52,11 @@ def _eye(cx: float, state: str) -> str:
             f'stroke-width="2.6" stroke-linecap="round"/>'
         )
     pupil_dy = -3.2 if state == "up" else 0.0
+    # "aside": looking away across the table, pupils to the viewer's left.
+    pupil_dx = -3.2 if state == "aside" else 0.0
     return (
         f'<ellipse cx="{cx}" cy="47" rx="6" ry="5" fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
-        f'<circle cx="{cx}" cy="{47 + pupil_dy:.1f}" r="2.6" fill="{INK}"/>'
+        f'<circle cx="{cx + pupil_dx:.1f}" cy="{47 + pupil_dy:.1f}" r="2.6" fill="{INK}"/>'
     )
 
 
@@ -269,9 +271,13 @@ _ACCESSORY = {
 }
 
 
-def person_glyph(gesture: Gesture | None, look: Look = Look()) -> str:
-    """A person making ``gesture`` (a neutral face for None), drawn in ``look``'s colours."""
-    body = gesture_glyph(gesture) if gesture is not None else _face()
+def person_glyph(gesture: Gesture | None, look: Look = Look(), *, away: bool = False) -> str:
+    """A person making ``gesture`` (a neutral face for None), drawn in ``look``'s colours; ``away``:
+    the neutral face looking away (an opponent not watching)."""
+    if gesture is not None:
+        body = gesture_glyph(gesture)
+    else:
+        body = _face(left_eye="aside", right_eye="aside") if away else _face()
     # The default colours are unique tokens in the drawings, so a look is a plain substitution.
     body = body.replace(SKIN, look.skin).replace(HAIR, look.hair).replace(SHIRT, look.shirt)
     if gesture is None or gesture.body_part is BodyPart.FACE:

@@ -348,15 +348,17 @@ def avatar_svg(
     variant: int = 0,
     width: float | None = 96,
     label: str | None = None,
+    away: bool = False,
 ) -> str:
     """A player's avatar: a neutral face, or the person making ``gesture``, in one of a few looks
-    (``variant`` picks among them, e.g. the seat number), with an optional name below."""
+    (``variant`` picks among them, e.g. the seat number), with an optional name below. ``away``
+    turns a neutral face's eyes aside (an opponent looking away from you)."""
     if gesture is not None and not isinstance(gesture, Gesture):
         raise DeckError(f"{gesture!r} is not a Gesture: pass a Gesture or None for a neutral face")
     if not isinstance(variant, int):
         raise DeckError(f"variant {variant!r} must be an integer (e.g. the seat number)")
     look = LOOKS[variant % len(LOOKS)]
-    body = '<rect x="0" y="0" width="100" height="100" rx="50" fill="#fbf6ec"/>' + person_glyph(gesture, look)
+    body = '<rect x="0" y="0" width="100" height="100" rx="50" fill="#fbf6ec"/>' + person_glyph(gesture, look, away=away)
     view_h = 100
     if label:
         view_h = 122
@@ -365,7 +367,7 @@ def avatar_svg(
             f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
             f'fill="#3a3026">{escape(label)}</text>'
         )
-    what = gesture.description if gesture is not None else "neutral face"
+    what = gesture.description if gesture is not None else "looking away" if away else "neutral face"
     name = f"{label}: {what}" if label else what
     extra = f' data-gesture="{gesture.value}"' if gesture is not None else ""
     return _root(100, view_h, width, name, body, extra)

@@ -127,8 +127,15 @@ def _read_signal(s: Any, n: int) -> dict:
     return s
 
 
-def dumps_game(game: Game) -> str:
-    return json.dumps(game_to_json(game), ensure_ascii=False, indent=1)
+def dumps_game(game: Game, extra: dict[str, Any] | None = None) -> str:
+    """The save as text; ``extra`` adds the caller's own keys (the terminal's table settings under
+    ``"table"``), which loading ignores."""
+    data = game_to_json(game)
+    for key, value in (extra or {}).items():
+        if key in data:
+            raise SaveFormatError(f"{key!r} is a key of the save itself: keep extra data under another name")
+        data[key] = value
+    return json.dumps(data, ensure_ascii=False, indent=1)
 
 
 MAX_BYTES = 20_000_000
@@ -139,14 +146,15 @@ def loads_game(text: str) -> Game:
     return game_from_json(jsonlimits.loads(text, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
 
-def save_game(game: Game, path: str | os.PathLike) -> Path:
-    """Write the game atomically to ``path`` (temporary file in the same folder, then replace)."""
+def save_game(game: Game, path: str | os.PathLike, extra: dict[str, Any] | None = None) -> Path:
+    """Write the game atomically to ``path`` (temporary file in the same folder, then replace);
+    ``extra``: more top-level keys (see :func:`dumps_game`)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(dumps_game(game))
+            handle.write(dumps_game(game, extra))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, target)

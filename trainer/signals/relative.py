@@ -228,6 +228,21 @@ def announce_hand(sign: Sign, hand: Iterable[Card], count: int = 1) -> tuple[Ann
     return announce(base, weaker + stronger)
 
 
+def unheld_levels(sign: Sign, announcements: Sequence[Announcement], hand: Iterable[Card], count: int = 1,
+                  *, new: int | None = None) -> tuple[int, ...]:
+    """The announced levels that ``hand`` holds no card of (empty: the words tell the truth).
+
+    Checked like a sign: each level told aloud must be a card the player holds now. ``new`` counts
+    only the last ``new`` announcements (words added after earlier ones were already checked);
+    the earlier ones still count as the start of an *après* chain. Raises
+    :class:`AnnouncementError` for words that lead off the scale.
+    """
+    levels = resolve(base_level(sign, count), tuple(announcements))
+    held = {card.level for card in hand}
+    checked = levels if new is None else levels[len(levels) - new:]
+    return tuple(level for level in checked if level not in held)
+
+
 def _check_level(level: int, what: str) -> None:
     if not isinstance(level, int) or not 1 <= level <= NUMBER_OF_LEVELS:
         raise AnnouncementError(f"{what} level {level!r} does not exist: levels run from 1 to {NUMBER_OF_LEVELS}")

@@ -29,6 +29,7 @@ from trainer.signals.signs import MadeSign, Sign, Signal
 
 if TYPE_CHECKING:
     from trainer.rules.game import SignalRecord
+    from trainer.signals.watching import Watch
 
 
 class SignalError(ValueError):
@@ -150,6 +151,8 @@ class SignEvent:
     trick, also during the deal). ``seen_by`` lists every seat that saw it (maker, partner, and the
     opponents in ``caught_by``). ``truthful`` is the table's knowledge, never shown to other seats.
     ``announcements`` are told aloud after the sign; ``levels`` is what they resolve to.
+    ``at`` is the game time in seconds when the sign began, for a table that times its signs
+    (:mod:`trainer.signals.watching`); None for an untimed sign.
     """
 
     index: int
@@ -161,6 +164,7 @@ class SignEvent:
     seen_by: tuple[int, ...]
     caught_by: tuple[int, ...]
     announcements: tuple[Announcement, ...] = ()
+    at: float | None = None
 
     @property
     def signal(self) -> Signal:
@@ -174,6 +178,15 @@ class SignEvent:
     def gesture(self) -> Gesture | None:
         """The gesture actually made (the camera's), or the convention's for a button or a bot."""
         return self.made.gesture
+
+    def caught_also_by(self, seat: int) -> "SignEvent":
+        """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
+        from dataclasses import replace
+
+        if seat in self.caught_by:
+            return self
+        return replace(self, caught_by=tuple(sorted((*self.caught_by, seat))),
+                       seen_by=tuple(sorted({*self.seen_by, seat})))
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -247,6 +260,10 @@ class SignLog:
     lying_allowed: bool = False
     convention: Convention = CLASSIC
     events: list[SignEvent] = field(default_factory=list)
+    watch: "Watch | None" = None
+    """The opponents' eyes over time: a sign given a time is caught by who looks during its hold."""
+    by_eye: frozenset[int] = frozenset()
+    """Seats that catch only what they say they saw (a person watching): never rolled for."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
@@ -262,11 +279,16 @@ class SignLog:
         moment: int = 0,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
+        at: float | None = None,
     ) -> SignEvent:
         """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``.
 
         ``sign`` is a :class:`MadeSign` (from the camera: ``convention.read(event)``) or a bare
-        :class:`Signal` (a button, a bot), made with the convention's gesture."""
+        :class:`Signal` (a button, a bot), made with the convention's gesture.
+
+        With a time ``at`` (seconds of game time) on a table with a :attr:`watch`, nothing is
+        drawn: the opponents who look during the sign's hold catch it, and the sign is discreet
+        exactly when no opponent looked as it began (``discreet`` is then ignored)."""
         if not 0 <= seat < self.players:
             raise SignalError(f"seat {seat!r} is not at this table of {self.players}: seats are 0..{self.players - 1}")
         made = self._made(sign)
@@ -282,16 +304,21 @@ class SignLog:
             # Fails early with a message if the words lead off the scale.
             resolve(base_level(signal.sign, signal.count), tuple(announcements))
         partner = partner_of(seat, self.players)
-        chance = self.vigilance.chance(discreet)
-        caught = tuple(
-            s for s in range(self.players)
-            if s != seat and s != partner and rng.random() < chance
-        )
+        if at is not None and self.watch is not None:
+            discreet = self.watch.is_clear(seat, at)
+            caught = tuple(s for s in self.watch.catchers(seat, at) if s not in self.by_eye)
+        else:
+            chance = self.vigilance.chance(discreet)
+            # A seat that catches by eye still draws, so the other seats' draws stay as before.
+            caught = tuple(
+                s for s in range(self.players)
+                if s != seat and s != partner and rng.random() < chance and s not in self.by_eye
+            )
         seen = tuple(sorted({seat, *(() if partner is None else (partner,)), *caught}))
         event = SignEvent(
             index=len(self.events), seat=seat, made=made,
             moment=moment, discreet=discreet, truthful=truthful, seen_by=seen, caught_by=caught,
-            announcements=tuple(announcements),
+            announcements=tuple(announcements), at=at,
         )
         self.events.append(event)
         return event

@@ -87,13 +87,13 @@ class DealCoach:
     """Signs your hand allowed that you did not make."""
 
 
-def your_signs(history, deal: int) -> tuple[SignNote, ...]:
+def your_signs(history, deal: int, partner: int = PARTNER_SEAT) -> tuple[SignNote, ...]:
     """The person's signs of ``deal`` from the table's history (TableSign: deal, SignEvent)."""
-    return tuple(_note(t.event) for t in history if t.deal == deal and t.event.seat == HUMAN_SEAT)
+    return tuple(_note(t.event, partner) for t in history if t.deal == deal and t.event.seat == HUMAN_SEAT)
 
 
-def _note(event: SignEvent) -> SignNote:
-    return SignNote(event.signal, event.moment, PARTNER_SEAT in event.seen_by, event.caught_by)
+def _note(event: SignEvent, partner: int = PARTNER_SEAT) -> SignNote:
+    return SignNote(event.signal, event.moment, partner in event.seen_by, event.caught_by)
 
 
 def belief_phrases(holding, language: Language) -> tuple[str, ...]:
@@ -129,16 +129,17 @@ def why_played(rule: str, trick: TrickRecord, tricks_per_deal: int = 9) -> str:
 
 
 def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Language, players: int = 4,
-                tricks_per_deal: int = 9) -> TrickCoach:
-    """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew."""
+                tricks_per_deal: int = 9, partner: int = PARTNER_SEAT) -> TrickCoach:
+    """The coach after ``trick`` of ``deal``: the partner's card in it, why, and what it knew
+    (``partner``: the partner's seat, 3 at the 6-player table)."""
     partner_move = next(
-        (m for m in moves if m.deal == deal and m.seat == PARTNER_SEAT and m.trick == trick.number - 1
+        (m for m in moves if m.deal == deal and m.seat == partner and m.trick == trick.number - 1
          and isinstance(m.action, Card)),
         None,
     )
-    position = next((i for i, (s, _) in enumerate(trick.plays(players)) if s == PARTNER_SEAT), None)
+    position = next((i for i, (s, _) in enumerate(trick.plays(players)) if s == partner), None)
     moment = (trick.number - 1) * players + (position or 0)  # cards played before the partner card
-    signs = tuple(n for n in your_signs(history, deal) if n.moment <= moment)
+    signs = tuple(n for n in your_signs(history, deal, partner) if n.moment <= moment)
     if partner_move is None:
         return TrickCoach(deal, trick, None, "", "", (), signs)
     return TrickCoach(
@@ -156,12 +157,13 @@ def _sign_for(card: Card) -> Sign | None:
         return None
 
 
-def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4) -> DealCoach:
+def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4,
+               partner: int = PARTNER_SEAT) -> DealCoach:
     """The coach after a deal: which sign helped, which would have, which was caught. ``hand`` is
     the person's hand as play began (GameSession.deal_hands): the signs it allowed."""
-    signs = your_signs(history, result.deal)
+    signs = your_signs(history, result.deal, partner)
     caught = tuple(
-        f"{join([seat_name(s, capital=True) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
+        f"{join([seat_name(s, capital=True, players=players) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
         f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it"
         for n in signs if n.caught_by
     )
@@ -171,11 +173,11 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     helped_by: dict[str, list[tuple[int, str]]] = {}
     would = []
     partner_moves = {m.trick: m for m in moves
-                     if m.deal == result.deal and m.seat == PARTNER_SEAT and isinstance(m.action, Card)}
+                     if m.deal == result.deal and m.seat == partner and isinstance(m.action, Card)}
     for trick in result.tricks:
         plays = trick.plays(players)
         order = [s for s, _ in plays]
-        if PARTNER_SEAT not in order or HUMAN_SEAT not in order or order.index(PARTNER_SEAT) > order.index(HUMAN_SEAT):
+        if partner not in order or HUMAN_SEAT not in order or order.index(partner) > order.index(HUMAN_SEAT):
             continue  # the sign matters when the partner plays before you
         move = partner_moves.get(trick.number - 1)
         if move is None:
@@ -204,3 +206,62 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     # (no hand recorded: nothing to say, rather than call an empty hand weak)
     unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
     return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)
+
+
+# -- being watched (a timed table) -------------------------------------------------------------------
+
+WATCH_WINDOW_S = 15.0
+"""How far before and after a caught sign the coach looks for a clear way."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchedNote:
+    """One of the person's signs that an opponent caught, with the eyes around it."""
+
+    signal: Signal
+    at: float
+    caught_by: tuple[int, ...]
+    looking: tuple[int, ...]
+    """The opponents already looking as the sign began (the others turned to look during the hold)."""
+    clear_before: float | None
+    """Seconds before the sign when the way was last clear (None: not within the window)."""
+    clear_after: float | None
+    """Seconds after the sign when the way was next clear (None: not within the window)."""
+    clear_for: float
+    """How long that next clear spell lasted."""
+
+
+def watched_notes(history, watch, deal: int, seat: int = HUMAN_SEAT,
+                  window: float = WATCH_WINDOW_S) -> tuple[WatchedNote, ...]:
+    """For each of ``seat``'s timed signs of ``deal`` that an opponent caught: who looked, and when
+    the way was clear before and after it (``watch``: the table's :class:`~trainer.signals.watching.Watch`)."""
+    out = []
+    for t in history:
+        e = t.event
+        if t.deal != deal or e.seat != seat or e.at is None or not e.caught_by:
+            continue
+        before = watch.clear_spells(seat, max(0.0, e.at - window), e.at)
+        after = watch.clear_spells(seat, e.at, e.at + window)
+        out.append(WatchedNote(
+            e.signal, e.at, e.caught_by, watch.looking_at(seat, e.at),
+            clear_before=(e.at - before[-1][1]) if before else None,
+            clear_after=(after[0][0] - e.at) if after else None,
+            clear_for=(after[0][1] - after[0][0]) if after else 0.0,
+        ))
+    return tuple(out)
+
+
+def watched_text(note: WatchedNote, names: dict[int, str], sign_text) -> str:
+    """The coach's sentence about a caught sign: which, by whom, and when the way was clear."""
+    who = join([names[s] for s in note.caught_by])
+    turned = [s for s in note.caught_by if s not in note.looking]
+    how = ("looking at you as you began it" if not turned else
+           "turning to look while you held it" if len(turned) == len(note.caught_by) else
+           "one looking, one turning to look")
+    parts = [f"Your {sign_text(note.signal)} was caught by {who} ({how})."]
+    if note.clear_before is not None and note.clear_before > 0:
+        parts.append(f"The way had been clear until {note.clear_before:.1f} s before.")
+    if note.clear_after is not None:
+        parts.append(f"It was clear again {note.clear_after:.1f} s later, for {note.clear_for:.1f} s: "
+                     "sign when no opponent looks at you.")
+    return " ".join(parts)

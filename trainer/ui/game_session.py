@@ -13,28 +13,39 @@ stays on the table until the person clicks "next" (:meth:`GameSession.next`). Th
 one action at a time, so each bot move is recorded with the rule that chose it (:class:`BotMove`),
 which the coach reads. Stepping one action at a time makes the same decisions as stepping them all
 at once (the table offers its sign points between actions either way).
+
+A *timed* game (the Play page's) runs a timed Table (:mod:`trainer.signals.watching`): the
+opponents look at the person or away, and each input carries its moment in seconds of game time
+(``"t"``), read from :attr:`GameSession.clock`; a replay sets the table's clock to the same moments,
+so the same signs are caught. The person catches opponents' signs by :meth:`GameSession.seen`.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
+from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.rules.ruleset import Ruleset
 from trainer.ui.table_events import closes
-from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture, Side
+from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import MadeSign, Sign, Signal
 
 HUMAN_SEAT = 0
+PAGE_SIGN_WINDOW_S = 20.0
+"""On the page, bots sign at any moment of the 20 s after a click: a person watching needs the page
+drawn and their eyes back on the table (the bots' own tables use 4 s)."""
 PARTNER_SEAT = 2
+"""The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
 SAVE_FORMAT = "aluette-app-game"
 SAVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1 had no pauses: an action that comes during a pause continues it
-BOT_NAMES = ("heuristic", "search", "random")
-# Deterministic bots (no time budget), so a saved game replays exactly.
-BOT_OPTIONS = {"search": {"max_ms": None, "worlds": 48}}
+BOT_NAMES = ("heuristic", *(name for name in playable_bots() if name != "heuristic"))
+"""The bots a person may choose (every fair one; never the all-seeing oracle), the default first."""
+BOT_OPTIONS = TABLE_BOT_OPTIONS
 
 
 class SessionError(ValueError):
@@ -43,7 +54,8 @@ class SessionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who sits where: the person at seat 0, the partner bot opposite, two opponent bots."""
+    """Who sits where at four: the person at seat 0, the partner bot opposite, two opponent bots
+    (kept for callers from before :class:`TableSettings`, which seats every table size)."""
 
     partner: str = "heuristic"
     opponents: str = "heuristic"
@@ -71,10 +83,8 @@ class BotMove:
 class GameSession:
     """A live game and the person's inputs so far."""
 
-    preset: str
-    convention: str
+    settings: TableSettings
     seed: int
-    seating: Seating
     table: Any
     inputs: list[dict] = field(default_factory=list)
     moves: list[BotMove] = field(default_factory=list)
@@ -82,18 +92,65 @@ class GameSession:
     """The person's hand of each deal as play began (after any chant discards), for the coach."""
     paused: bool = False
     """A trick (or a deal) just closed and a bot plays next: waiting for the person's "next"."""
+    timed: bool = False
+    """The opponents' eyes catch signs by their moments, and the person catches by eye."""
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """Seconds, on any monotonic scale; game time is its reading minus :attr:`origin`."""
+    origin: float = 0.0
+    _replay_t: float | None = field(default=None, repr=False, compare=False)
+    """While a save replays: the moment of the input being replayed."""
 
     @classmethod
     def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
-        from trainer.bots.table import Table
+        """A 4-player game with the default vigilance and truthful signs (see :meth:`begin`)."""
+        return cls.begin(TableSettings(preset=preset, convention=convention, partner=seating.partner,
+                                       opponents=seating.opponents), seed)
 
-        table = Table.create(
-            seating.seats(), bot_options=BOT_OPTIONS, ruleset=Ruleset.preset(preset), seed=seed,
-            convention=Convention.named(convention),
-        )
-        session = cls(preset, convention, seed, seating, table)
+    @classmethod
+    def begin(cls, settings: TableSettings, seed: int, *, timed: bool = False,
+              clock: Callable[[], float] | None = None) -> "GameSession":
+        """A new game at a table of any size with these settings (``timed``: the opponents' eyes
+        catch signs by their moments, and the person catches by eye)."""
+        clock = clock if clock is not None else time.monotonic
+        table = settings.table(seed, timed=True, sign_window_s=PAGE_SIGN_WINDOW_S) if timed else settings.table(seed)
+        session = cls(settings, seed, table, timed=timed, clock=clock, origin=clock())
         session._run_bots()
         return session
+
+    # -- game time (timed games) ------------------------------------------------------------------
+
+    def game_time(self) -> float:
+        """Seconds since the game began on this page (never before the table's own clock)."""
+        return max(self.table.now_s, self.clock() - self.origin)
+
+    def _tick(self, t: float | None = None) -> dict:
+        """Set the table's clock for the next input (now, or a saved moment); the input's "t"."""
+        if not self.timed:
+            return {}
+        t = self.game_time() if t is None else float(t)
+        self.table.set_time(t)
+        return {"t": round(t, 3)}
+
+    @property
+    def preset(self) -> str:
+        return self.settings.preset
+
+    @property
+    def convention(self) -> str:
+        return self.settings.convention
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.settings.partner, self.settings.opponents)
+
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    @property
+    def partner_seat(self) -> int | None:
+        """The person's partner (None at three)."""
+        return self.settings.partner_seat
 
     # -- the person acts --------------------------------------------------------------------------
 
@@ -102,15 +159,16 @@ class GameSession:
         if self.paused:
             raise SessionError("the table waits for you to look at the closed trick: click next first")
         told = len(self.table.events)
+        moment = self._tick(self._replay_t)
         self.table.submit(HUMAN_SEAT, action)
-        self.inputs.append({"act": format_action(action)})
+        self.inputs.append({"act": format_action(action), **moment})
         self._run_bots(pause=closes(self.table.events[told:]))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
         if not self.paused:
             return
-        self.inputs.append({"next": True})
+        self.inputs.append({"next": True, **self._tick(self._replay_t)})
         self._run_bots(pause=False)
 
     def _run_bots(self, pause: bool = False) -> None:
@@ -130,7 +188,7 @@ class GameSession:
                 break
             deal, tricks = game.deal_number, len(game.tricks)
             done, told = len(game.history), len(table.events)
-            belief = _belief_of_partner(game.view(seat)) if seat == PARTNER_SEAT else None
+            belief = _belief_of_partner(game.view(seat)) if seat == self.partner_seat else None
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
             self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
@@ -142,12 +200,34 @@ class GameSession:
                                                            and not game.current_trick):
             self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
-    def sign(self, sign: Signal | MadeSign) -> Any:
+    def sign(self, sign: Signal | MadeSign, *, at: float | None = None) -> Any:
         """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
         ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
-        camera saw, so a resumed game gives the partner the same reading."""
-        event = self.table.submit_sign(HUMAN_SEAT, sign)
-        self.inputs.append(sign_input(event.made))
+        camera saw, so a resumed game gives the partner the same reading. In a timed game the sign
+        began at ``at`` seconds of game time (a camera sign's own onset; default: now)."""
+        moment = self._tick(self._replay_t)
+        if at is not None and self.timed:
+            moment = {"t": moment["t"], "at": round(float(at), 3)}
+        event = self.table.submit_sign(HUMAN_SEAT, sign, at=moment.get("at"))
+        self.inputs.append({**sign_input(event.made), **moment})
+        return event
+
+    def seen(self, seat: int) -> Any:
+        """The person says "seen!" on ``seat`` now: the SignEvent of that seat showing now, caught;
+        None for a miss (nothing of that seat was showing). Only in a timed game."""
+        if not self.timed:
+            raise SessionError("catching by eye needs a timed game: start a new game on the Play page")
+        moment = self._tick(self._replay_t)
+        self.inputs.append({"seen": seat, **moment})
+        return self.table.catch_by_eye(HUMAN_SEAT, seat, moment["t"])
+
+    def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
+        """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
+        announcements). Returns the sign's event with all its words so far."""
+        words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
+        moment = self._tick(self._replay_t)
+        event = self.table.announce(HUMAN_SEAT, words)
+        self.inputs.append({"announce": format_message(words), **moment})
         return event
 
     # -- save and resume --------------------------------------------------------------------------
@@ -158,12 +238,10 @@ class GameSession:
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "preset": self.preset,
-            "convention": self.convention,
+            **self.settings.to_json(),
             "seed": self.seed,
-            "partner": self.seating.partner,
-            "opponents": self.seating.opponents,
             "inputs": list(self.inputs),
+            "timed": self.timed,
             "game": game_to_json(self.table.game),
         }
 
@@ -174,21 +252,41 @@ class GameSession:
         if data.get("version") not in READABLE_VERSIONS:
             raise SessionError(f"saved game version {data.get('version')!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
-        session = cls.start(data["preset"], data["convention"], int(data["seed"]),
-                            Seating(data["partner"], data["opponents"]))
+        # Saves from before the table settings hold none of players, vigilance, lies: the defaults.
+        session = cls.begin(TableSettings.from_json(data), int(data["seed"]), timed=data.get("timed") is True)
         for n, item in enumerate(data["inputs"]):
             try:
+                # A timed game's inputs replay at their saved moments (older saves: the table's clock).
+                session._replay_t = session.table.now_s if "t" not in item else _moment(item["t"])
                 if "act" in item:
                     session.act(parse_action(item["act"]))
                     if data["version"] == 1:  # version 1 had no pauses: the bots played on at once
                         session.next()
                 elif "next" in item:
                     session.next()
+                elif "announce" in item:
+                    session.announce(item["announce"])
+                elif "seen" in item:
+                    if not isinstance(item["seen"], int) or isinstance(item["seen"], bool):
+                        raise ValueError(f"'seen' names a seat number, not {item['seen']!r}")
+                    session.seen(item["seen"])
                 else:
-                    session.sign(made_from_input(item))
+                    at = item.get("at")
+                    session.sign(made_from_input(item), at=None if at is None else _moment(at))
             except ValueError as error:
                 raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
+            finally:
+                session._replay_t = None
+        # The page's clock goes on from where the saved game stopped.
+        session.origin = session.clock() - session.table.now_s
         return session
+
+
+def _moment(value: Any) -> float:
+    """A saved moment: seconds of game time."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise ValueError(f"a moment is a number of seconds from 0, not {value!r}")
+    return float(value)
 
 
 CAMERA_KEYS = ("gesture", "confidence", "side", "start", "end")

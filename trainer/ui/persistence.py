@@ -300,6 +300,7 @@ def load_game(name: str) -> dict | None:
 
 def check_saved_game(data: Any) -> dict:
     """The stored value of an app save, checked field by field before anything replays it."""
+    from trainer.bots.table_setup import TABLE_SIZES
     from trainer.ui.game_session import BOT_NAMES, CAMERA_KEYS, READABLE_VERSIONS, SAVE_FORMAT
 
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
@@ -314,22 +315,41 @@ def check_saved_game(data: Any) -> dict:
     for field in ("partner", "opponents"):
         if data[field] not in BOT_NAMES:
             raise SaveError(f"its {field} {data[field]!r} is not one of the bots ({', '.join(BOT_NAMES)})")
+    # The table settings added with every table size: absent from older saves (defaults then).
+    players = data.get("players", 4)
+    if isinstance(players, bool) or players not in TABLE_SIZES:
+        raise SaveError(f"its table size {players!r} is not one of {', '.join(map(str, TABLE_SIZES))} players")
+    if not isinstance(data.get("vigilance", "normal"), str):
+        raise SaveError(f"its vigilance {data.get('vigilance')!r} is not a name")
+    if not isinstance(data.get("lies", False), bool):
+        raise SaveError(f"its 'lies' setting {data.get('lies')!r} is not true or false")
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
         raise SaveError(f"its seed {seed!r} is not a whole number of at most 63 bits")
     inputs = data.get("inputs")
     if not isinstance(inputs, list) or len(inputs) > MAX_INPUTS:
         raise SaveError(f"its inputs are not a list of at most {MAX_INPUTS}")
+    if not isinstance(data.get("timed", False), bool):
+        raise SaveError(f"its 'timed' {data.get('timed')!r} is not true or false")
     for n, item in enumerate(inputs, 1):
+        # A timed game's input carries its moment ("t"; a camera sign also its onset, "at").
+        moments = {k: item[k] for k in ("t", "at") if isinstance(item, dict) and k in item}
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e9 for v in moments.values()):
+            raise SaveError(f"its input {n} ({str(item)[:80]}) has a moment that is not a number of seconds")
+        if moments:
+            item = {k: v for k, v in item.items() if k not in moments}
         ok = isinstance(item, dict) and (
             (set(item) == {"act"} and isinstance(item["act"], str))
+            or (set(item) == {"seen"} and isinstance(item["seen"], int) and not isinstance(item["seen"], bool)
+                and 0 < item["seen"] < 6 and data.get("timed") is True)
             or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
+            or (set(item) == {"announce"} and isinstance(item["announce"], str) and len(item["announce"]) <= 400)
             or (set(item) <= {"sign", "count", *CAMERA_KEYS} and isinstance(item.get("sign"), str)
                 and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
                 and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
         )
         if not ok:
-            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign")
+            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move, a sign or a catch")
     return data
 
 

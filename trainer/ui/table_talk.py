@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainer.bots.table_setup import seat_names, team_names
 from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import Card
 from trainer.rules.game import Contract, DealEnd, DealResult, Outcome, TrickRecord
@@ -24,22 +25,30 @@ PARTNER_SEAT = 2
 _NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
 
 
-def seat_name(seat: int, *, capital: bool = False) -> str:
-    name = _NAMES.get(seat, f"player {seat + 1}")
+def seat_name(seat: int, *, capital: bool = False, players: int = 4) -> str:
+    """``you``, ``West``, ``North``…: the compass names of the table's size (``South-West`` at six)."""
+    if players == 4:
+        name = _NAMES.get(seat, f"player {seat + 1}")
+    elif seat == HUMAN_SEAT:
+        name = "you"
+    else:
+        names = seat_names(players)
+        name = names[seat] if 0 <= seat < players else f"player {seat + 1}"
     return name[0].upper() + name[1:] if capital else name
 
 
-def says(seat: int, you: str, other: str, *, capital: bool = True) -> str:
+def says(seat: int, you: str, other: str, *, capital: bool = True, players: int = 4) -> str:
     """``"You lead"`` / ``"West leads"``: the seat with the verb form that agrees with it."""
-    return f"{seat_name(seat, capital=capital)} {you if seat == HUMAN_SEAT else other}"
+    return f"{seat_name(seat, capital=capital, players=players)} {you if seat == HUMAN_SEAT else other}"
 
 
-def team_of(seat: int) -> int:
-    return seat % 2
+def team_of(seat: int, players: int = 4) -> int:
+    return seat % {3: 3, 4: 2, 6: 3}.get(players, 2)
 
 
-def team_name(team: int, *, capital: bool = False) -> str:
-    name = "your team" if team == 0 else "the opponents"
+def team_name(team: int, *, capital: bool = False, players: int = 4) -> str:
+    """``your team`` / ``the opponents`` at four; ``you`` / ``West`` at three; the pairs at six."""
+    name = ("your team" if team == 0 else "the opponents") if players == 4 else team_names(players)[team]
     return name[0].upper() + name[1:] if capital else name
 
 
@@ -72,34 +81,35 @@ def join(items: list[str]) -> str:
 
 # -- the trick --------------------------------------------------------------------------------------
 
-def trick_outcome(trick: TrickRecord) -> str:
+def trick_outcome(trick: TrickRecord, players: int = 4) -> str:
     if trick.spoiled:
         return "spoiled (pourri): equal top cards, nobody takes it"
-    return f"won by {seat_name(trick.winner)}"
+    return f"won by {seat_name(trick.winner, players=players)}"
 
 
-def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, deal_over: bool = False) -> str:
+def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, deal_over: bool = False,
+              players: int = 4) -> str:
     """Whose turn, said at the table: "Your turn: play a card", "West to play"."""
     if over or to_move is None:
         return "Game over"
     if paused:
         if deal_over:
-            return f"{seat_name(to_move, capital=True)} plays next: click Next deal when you have seen the result"
-        return f"{seat_name(to_move, capital=True)} plays next: click Next trick when you have seen the trick"
+            return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next deal when you have seen the result"
+        return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next trick when you have seen the trick"
     what = {
         Phase.PLAY: "play a card", Phase.CHANT_VOTE: "vote on the chant", Phase.DISCARD: "discard",
         Phase.DECLARE: "declare", Phase.ANSWER: "answer",
     }.get(phase, "act")
     if to_move == HUMAN_SEAT:
         return f"Your turn: {what}"
-    return f"{seat_name(to_move, capital=True)} to {what}"
+    return f"{seat_name(to_move, capital=True, players=players)} to {what}"
 
 
 # -- the deal ---------------------------------------------------------------------------------------
 
 def deal_result_text(result: DealResult, players: int = 4) -> str:
     """Why the deal scored what it did, from the DealResult's fields."""
-    points = _points_text(result)
+    points = _points_text(result, players)
     if result.end is DealEnd.GIVEN_UP:
         seat = result.declared_by
         # The left-hand opponent answers for the other team (RULES.md, Declarations).
@@ -117,10 +127,11 @@ def deal_result_text(result: DealResult, players: int = 4) -> str:
         return f"Every trick was spoiled: nobody took a trick. {points}"
     winner = result.deal_winner
     best = result.tricks_won[winner]
-    text = f"{says(winner, 'took', 'took')} the most tricks ({best})"
+    text = f"{says(winner, 'took', 'took', players=players)} the most tricks ({best})"
     tied = [s for s, n in enumerate(result.tricks_won) if n == best and s != winner]
     if tied:
-        text += f"; {join([seat_name(s) for s in tied])} also took {best}, but {seat_name(winner)} got there first"
+        text += (f"; {join([seat_name(s, players=players) for s in tied])} also took {best}, "
+                 f"but {seat_name(winner, players=players)} got there first")
     if result.mordienne:
         text += "; mordienne: no trick before, then the last tricks in a row"
     if result.contract is Contract.ANNOUNCED:
@@ -130,16 +141,20 @@ def deal_result_text(result: DealResult, players: int = 4) -> str:
     return f"{text}. {points}"
 
 
-def _points_text(result: DealResult) -> str:
+def _points_text(result: DealResult, players: int = 4) -> str:
     scored = [(team, n) for team, n in enumerate(result.points) if n]
     if not scored:
         return "Nobody scores."
-    return " ".join(f"{team_name(team, capital=True)} {'scores' if team == 0 else 'score'} {n}." for team, n in scored)
+    # "Your team scores", "The opponents score", "You score", "West scores", "South-West and North-East score".
+    return " ".join(
+        f"{team_name(team, capital=True, players=players)} "
+        f"{'score' if (players == 3 and team == 0) or (players != 3 and team != 0) else 'scores'} {n}."
+        for team, n in scored)
 
 
 @dataclass(frozen=True, slots=True)
 class SheetRow:
-    """One deal on the score sheet."""
+    """One deal on the score sheet (``us``/``them`` at four; ``points``/``totals`` per team at any size)."""
 
     deal: int
     dealer: str
@@ -149,27 +164,38 @@ class SheetRow:
     them: int
     total_us: int
     total_them: int
+    points: tuple[int, ...] = ()
+    totals: tuple[int, ...] = ()
 
 
-def score_sheet(results: tuple[DealResult, ...] | list[DealResult]) -> list[SheetRow]:
+def score_sheet(results: tuple[DealResult, ...] | list[DealResult], players: int = 4) -> list[SheetRow]:
     rows = []
-    total = [0, 0]
+    total = [0] * ({3: 3, 4: 2, 6: 3}.get(players, 2))
     for r in results:
-        total[0] += r.points[0]
-        total[1] += r.points[1]
+        for team, n in enumerate(r.points):
+            total[team] += n
         if r.end is DealEnd.PLAYED:
-            how = "all spoiled" if r.deal_winner is None else f"{seat_name(r.deal_winner)} took it" + (
+            how = "all spoiled" if r.deal_winner is None else f"{seat_name(r.deal_winner, players=players)} took it" + (
                 " (mordienne)" if r.mordienne else "")
         elif r.end is DealEnd.GIVEN_UP:
-            how = f"given up by {seat_name(r.declared_by)}"
+            how = f"given up by {seat_name(r.declared_by, players=players)}"
         else:
-            how = f"mordienne of {seat_name(r.declared_by)} declined"
-        tricks = " · ".join(f"{seat_name(s)} {n}" for s, n in enumerate(r.tricks_won)) if r.tricks else "not played"
-        rows.append(SheetRow(r.deal, seat_name(r.dealer), how, tricks, r.points[0], r.points[1], total[0], total[1]))
+            how = f"mordienne of {seat_name(r.declared_by, players=players)} declined"
+        tricks = (" · ".join(f"{seat_name(s, players=players)} {n}" for s, n in enumerate(r.tricks_won))
+                  if r.tricks else "not played")
+        rows.append(SheetRow(r.deal, seat_name(r.dealer, players=players), how, tricks, r.points[0], r.points[1],
+                             total[0], total[1], tuple(r.points), tuple(total)))
     return rows
 
 
-def outcome_text(outcome: Outcome) -> str:
+def outcome_text(outcome: Outcome, players: int = 4) -> str:
+    scores = " to ".join(map(str, outcome.scores))
+    if players != 4:
+        if outcome.winner is None:
+            return f"A draw, {scores}"
+        if outcome.winner == 0:
+            return f"{'You win' if players == 3 else 'Your team wins'}, {scores}"
+        return f"{team_name(outcome.winner, capital=True, players=players)} win{'s' if players == 3 else ''}, {scores}"
     if outcome.winner is None:
         return f"A draw, {outcome.scores[0]} to {outcome.scores[1]}"
     if outcome.winner == 0:
@@ -188,14 +214,37 @@ CHANT_HELP = ("**The chant (chanter):** if all four agree, the six cards of the 
               "refuse with a good one. One refusal and the deal is played as dealt.")
 
 
+LIES_SETTING = "Allow lies"
+"""The table setting that lets signs lie (Play's table settings; ``--lies`` in the terminal)."""
+_BLUFF = f" To bluff, tick “{LIES_SETTING}” in the table settings of a new game."
+
+
 def refusal_text(signal: Signal, language: Language) -> str:
-    """A sign the table refused because the person's hand does not back it (signs are truthful)."""
+    """A sign the table refused because the person's hand does not back it (signs are truthful),
+    naming the setting that would let it through."""
     name = sign_name(signal, language)
     if signal.sign is Sign.AS:
         return (f"Not sent: you signed {name}, but that is not how many aces you hold. "
-                "Signs at this table tell the truth: make the sign that matches your hand.")
+                "Signs at this table tell the truth: make the sign that matches your hand." + _BLUFF)
     if signal.sign is Sign.MISERE:
         return ("Not sent: misère means a weak hand (nothing above an ace, at most one ace), and yours is not. "
-                "Signs at this table tell the truth.")
+                "Signs at this table tell the truth." + _BLUFF)
     return (f"Not sent: you do not hold {name}. Signs at this table tell the truth: "
-            "sign a card you hold (the highlighted buttons).")
+            "sign a card you hold (the highlighted buttons)." + _BLUFF)
+
+
+def announcement_refusal_text(signal: Signal, unheld: tuple[int, ...], language: Language) -> str:
+    """Words after a sign that name a level the person's hand lacks, at a table without lies."""
+    levels = join([level_name(level, language) for level in unheld])
+    return (f"Not said: after {sign_name(signal, language)} those words name {levels}, which you do not hold. "
+            "Announcements tell the truth like signs at this table." + _BLUFF)
+
+
+def level_name(level: int, language: Language) -> str:
+    """A strength level in a card player's words: the card itself for a single card, else its group
+    (``la Vache``, ``a king``)."""
+    cards = [c for c in Card if c.level == level]
+    if len(cards) == 1:
+        return card_name(cards[0], language)
+    group = {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"}.get(level)
+    return group or f"a card of level {level} ({join([card_name(c, language) for c in cards])})"

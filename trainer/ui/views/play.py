@@ -1,4 +1,8 @@
-"""The Play page: the person and a bot partner against two bots, at any preset, drawn as a card table.
+"""The Play page: the person and bots at a table of 3, 4 or 6, at any preset, drawn as a card table.
+
+The table settings (size, the opponents' vigilance, whether signs may lie, the bots) are chosen
+before a game and change for the next one (:class:`~trainer.bots.table_setup.TableSettings`, the
+same value ``aluette play`` builds from its flags); preset and convention come from the sidebar.
 
 Card faces and avatars are the deck's drawings; the game, the legal actions and the scoring are the
 engine's; the bots and the signs between seats (who saw, who caught) are the Table's. The sentences
@@ -14,24 +18,46 @@ from __future__ import annotations
 
 import html
 import random
+import time
 
 import streamlit as st
 
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
+from trainer.bots.table_setup import TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
+from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
-from trainer.signals.table import is_truthful
-from trainer.ui import coach, persistence, render, state
+from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
+from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
-from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, Seating
+from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.settings import Settings
 from trainer.ui.views import play_camera
 
 SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North — your partner", 3: "East"}
 SHORT_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
 WIN_COLOUR = "#2e7d32"
+_VIGILANCE_HELP = {
+    "blind": "never catch a sign", "casual": "catch one sign in ten", "normal": "catch one sign in four",
+    "sharp": "catch one sign in two", "hawk": "catch nine signs in ten",
+}
+
+
+def short_name(seat: int, players: int = 4) -> str:
+    """``you``, ``West``, ``North-East``: a seat at a table of ``players``."""
+    return SHORT_NAMES[seat] if players == 4 else talk.seat_name(seat, players=players)
+
+
+def seat_label(seat: int, players: int = 4) -> str:
+    """The seat's name under its avatar: the partner marked (``North — your partner``)."""
+    if players == 4:
+        return SEAT_NAMES[seat]
+    name = seat_names(players)[seat]
+    if seat == HUMAN_SEAT:
+        return f"You ({name})"
+    return f"{name} — your partner" if seat == partner_seat(players) else name
 TURN_COLOUR = "#f9a825"
 
 
@@ -77,26 +103,54 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
 
+def table_settings(settings: Settings) -> TableSettings:
+    """The table the settings panel describes now (the sidebar's preset and convention)."""
+    get = st.session_state.get
+    return TableSettings(
+        players=int(get("play_players", 4)), preset=settings.preset, vigilance=get("play_vigilance", "normal"),
+        lies=bool(get("play_lies", False)), convention=settings.convention,
+        partner=get("play_partner", "heuristic"), opponents=get("play_opponents", "heuristic"),
+    )
+
+
 def _new_game(settings: Settings) -> None:
-    partner = st.session_state.get("play_partner", "heuristic")
-    opponents = st.session_state.get("play_opponents", "heuristic")
     seed = st.session_state["play_seed"]
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)  # a fresh deal each game; saved with the game
     st.session_state["play_seed"] = None
-    st.session_state["game"] = GameSession.start(settings.preset, settings.convention, seed, Seating(partner, opponents))
+    # A timed table: the opponents look at you or away, and you catch their signs by eye.
+    st.session_state["game"] = GameSession.begin(table_settings(settings), seed, timed=True)
     st.session_state["sent_signs"] = []
     st.session_state["play_error"] = None
     st.session_state["replay"] = None
 
 
+def _settings_panel(settings: Settings) -> None:
+    """The table settings: size, watchfulness, lies, bots. They apply to the next new game."""
+    st.markdown("**Table settings** (for the next new game)")
+    cols = st.columns(3)
+    cols[0].radio("Players", TABLE_SIZES, index=TABLE_SIZES.index(4), key="play_players", horizontal=True,
+                  format_func=lambda n: {3: "3 (each alone)", 4: "4 (two pairs)", 6: "6 (three pairs)"}[n])
+    levels = tuple(VIGILANCE_LEVELS)
+    cols[1].select_slider("Opponents' vigilance", levels, value="normal", key="play_vigilance",
+                          help="How often the opponents catch a sign: " +
+                          "; ".join(f"{name}: {_VIGILANCE_HELP[name]}" for name in levels) + ".")
+    cols[2].checkbox(talk.LIES_SETTING, value=False, key="play_lies",
+                     help="Signs (and the words after them) may bluff: your lies are sent, and the bots "
+                          "trust every sign less.")
+    alone = st.session_state.get("play_players", 4) == 3
+    bots = st.columns(3)
+    bots[0].selectbox("Your partner", BOT_NAMES, key="play_partner", disabled=alone,
+                      help="At three everybody plays alone." if alone else None)
+    bots[1].selectbox("Opponents", BOT_NAMES, key="play_opponents")
+    bots[2].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
+    st.caption(f"Preset **{settings.preset}**, convention **{settings.convention}** (sidebar). "
+               f"Next game: {table_settings(settings).summary()}.")
+
+
 def _setup_panel(settings: Settings) -> None:
-    with st.expander("New game, saved games", expanded=_session() is None):
-        cols = st.columns(3)
-        cols[0].selectbox("Your partner", BOT_NAMES, key="play_partner")
-        cols[1].selectbox("Opponents", BOT_NAMES, key="play_opponents")
-        cols[2].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
-        st.caption(f"Preset **{settings.preset}**, convention **{settings.convention}** (sidebar).")
+    with st.expander("New game, table settings, saved games", expanded=_session() is None):
+        _settings_panel(settings)
         store = persistence.store_piece()
         if not store.available:
             render.unavailable(store)
@@ -143,22 +197,23 @@ def _replay_panel(settings: Settings) -> bool:
         return True
     number = st.slider("Trick", 1, len(tricks), value=len(tricks), key="replay_trick") if len(tricks) > 1 else 1
     deal, trick = tricks[number - 1]
-    won = [0, 0, 0, 0]
+    n = game.ruleset.player_count
+    won = [0] * n
     for d, t in tricks[:number]:
         if d == deal and t.winner is not None:
             won[t.winner] += 1
-    st.markdown(f"**Deal {deal}, trick {trick.number}** — led by {SHORT_NAMES[trick.leader]}")
-    cols = st.columns(4)
-    for col, (seat, card) in zip(cols, trick.plays(4)):
+    st.markdown(f"**Deal {deal}, trick {trick.number}** — led by {short_name(trick.leader, n)}")
+    cols = st.columns(n)
+    for col, (seat, card) in zip(cols, trick.plays(n)):
         with col:
             _card_picture(card, settings, width=90)
-            st.caption(f"{SHORT_NAMES[seat]}: {talk.card_name(card, settings.language)}")
-    outcome = talk.trick_outcome(trick)
+            st.caption(f"{short_name(seat, n)}: {talk.card_name(card, settings.language)}")
+    outcome = talk.trick_outcome(trick, n)
     st.markdown(f"Result: **{outcome}**. Tricks so far this deal: " +
-                ", ".join(f"{SHORT_NAMES[s]} {won[s]}" for s in range(4)))
+                ", ".join(f"{short_name(s, n)} {won[s]}" for s in range(n)))
     for result in game.results:
         if result.deal == deal and number == len([1 for d, _ in tricks if d <= deal]):
-            st.info(talk.deal_result_text(result))
+            st.info(talk.deal_result_text(result, n))
     return True
 
 
@@ -186,6 +241,15 @@ def _seat_signs(session: GameSession, seat: int) -> list:
     return [t.event for t in session.table.visible_signs(HUMAN_SEAT) if t.event.seat == seat]
 
 
+def _words(event, settings: Settings) -> str:
+    """`` — then aloud: au-dessous (a king)``: the words told after a sign, and what they name."""
+    words = getattr(event, "announcements", ())
+    if not words:
+        return ""
+    named = talk.join([talk.level_name(level, settings.language) for level in event.levels])
+    return f" — then aloud: {', '.join(a.french for a in words)} ({named})"
+
+
 def _signal_text(signal: Signal, settings: Settings) -> str:
     text = render.sign_label(signal.sign, settings.language)
     return f"{text} ×{signal.count}" if signal.count > 1 else text
@@ -203,16 +267,20 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     """A bot's seat: its avatar making its latest sign seen, its name, whose turn, its signs."""
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
-    from trainer.deck import avatar_svg
+    n = view.players
+    if session.timed:
+        _watched_avatar(session, seat, latest)
+    else:
+        from trainer.deck import avatar_svg
 
-    render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
-                               label=SHORT_NAMES[seat]), width=84, title=SEAT_NAMES[seat])
+        render.show_svg(avatar_svg(latest.gesture if latest else None, variant=seat, width=84,
+                                   label=short_name(seat, n)), width=84, title=seat_label(seat, n))
     dealer = " · dealer" if view.dealer == seat else ""
     label, won = _tricks_taken(session, view)
-    st.markdown(f"**{SEAT_NAMES[seat]}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
+    st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
     if turn == seat:
         st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
-                    f"▶ {SHORT_NAMES[seat]} to play</span>", unsafe_allow_html=True)
+                    f"▶ {short_name(seat, n)} to play</span>", unsafe_allow_html=True)
     if signs:
         pictures = " ".join(
             render.svg_html(render.sign_svg(e.signal, settings.convention, width=34), width=34,
@@ -220,7 +288,69 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
             for e in signs
         )
         st.markdown(pictures, unsafe_allow_html=True)
-        st.caption("Signs seen: " + ", ".join(_signal_text(e.signal, settings) for e in signs))
+        st.caption("Signs seen: " + ", ".join(_signal_text(e.signal, settings) + _words(e, settings) for e in signs))
+
+
+def _watched_avatar(session: GameSession, seat: int, latest) -> None:
+    """A seat at a timed table: an opponent looks at you or away, every seat shows its signs for
+    as long as a face holds them (CSS, timed from now), and an opponent's sign is caught by
+    clicking "seen!" on it while it shows."""
+    from trainer.deck import avatar_svg
+
+    table = session.table
+    now = session.game_time()
+    hold = table.watch.gaze.hold_s
+    n = session.players
+    label = short_name(seat, n)
+    opponent = seat in table.watch.watchers(HUMAN_SEAT)
+    events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
+    showing = tuple(
+        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        for e in watch_view.to_show(events, now=now, hold=hold)
+    )
+    if opponent:
+        base = avatar_svg(None, variant=seat, width=84, label=label, away=True)
+        looking = avatar_svg(None, variant=seat, width=84, label=label)
+        spells = table.watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
+    else:
+        base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
+        looking, spells = None, ()
+    # Game time 0 on the wall clock, so the browser shows each layer at its moment (watch_view.CLOCK_JS).
+    epoch = time.time() - now
+    st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
+        seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
+        title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
+    if opponent:
+        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
+                  help=f"Click while {label} shows a sign to catch it")
+
+
+def _seen(seat: int) -> None:
+    """The person says they saw ``seat`` sign just now: caught if a sign of that seat showed."""
+    session = _session()
+    if session.table.is_over:
+        return
+    try:
+        event = session.seen(seat)
+    except ValueError as error:
+        _say_error(session, f"Not counted: {error}.")
+        return
+    settings = state.settings()
+    if event is None:
+        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked."
+    else:
+        text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
+    st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
+    _autosave(session)
+
+
+def _catch_note(session: GameSession) -> None:
+    """The outcome of the latest "seen!" click of this deal."""
+    note = st.session_state.get("catch_note")
+    if not isinstance(note, tuple) or note[0] != _deal_moment(session):
+        return
+    with st.container(key="catch_result"):
+        (st.success if note[1] else st.warning)(note[2], icon=":material/visibility:")
 
 
 def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
@@ -248,47 +378,83 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
     """The middle of the table: which trick, who led, or the closed trick's result."""
     number = len(view.tricks) + 1
     if view.current_trick:
-        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led')}")
+        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led', players=view.players)}")
         return
     closed = _closed_trick(session)
     if closed is not None:
         trick, result = closed
         if trick is not None:
             st.markdown(f"**Last trick** (trick {trick.number}"
-                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick)}**")
+                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick, view.players)}**")
         if result is not None:
             st.markdown(f"**Deal {result.deal} is over.**")
         return
     if view.phase is Phase.PLAY and view.trick_leader is not None:
-        st.markdown(f"**Trick {number}** — {talk.says(view.trick_leader, 'lead', 'leads')}")
+        st.markdown(f"**Trick {number}** — {talk.says(view.trick_leader, 'lead', 'leads', players=view.players)}")
     else:
         st.markdown(f"**Deal {view.deal_number}** — before the first trick")
 
 
+def _seat_with_card(session: GameSession, seat: int, settings: Settings, view, turn: int | None,
+                    cards: dict[int, str]) -> None:
+    _seat_box(session, seat, settings, view, turn)
+    st.markdown(cards.get(seat, _EMPTY), unsafe_allow_html=True)
+
+
+_EMPTY = "<div style='height:40px'></div>"
+
+
 def _table(session: GameSession, view, settings: Settings, turn: int | None) -> None:
+    """The seats around the table, clockwise from yours at the bottom, each with its card of the
+    trick: at four North faces you, West and East at the sides; at three West and East across; at
+    six North (your partner) across, the two pairs of opponents around."""
     cards = _table_cards(session, view, settings)
-    empty = "<div style='height:40px'></div>"
-    top = st.columns([1, 1, 1])
-    with top[1]:
-        _seat_box(session, PARTNER_SEAT, settings, view, turn)
-        st.markdown(cards.get(PARTNER_SEAT, empty), unsafe_allow_html=True)
-    middle = st.columns([1, 1, 1, 1, 1])
-    with middle[0]:
-        _seat_box(session, 1, settings, view, turn)
-    with middle[1]:
-        st.markdown(cards.get(1, empty), unsafe_allow_html=True)
-    with middle[2]:
-        _centre(session, view, settings)
-    with middle[3]:
-        st.markdown(cards.get(3, empty), unsafe_allow_html=True)
-    with middle[4]:
-        _seat_box(session, 3, settings, view, turn)
+    players = view.players
+    if players == 3:
+        top = st.columns([1, 1, 1])
+        with top[0]:
+            _seat_with_card(session, 1, settings, view, turn, cards)
+        with top[1]:
+            _centre(session, view, settings)
+        with top[2]:
+            _seat_with_card(session, 2, settings, view, turn, cards)
+    elif players == 6:
+        top = st.columns([1, 1, 1])
+        for col, seat in zip(top, (2, 3, 4)):
+            with col:
+                _seat_with_card(session, seat, settings, view, turn, cards)
+        middle = st.columns([1, 1, 1, 1, 1])
+        with middle[0]:
+            _seat_box(session, 1, settings, view, turn)
+        with middle[1]:
+            st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
+        with middle[2]:
+            _centre(session, view, settings)
+        with middle[3]:
+            st.markdown(cards.get(5, _EMPTY), unsafe_allow_html=True)
+        with middle[4]:
+            _seat_box(session, 5, settings, view, turn)
+    else:
+        top = st.columns([1, 1, 1])
+        with top[1]:
+            _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards)
+        middle = st.columns([1, 1, 1, 1, 1])
+        with middle[0]:
+            _seat_box(session, 1, settings, view, turn)
+        with middle[1]:
+            st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
+        with middle[2]:
+            _centre(session, view, settings)
+        with middle[3]:
+            st.markdown(cards.get(3, _EMPTY), unsafe_allow_html=True)
+        with middle[4]:
+            _seat_box(session, 3, settings, view, turn)
     bottom = st.columns([1, 1, 1])
     with bottom[1]:
-        st.markdown(cards.get(HUMAN_SEAT, empty), unsafe_allow_html=True)
+        st.markdown(cards.get(HUMAN_SEAT, _EMPTY), unsafe_allow_html=True)
         dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
         label, won = _tricks_taken(session, view)
-        st.markdown(f"**{SEAT_NAMES[HUMAN_SEAT]}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
+        st.markdown(f"**{seat_label(HUMAN_SEAT, players)}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
         if turn == HUMAN_SEAT:
             st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
                         "▶ your turn</span>", unsafe_allow_html=True)
@@ -299,7 +465,8 @@ def _turn_banner(session: GameSession, view) -> None:
         return
     closed = _closed_trick(session)
     deal_over = closed is not None and closed[1] is not None
-    text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over)
+    text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over,
+                          players=view.players)
     if view.to_move == HUMAN_SEAT and not session.paused:
         st.success(text, icon=":material/front_hand:")
     else:
@@ -312,25 +479,30 @@ def _tricks_list(view, settings: Settings) -> None:
     if not view.tricks:
         return
     rows = []
+    n = view.players
     for t in view.tricks:
         rows.append({
             "trick": t.number,
-            "led by": SHORT_NAMES[t.leader],
-            "cards": ", ".join(f"{SHORT_NAMES[s]}: {talk.card_name(c, settings.language)}" for s, c in t.plays(view.players)),
-            "result": "pourri" if t.spoiled else SHORT_NAMES[t.winner],
+            "led by": short_name(t.leader, n),
+            "cards": ", ".join(f"{short_name(s, n)}: {talk.card_name(c, settings.language)}" for s, c in t.plays(n)),
+            "result": "pourri" if t.spoiled else short_name(t.winner, n),
         })
     with st.expander(f"Tricks of this deal ({len(view.tricks)})"):
         st.dataframe(rows, hide_index=True, width="stretch")
 
 
 def _score_sheet(view, *, expanded: bool = False) -> None:
-    rows = talk.score_sheet(view.results)
+    """One row per deal, a points column per team (``your team``/``opponents`` at four, ``you``,
+    ``West``, ``East`` at three, the pairs at six)."""
+    n = view.players
+    rows = talk.score_sheet(view.results, n)
     if not rows:
         return
+    teams = ("your team", "opponents") if n == 4 else team_names(n)
     with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
         st.dataframe([
             {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
-             "your team": r.us, "opponents": r.them, "total": f"{r.total_us}–{r.total_them}"}
+             **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
             for r in rows
         ], hide_index=True, width="stretch", key="score_sheet")
 
@@ -338,27 +510,34 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
 def _catch_banner(session: GameSession, settings: Settings) -> None:
     """The table says when a sign was caught: the opponents catching ours is a warning."""
     theirs, ours = [], []
+    n = session.players
+    team = {HUMAN_SEAT, session.partner_seat}
     for catch in session.table.catches():
         maker, by = catch.event.seat, catch.by
         what = _signal_text(catch.event.signal, settings)
-        if maker in (HUMAN_SEAT, PARTNER_SEAT) and by not in (HUMAN_SEAT, PARTNER_SEAT):
+        if maker in team and by not in team:
             who = "your" if maker == HUMAN_SEAT else "your partner's"
-            theirs.append(f"{SHORT_NAMES[by]} caught {who} sign: **{what}**")
+            theirs.append(f"{short_name(by, n)} caught {who} sign: **{what}**")
         elif by == HUMAN_SEAT:
-            ours.append(f"{SHORT_NAMES[maker]}'s sign **{what}**")
+            ours.append(f"{short_name(maker, n)}'s sign **{what}**")
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
+    if session.timed:
+        hints = coach.watched_notes(session.table.history, session.table.watch, session.table.game.deal_number)
+        if hints:
+            st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
         st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
 
 # -- the coach ------------------------------------------------------------------------------------
 
-def _sign_notes_text(notes, settings: Settings) -> str:
+def _sign_notes_text(notes, settings: Settings, players: int = 4) -> str:
     parts = []
     for n in notes:
         seen = "North saw it" if n.seen_by_partner else "North missed it"
-        caught = f", caught by {talk.join([SHORT_NAMES[s] for s in n.caught_by])}" if n.caught_by else ", no opponent caught it"
+        caught = (f", caught by {talk.join([short_name(s, players) for s in n.caught_by])}" if n.caught_by
+                  else ", no opponent caught it")
         parts.append(f"{talk.sign_name(n.signal, settings.language)} ({seen}{caught})")
     return "; ".join(parts)
 
@@ -366,17 +545,18 @@ def _sign_notes_text(notes, settings: Settings) -> str:
 def _coach_panel(session: GameSession, settings: Settings) -> None:
     """After a trick and after a deal: what North understood from your signs and why it played."""
     closed = _closed_trick(session)
-    if closed is None:
-        return
+    if closed is None or session.partner_seat is None:
+        return  # at three nobody has a partner to read their signs
     trick, result = closed
     table = session.table
+    players, partner = session.players, session.partner_seat
     lines = []
     deal = result.deal if result is not None else table.game.deal_number
     if trick is not None:
-        note = coach.trick_coach(session.moves, table.history, deal, trick, settings.language,
-                                 tricks_per_deal=table.ruleset.tricks_per_deal)
+        note = coach.trick_coach(session.moves, table.history, deal, trick, settings.language, players=players,
+                                 tricks_per_deal=table.ruleset.tricks_per_deal, partner=partner)
         if note.signs:
-            lines.append(f"**Your signs before North played:** {_sign_notes_text(note.signs, settings)}.")
+            lines.append(f"**Your signs before North played:** {_sign_notes_text(note.signs, settings, players)}.")
         else:
             lines.append("**You had made no sign** before North played: it knew nothing of your hand from you.")
         if note.partner_card is not None:
@@ -388,7 +568,7 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
                          f"{trick.number}: {note.why}.")
     if result is not None:
         review = coach.deal_coach(session.moves, table.history, result, settings.language,
-                                  hand=session.deal_hands.get(result.deal, ()))
+                                  hand=session.deal_hands.get(result.deal, ()), players=players, partner=partner)
         lines.append(f"**Deal {result.deal} review**")
         if review.helped:
             lines.append("Your signs helped — " + "; ".join(review.helped) + ".")
@@ -424,8 +604,9 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(sign: Signal | MadeSign, source: str) -> None:
-    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table."""
+def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -> None:
+    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table;
+    a camera sign began ``ago`` seconds before now."""
     session = _session()
     settings = state.settings()
     signal = sign.signal if isinstance(sign, MadeSign) else sign
@@ -436,7 +617,9 @@ def _send_sign(sign: Signal | MadeSign, source: str) -> None:
         _say_error(session, talk.refusal_text(signal, settings.language))
         return
     try:
-        event = session.sign(sign)
+        # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
+        at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
+        event = session.sign(sign, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -524,32 +707,88 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
     if sent:
         st.caption("Sent to your partner this deal: " + "; ".join(
             f"{_signal_text(e.signal, settings)} ({source}, North saw it"
-            f"{', caught by ' + talk.join([SHORT_NAMES[c] for c in e.caught_by]) if e.caught_by else ''})"
+            f"{', caught by ' + talk.join([short_name(c, session.players) for c in e.caught_by]) if e.caught_by else ''})"
             for source, e in sent[-6:]))
+    _announce_buttons(session, settings)
 
 
-def _camera_send(made: MadeSign, source: str) -> str | None:
+_STEPS = (Step.AU_DESSUS, Step.AU_DESSOUS, Step.AU_DESSUS_DE_LA_DESSUS, Step.EN_DESSOUS_DE_LA_DESSOUS)
+
+
+def _last_sign(session: GameSession):
+    """The person's latest sign this deal (with its words so far), or None."""
+    mine = [t.event for t in session.table.visible_signs(HUMAN_SEAT) if t.event.seat == HUMAN_SEAT]
+    return mine[-1] if mine else None
+
+
+def _announce_buttons(session: GameSession, settings: Settings) -> None:
+    """After a card sign: tell more cards aloud, relative to it (RULES.md, relative announcements)."""
+    last = _last_sign(session)
+    if last is None or not last.sign.cards:
+        return  # words count from a card's level: misère and mordienne name none
+    st.markdown(f"**Tell more cards aloud** after your sign {_signal_text(last.signal, settings)}"
+                f"{_words(last, settings)}: each step counts from the sign's card; with *après*, from your "
+                "previous words. Your partner hears them; only those who saw the sign can place them.")
+    after = st.checkbox("après (count from my previous words)", key="announce_after",
+                        disabled=not last.announcements)
+    cols = st.columns(len(_STEPS))
+    for col, step in zip(cols, _STEPS):
+        col.button(f"{'après ' if after and last.announcements else ''}{step.french}",
+                   key=f"announce_{step.name.lower()}", on_click=_announce, args=(step,), width="stretch",
+                   help=f"{step.english} {'your previous words' if after else 'the sign'}")
+
+
+def _announce(step: Step) -> None:
+    session = _session()
+    settings = state.settings()
+    last = _last_sign(session)
+    if session.table.is_over or last is None:
+        _say_error(session, "Not said: make a sign first; the words count from it.")
+        return
+    words = (Announcement(step, bool(st.session_state.get("announce_after")) and bool(last.announcements)),)
+    try:
+        unheld = unheld_levels(last.sign, last.announcements + words, session.table.game.hand(HUMAN_SEAT),
+                               last.signal.count, new=len(words))
+    except ValueError as error:  # off the strength scale
+        _say_error(session, f"Not said: {error}.")
+        return
+    if unheld and not session.table.lying_allowed:
+        _say_error(session, talk.announcement_refusal_text(last.signal, unheld, settings.language))
+        return
+    try:
+        session.announce(words)
+    except ValueError as error:
+        _say_error(session, f"Not said: {error}.")
+        return
+    st.session_state["play_error"] = None
+    _autosave(session)
+
+
+def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
     """The camera panel's sender (trainer.ui.views.play_camera): None when sent, else why not. The
-    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence."""
-    _send_sign(made, source)
+    whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence,
+    and the opponents' eyes judge the moment it began (``ago`` seconds before now)."""
+    _send_sign(made, source, ago)
     error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
     return None if error is None else error[1]
 
 
 def _scores(view) -> None:
     target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
+    n = view.players
+    teams = ("your team", "opponents") if n == 4 else team_names(n)
     st.markdown(
-        f"**Score{target}:** your team **{view.scores[0]}** — opponents **{view.scores[1]}** · "
-        f"deal {view.deal_number} · dealer {SHORT_NAMES[view.dealer] if view.dealer is not None else '—'}"
+        f"**Score{target}:** " + " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores)) +
+        f" · deal {view.deal_number} · dealer {short_name(view.dealer, n) if view.dealer is not None else '—'}"
     )
 
 
 def _game_over(session: GameSession, view, settings: Settings) -> None:
     """The end: the result, the last trick and deal as cards, the score sheet, a new game."""
     outcome = session.table.game.outcome
-    st.subheader(f"Game over — {talk.outcome_text(outcome)}")
+    st.subheader(f"Game over — {talk.outcome_text(outcome, session.players)}")
     last = session.table.game.results[-1]
-    st.success(f"Deal {last.deal}: {talk.deal_result_text(last)}", icon=":material/emoji_events:")
+    st.success(f"Deal {last.deal}: {talk.deal_result_text(last, session.players)}", icon=":material/emoji_events:")
     _table(session, view, settings, None)
     _coach_panel(session, settings)
     _score_sheet(view, expanded=True)
@@ -564,8 +803,10 @@ def show() -> None:
         return
     session = _session()
     if session is None:
-        st.info("Start a **New game** above: you and a bot partner (North) against two bots.")
+        st.info("Choose the table and start a **New game** above: at four you and a bot partner (North) "
+                "against two bots; at six three pairs; at three everybody alone.")
         return
+    st.caption(f"This table: {session.settings.summary()}.")
     if session.preset != settings.preset or session.convention != settings.convention:
         st.caption(f"This game uses preset {session.preset} and convention {session.convention}; "
                    "new settings apply to the next game.")
@@ -580,17 +821,26 @@ def show() -> None:
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
-        st.success(f"Deal {result.deal}: {talk.deal_result_text(result)}", icon=":material/emoji_events:")
+        st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players)}", icon=":material/emoji_events:")
     _turn_banner(session, view)
     _catch_banner(session, settings)
+    _catch_note(session)
+    if session.timed:
+        import streamlit.components.v1 as components
+
+        components.html(watch_view.CLOCK_JS, height=0)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
     if view.chant_receivers and view.chant:
-        st.caption("Chant played: " + " and ".join(SHORT_NAMES[s] for s in view.chant_receivers) + " received the talon.")
+        st.caption("Chant played: " + " and ".join(short_name(s, view.players) for s in view.chant_receivers)
+                   + " received the talon.")
     _decision_buttons(view)
     _hand(session, view, settings)
     _tricks_list(view, settings)
     _score_sheet(view)
+    if session.partner_seat is None:
+        st.caption("At three everybody plays alone: there is no partner to sign to.")
+        return
     _sign_buttons(session, settings)
     play_camera.panel(settings, session, _camera_send)  # the camera's own fragment: never reruns the page

@@ -37,8 +37,9 @@ class CameraSign:
     why: str = ""
 
 
-Send = Callable[[MadeSign, str], str | None]
-"""The page's sender: makes the sign at the table, returns None when sent or the refusal's text."""
+Send = Callable[[MadeSign, str, float | None], str | None]
+"""The page's sender: makes the sign at the table (begun that many seconds ago, when known), returns
+None when sent or the refusal's text."""
 
 
 def made_sign(report: GestureReport, convention: Convention) -> MadeSign | None:
@@ -61,7 +62,9 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
         if made is None:
             continue
         label = render.sign_label(made.sign, settings.language) + (f" ×{made.count}" if made.count > 1 else "")
-        refused = send(made, "camera")
+        # The sign's own moment: its onset on the camera's clock, that long before the newest frame.
+        ago = None if now is None or made.start is None else max(0.0, now - made.start)
+        refused = send(made, "camera", ago)
         latency = None if refused is not None or now is None else max(0.0, now - report.event.start)
         out.append(CameraSign(deal, label, refused is None, latency, refused or ""))
     return out

@@ -24,7 +24,7 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
 from trainer.ui.settings import Handedness, Settings
-from trainer.ui.views import teach
+from trainer.ui.views import catch, teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
 
 MAX_SEEN = 8
@@ -405,6 +405,7 @@ def show() -> None:
             _show_seen(settings)
     _calibration_panel(settings, mode)
     teach.panel(settings, mode)
+    catch.panel(settings)
     live = camera.current()
 
     # Redrawn once a second while the camera is on, so a verdict reaches the table without a full
