@@ -174,3 +174,27 @@ def test_the_terminal_refuses_an_unknown_language():
 
     with pytest.raises(NarrationError):
         play(Ruleset(), 1, "simple", io.StringIO(""), io.StringIO(), language="de")
+
+
+def test_the_signs_seen_are_told_in_each_language():
+    """The partner's signs and the opponents' caught ones (the table's, not the engine's events) are
+    worded by the same classes: as many in each language, the sign by its name there."""
+    from trainer.rules.ruleset import Ruleset
+    from trainer.terminal import play
+
+    told = {}
+    for language in LANGUAGES:
+        out = io.StringIO()
+        play(Ruleset(), 5, None, io.StringIO("1\n" * 600), out, language=language)
+        told[language] = out.getvalue()
+    english = re.findall(r"\[sign\] (.*)", told["en"])
+    assert english and any("signs to you" in line for line in english) and any("You caught" in line for line in english)
+    for language, tag in (("fr", "[signe] "), ("it", "[segno] ")):
+        lines = [line.split(tag, 1)[1] for line in told[language].splitlines() if tag in line]
+        assert len(lines) == len(english)
+        assert not [line for line in lines if _ENGLISH_WORD.search(line)], lines[:3]
+    assert "  [signe] Nord (partenaire) vous fait signe : " in told["fr"]
+    assert "  [segno] Nord (compagno) ti fa segno: " in told["it"]
+    italian = [line.split("[segno] ", 1)[1] for line in told["it"].splitlines() if "[segno] " in line]
+    aces = [("un as / an ace" in en, "un asso" in it) for en, it in zip(english, italian)]
+    assert any(a for a, _ in aces) and all(a == b for a, b in aces)  # Sign.italian, not the French name
