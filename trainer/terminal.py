@@ -4,7 +4,8 @@ South) and the bots: at four a partner (North) against two opponents (West, East
 
 The table settings are flags, shown when the game starts: ``--players``, ``--preset``,
 ``--vigilance`` (how watchful the opponents are), ``--lies`` (signs may lie), ``--convention``,
-``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both).
+``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both). ``--language fr|en|it`` tells the
+game (its events and the signs seen) in that language (:mod:`trainer.narration`); prompts stay English.
 
 Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
 answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [count]`` to sign to the
