@@ -86,5 +86,5 @@ def test_a_saved_camera_reading_is_checked_field_by_field():
     for bad in ({**good, "confidence": 1.7}, {**good, "gesture": "nod"}, {**good, "side": "up"},
                 {**good, "start": float("nan")}, {**good, "confidence": True},
                 {"sign": "borgne", "count": 1, "gesture": "wink"}):
-        with pytest.raises(persistence.SaveError, match="input 1 .* is not a move or a sign"):
+        with pytest.raises(persistence.SaveError, match="input 1 .* is not a move, a sign"):
             persistence.check_saved_game(save(bad))
