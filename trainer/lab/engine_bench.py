@@ -130,3 +130,56 @@ def bench_engine(
         ref_rng = random.Random(seed)
         bare = max(bare_loop(max(1, deals // (2 * rounds)), ref_rng) for _ in range(3))
     return EngineBench(deals, total, tuple(rates), players, tie_breaks, mordiennes, nobody, load, bare)
+
+
+@dataclass(frozen=True, slots=True)
+class GameBench:
+    """Whole random games through the public :class:`~trainer.rules.game.Game` API."""
+
+    games: int
+    actions: int
+    round_ms: tuple[float, ...]
+    """CPU milliseconds per game, per round."""
+    preset: str
+    load: float | None
+
+    @property
+    def best_ms(self) -> float:
+        return min(self.round_ms)
+
+    def lines(self) -> list[str]:
+        load = "unknown" if self.load is None else f"{self.load:.2f}"
+        return [
+            f"game API: {self.games} random {self.preset} games per round through Game.legal_actions + "
+            f"Game.apply (checks, chance steps, scoring, events), one core, Python {platform.python_version()}, "
+            f"1-min load before {load}",
+            f"{self.actions / (self.games * len(self.round_ms)):.0f} actions per game; CPU ms per game by round: "
+            + ", ".join(f"{ms:.3f}" for ms in self.round_ms) + "; best below",
+            f"{self.best_ms:.3f} ms per game",
+        ]
+
+
+def bench_game_api(games: int, *, preset: str = "vendee", rounds: int = 5) -> GameBench:
+    """Play ``games`` seeded random games (seeds 0..games-1) ``rounds`` times through the public Game
+    API, timing each round in CPU time. What an arena or the app pays per action beyond the bots."""
+    from trainer.rules.game import Game
+    from trainer.rules.ruleset import Ruleset
+
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = None
+    ruleset = Ruleset.preset(preset)
+    per_game: list[float] = []
+    actions = 0
+    for _ in range(rounds):
+        start = time.process_time()
+        for seed in range(games):
+            game = Game.new(ruleset, seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(len(legal))])
+                actions += 1
+        per_game.append((time.process_time() - start) / games * 1000)
+    return GameBench(games, actions, tuple(per_game), preset, load)

@@ -41,7 +41,12 @@ class Phase(Enum):
 
     @property
     def is_chance(self) -> bool:
-        return self in (Phase.CHOOSE_DEALER, Phase.DEAL, Phase.CHANT_DEAL)
+        # By value in a frozenset: read several times per action, and each ``Phase.X`` lookup goes
+        # through the enum's metaclass.
+        return self._value_ in _CHANCE_PHASES
+
+
+_CHANCE_PHASES = frozenset({Phase.CHOOSE_DEALER.value, Phase.DEAL.value, Phase.CHANT_DEAL.value})
 
 
 class Declaration(Enum):

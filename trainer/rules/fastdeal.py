@@ -32,7 +32,6 @@ NO_WINNER = -1
 HAND_SIZES = {3: 12, 4: 9, 6: 8}
 """Cards dealt to each player, by table size (RULES.md "A deal", "Other player counts"); also the
 tricks of a deal. The one table of it: :attr:`Ruleset.hand_size` reads it too."""
-_HAND_SIZES = HAND_SIZES  # bound once more under the hot loops' private name
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +70,7 @@ def deal_positions(players: int, dealer: int) -> tuple[tuple[int, ...], ...]:
     The dealer deals clockwise in batches of 3, starting with the player on their left; the talon is
     the rest of the deck (positions ``players * hand_size`` onward).
     """
-    hand_size = _HAND_SIZES[players]
+    hand_size = HAND_SIZES[players]
     positions: list[list[int]] = [[] for _ in range(players)]
     cursor = 0
     for size in _batch_sizes(hand_size):
@@ -85,12 +84,12 @@ def deal_positions(players: int, dealer: int) -> tuple[tuple[int, ...], ...]:
 # itemgetters per (players, dealer): one C call cuts a shuffled deck into hands.
 _GETTERS = {
     (n, d): tuple(operator.itemgetter(*pos) for pos in deal_positions(n, d))
-    for n in _HAND_SIZES
+    for n in HAND_SIZES
     for d in range(n)
 }
 
 
-_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in _HAND_SIZES}
+_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in HAND_SIZES}
 
 
 def is_mordienne(winners: Sequence[int], winner: int, pourri_breaks_run: bool = True) -> bool:
@@ -146,7 +145,7 @@ class FastDeal:
         """A deal at its first trick: ``hands[seat]`` card indices, ``leader`` the seat left of the
         dealer. ``spoiler_leads``: the spoiler leads after a pourri (else the trick's leader)."""
         players = len(hands)
-        if players not in _HAND_SIZES:
+        if players not in HAND_SIZES:
             raise IllegalActionError(f"a deal needs 3, 4 or 6 hands, got {players}")
         if not 0 <= leader < players:
             raise IllegalActionError(f"leader seat {leader!r} is not at a {players}-player table")
@@ -183,7 +182,7 @@ class FastDeal:
         deal.hands = hands = [list(g(deck)) for g in _GETTERS[players, dealer]]
         deal._seats = hands + [[]]
         deal.players = players
-        deal.total_tricks = _HAND_SIZES[players]
+        deal.total_tricks = HAND_SIZES[players]
         deal.spoiler_leads = spoiler_leads
         deal.pourri_breaks_run = pourri_breaks_run
         deal.leader = deal.to_move = (dealer + 1) % players

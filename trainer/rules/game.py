@@ -1,8 +1,10 @@
 """A whole game of Aluette as explicit states and actions: the rules of RULES.md, step by step.
 
 Standard library only (never signals, bots, vision, UI). A :class:`Game` is mutable; every decision is
-``game.to_move`` choosing one of ``game.legal_actions()`` and calling ``game.apply(action)``. An
-illegal action raises :class:`IllegalActionError` naming what was wrong and the state is untouched.
+``game.to_move`` choosing one of ``game.legal_actions()`` and calling ``game.apply(action)``, which
+returns what happened as typed events (:mod:`trainer.rules.events`: card played, trick ended, deal
+scored, …) for narrators. An illegal action raises :class:`IllegalActionError` naming what was wrong
+and the state is untouched.
 
 Chance steps (the first dealer, each deal in batches of 3, the chant deal) are actions too. Their
 outcome follows from the seed (``game.chance_action()``), and ``Game.new`` applies them by itself

@@ -2,10 +2,11 @@
 
 Holds no rules and no bot logic: the Table (``trainer.bots.table``) runs the game and the bots, the
 engine (``trainer.rules``) says what is legal and scores. This module only records the person's
-inputs in order (actions, signs, and "next" clicks), so a game saves as ``settings + inputs`` and
-resumes by replaying them on a new Table built from the same seed (bots and catching are seeded by the
-table, and the search bot is given a fixed number of worlds instead of a time budget, so a replay
-makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
+inputs in order (actions, signs, words told after a sign, and "next" clicks), so a game saves as
+``settings + inputs`` — the table settings (:class:`~trainer.bots.table_setup.TableSettings`: size,
+preset, vigilance, lies, convention, bots) — and resumes by replaying them on a new Table built from
+the same seed (bots and catching are seeded by the table, and the search bots are given a fixed
+number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
 trick-by-trick replay.
 
 A card table pauses when a trick closes (or a deal ends) and a bot would play next: the closed trick

@@ -209,9 +209,16 @@ def declaration_text(seat: int, declaration: Declaration) -> str:
     return f"{says(seat, 'offer', 'offers')} to give the deal up (the other team would take 1 point)"
 
 
-CHANT_HELP = ("**The chant (chanter):** if all four agree, the six cards of the talon go to two players, "
-              "who each take them and discard back to nine. Agree with a weak hand (a fresh chance), "
-              "refuse with a good one. One refusal and the deal is played as dealt.")
+def chant_help(players: int = 4) -> str:
+    """The chant explained for the table's size (3 or 4 players: a 6-player table has no talon)."""
+    count = {3: "three", 4: "four"}.get(players, str(players))
+    hand = {3: "twelve", 4: "nine"}.get(players, "their hand")
+    return (f"**The chant (chanter):** if all {count} agree, the twelve talon cards go to two players, six "
+            f"each, who discard back to {hand}. Agree with a weak hand (a fresh chance), refuse with a good "
+            "one. One refusal and the deal is played as dealt.")
+
+
+CHANT_HELP = chant_help(4)
 
 
 LIES_SETTING = "Allow lies"

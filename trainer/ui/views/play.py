@@ -649,7 +649,7 @@ def _decision_buttons(view) -> None:
             "(2 points for you), or the other team scores 2.")
         st.markdown(f"**{talk.declaration_text(seat, declaration)}.** You answer for your team. {consequence}")
     elif view.phase is Phase.CHANT_VOTE:
-        st.markdown(talk.CHANT_HELP)
+        st.markdown(talk.chant_help(view.players))
     elif view.phase is Phase.DECLARE:
         st.markdown("**Before the first trick** you may pass, announce mordienne (to take the last tricks "
                     "in a row, for 2 points) or give the deal up (the opponents take 1 point):")
