@@ -349,7 +349,8 @@ def check_saved_game(data: Any) -> dict:
                 and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
         )
         if not ok:
-            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign (or a catch)")
+            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move or a sign (nor words after a sign, "
+                            "nor a catch)")
     return data
 
 
