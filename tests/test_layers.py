@@ -1,6 +1,6 @@
 """Layers import one way only (STYLE.md, 'Our habits' 1):
 
-rules (standard library) <- signals <- vision / bots <- deck / quiz <- terminal / ui.
+rules (standard library) <- signals <- vision / bots <- deck / quiz / narration <- terminal / ui.
 
 Every ``import`` in every module of ``trainer`` — also those inside functions, which is where the
 heavy ones live — is checked against the table below.
@@ -26,7 +26,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "trainer.bots": ("trainer.rules", "trainer.signals", "trainer.bots"),
     "trainer.deck": ("trainer.rules", "trainer.signals", "trainer.deck"),
     "trainer.quiz": ("trainer.rules", "trainer.signals", "trainer.deck", "trainer.storage", "trainer.quiz"),
-    "trainer.terminal": ("trainer.rules", "trainer.signals", "trainer.bots", "trainer.storage"),
+    "trainer.narration": ("trainer.rules", "trainer.signals", "trainer.bots"),
+    "trainer.terminal": ("trainer.rules", "trainer.signals", "trainer.bots", "trainer.storage", "trainer.narration"),
     "trainer.ui": ("trainer",),
     "trainer.cli": ("trainer",),
     "trainer": ("trainer",),

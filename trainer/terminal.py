@@ -4,7 +4,8 @@ South) and the bots: at four a partner (North) against two opponents (West, East
 
 The table settings are flags, shown when the game starts: ``--players``, ``--preset``,
 ``--vigilance`` (how watchful the opponents are), ``--lies`` (signs may lie), ``--convention``,
-``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both).
+``--partner`` and ``--opponents`` (the bots; ``--bot`` sets both). ``--language fr|en|it`` tells the
+game (its events and the signs seen) in that language (:mod:`trainer.narration`); prompts stay English.
 
 Moves are read from stdin: a card code (``3d``) or its number in the list, ``y``/``n`` for votes and
 answers, ``p``/``m``/``g`` for pass / announce mordienne / give up, ``s NAME [count]`` to sign to the
@@ -31,22 +32,7 @@ from typing import TYPE_CHECKING, TextIO
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
-from trainer.rules.events import (
-    Answered,
-    CardDiscarded,
-    CardPlayed,
-    CardsDealt,
-    ChantDealt,
-    ChantDecided,
-    ChantVoted,
-    DealerChosen,
-    DealScored,
-    Declared,
-    GameOver,
-    TrickEnded,
-    narrate,
-)
-from trainer.rules.game import DealEnd, Game
+from trainer.rules.game import Game
 from trainer.rules.ruleset import PRESETS, Ruleset
 from trainer.signals.conventions import CONVENTIONS
 from trainer.signals.signs import Sign, Signal
@@ -65,9 +51,22 @@ from trainer.bots.table_setup import (
     seat_names,
     team_names,
 )
+from trainer.narration import (  # noqa: F401  (the narration moved there; its names stay importable here)
+    LANGUAGES,
+    SEAT_NAMES,
+    USER,
+    TerminalPhrases,
+    card_label,
+    deal_summary,
+    outcome_verdict,
+    phrases_for,
+    score_text,
+    seat_name,
+)
+from trainer.narration import levels_text as _levels_text
+from trainer.narration import sign_text as _sign_text
+from trainer.rules.events import narrate
 
-SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
-USER = 0
 
 
 def add_commands(subparsers) -> None:
@@ -92,6 +91,8 @@ def add_commands(subparsers) -> None:
     play.add_argument("--resume", metavar="FILE", default=None,
                       help="go on with a game saved by --save (or an app save), with the table settings it "
                            "was played with; it is saved back there when you leave, unless --save names another file")
+    play.add_argument("--language", default="en", choices=LANGUAGES,
+                      help="the language the game is told in: fr, en (default) or it; the prompts stay English")
     play.set_defaults(run=_run_play)
 
 
@@ -155,40 +156,15 @@ def _run_play(args) -> int:
     if args.resume:
         game, settings = load_for_resume(args.resume)
         return play(game.ruleset, game.seed, None, sys.stdin, sys.stdout,
-                    save=args.save or args.resume, resume=game, settings=settings)
+                    save=args.save or args.resume, resume=game, settings=settings, language=args.language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     settings = settings_from_args(args)
-    return play(settings.ruleset, seed, None, sys.stdin, sys.stdout, save=args.save, settings=settings)
-
-
-def card_label(card: Card) -> str:
-    """``"2C  la Vache / the Cow"``."""
-    return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
-
-
-def seat_name(seat: int, players: int = 4) -> str:
-    """``"You (South)"``, ``"North (partner)"``, ``"West"``: the seat as seen from the person's chair."""
-    if players == 4:
-        return SEAT_NAMES.get(seat, f"seat {seat}")
-    names = seat_names(players)
-    if not 0 <= seat < players:
-        return f"seat {seat}"
-    if seat == USER:
-        return f"You ({names[seat]})"
-    return f"{names[seat]} (partner)" if seat == partner_seat(players) else names[seat]
+    return play(settings.ruleset, seed, None, sys.stdin, sys.stdout, save=args.save, settings=settings,
+                language=args.language)
 
 
 class _Quit(Exception):
     pass
-
-
-def _sign_text(signal) -> str:
-    """``"le Borgne / the One-eyed"``, ``"un as / an ace x2"``."""
-    sign = signal.sign
-    french = getattr(sign, "french", None) or str(getattr(sign, "value", sign))
-    english = getattr(sign, "english", None)
-    text = f"{french} / {english}" if english else french
-    return text + (f" x{signal.count}" if getattr(signal, "count", 1) > 1 else "")
 
 
 def _sign_names() -> list[str]:
@@ -225,32 +201,6 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
     caught = [seat_name(s, table.players) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
           + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
-
-
-def _words_text(event) -> str:
-    """`` — then: en dessous (a king)``: the words told after a sign, with the cards they name."""
-    words = getattr(event, "announcements", ())
-    if not words:
-        return ""
-    from trainer.signals.relative import format_message
-
-    return f", then aloud: {format_message(words)} ({_levels_text(event.levels)})"
-
-
-_LEVEL_GROUPS = {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"}
-
-
-def _levels_text(levels) -> str:
-    """What each announced level names: the card itself (``le Borgne / the One-eyed``) or its
-    group (``a king``)."""
-    parts = []
-    for level in levels:
-        cards = [c for c in Card if c.level == level]
-        if len(cards) == 1:
-            parts.append(f"{cards[0].name_in('fr')} / {cards[0].name_in('en')}")
-        else:
-            parts.append(_LEVEL_GROUPS.get(level, f"a card of level {level}"))
-    return ", ".join(parts)
 
 
 def _announce(table, text: str, out: TextIO) -> None:
@@ -307,91 +257,16 @@ def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
         raise RulesError(f"cannot set the table: {error}") from None
 
 
-class TerminalPhrases:
-    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
-    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant).
-    Seats and teams are named for the table's size (``players``)."""
-
-    def __init__(self, players: int = 4) -> None:
-        self.players = players
-
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
-        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
-        return [f"{seat_name(e.dealer, self.players)} deal{'' if e.dealer == USER else 's'} first{how}."]
-
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
-        verb = "deal" if e.dealer == USER else "deals"
-        return [
-            "",
-            f"=== Deal {e.deal}: {seat_name(e.dealer, self.players)} {verb}"
-            + (", three cards at a time ===" if self.players == 4 else " ==="),
-            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
-        ]
-
-    def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{seat_name(e.seat, self.players)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
-
-    def chant_decided(self, e: ChantDecided) -> list[str]:
-        return [] if e.played else ["No chant: the talon stays unseen."]
-
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
-        return [
-            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
-            else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
-            for s, cards in zip(e.receivers, e.received)
-        ]
-
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
-        if e.seat == USER:
-            return [f"You discard {e.card.value}."]
-        # Another seat's discards are face down: say once that they were made.
-        return [f"{seat_name(e.seat, self.players)} discards six cards face down."] if e.number == 1 else []
-
-    def declared(self, e: Declared) -> list[str]:
-        words = {
-            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
-            Declaration.GIVE_UP: "offer to give the deal up",
-        }[e.declaration]
-        return [f"{seat_name(e.seat, self.players)}: {words}."]
-
-    def answered(self, e: Answered) -> list[str]:
-        return [f"{seat_name(e.seat, self.players)}: {'accept' if e.accept else 'refuse'}."]
-
-    def card_played(self, e: CardPlayed) -> list[str]:
-        return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
-
-    def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.spoiled:
-            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
-        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
-
-    def deal_scored(self, e: DealScored) -> list[str]:
-        result = e.result
-        lines = [""]
-        if result.end is DealEnd.PLAYED:
-            won = ", ".join(f"{seat_name(s, self.players)} {n}" for s, n in enumerate(result.tricks_won))
-            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
-        lines.append(f"--- {deal_summary(result, self.players)}")
-        lines.append(f"--- Score: {score_text(e.scores, self.players)}"
-                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
-        return lines
-
-    def game_over(self, e: GameOver) -> list[str]:
-        outcome = e.outcome
-        return [f"=== Game over: {outcome_verdict(outcome, self.players)} "
-                f"Final score {' - '.join(map(str, outcome.scores))} ==="]
-
-
 class _Narrator:
     """Tells the user what happened since the last look, showing only what seat 0 may see.
 
     It follows the table's game on a shadow game of its own, applying each new action there and
     telling the events that returns (the table's game may be several actions ahead)."""
 
-    def __init__(self, table, out: TextIO, *, resumed: bool = False) -> None:
+    def __init__(self, table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
         self.table = table
         self.out = out
-        self.phrases = TerminalPhrases(table.players)
+        self.phrases = phrases_for(language, table.players)
         if resumed:  # tell only what happens from now on
             self.shadow = table.game.copy()
             self.shadow.auto_chance = False
@@ -408,69 +283,14 @@ class _Narrator:
             for line in narrate(self.shadow.apply(action), self.phrases):
                 self.say(line)
         signs = self.table.visible_signs(USER, all_deals=True)
-        n = self.table.players
         for t in signs[self.seen_signs:]:
             event = t.event
             if event.seat == USER:
                 continue
             # visible_signs holds the partner's signs and the opponents' this seat caught, no others.
-            if USER in event.caught_by:
-                self.say(f"  [sign] You caught {seat_name(event.seat, n)}'s sign: {_sign_text(event.signal)}"
-                         + _words_text(event))
-            else:
-                self.say(f"  [sign] {seat_name(event.seat, n)} signs to you: {_sign_text(event.signal)}"
-                         + _words_text(event))
+            for line in self.phrases.sign_seen(event.seat, USER in event.caught_by, event):
+                self.say(line)
         self.seen_signs = len(signs)
-
-
-def _who(seat: int, players: int = 4) -> str:
-    return "you" if seat == USER else seat_name(seat, players)
-
-
-def score_text(scores, players: int = 4) -> str:
-    """``your team 2, opponents 3`` (four), ``you 1, West 3, East 0`` (three), the pairs at six."""
-    if players == 4:
-        return f"your team {scores[0]}, opponents {scores[1]}"
-    return ", ".join(f"{name} {score}" for name, score in zip(team_names(players), scores))
-
-
-def outcome_verdict(outcome, players: int = 4) -> str:
-    if outcome.winner is None:
-        return "It's a draw."
-    if outcome.winner == 0:
-        return "You win the game!" if players == 3 else "Your team wins the game!"
-    if players == 4:
-        return "The opponents win the game."
-    name = team_names(players)[outcome.winner]
-    return f"{name[0].upper() + name[1:]} win{'s' if players == 3 else ''} the game."
-
-
-def deal_summary(result, players: int = 4) -> str:
-    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
-    which numbers seats and calls a team "the opponents" from the announcer's side)."""
-    team = {0: "your team", 1: "the opponents"} if players == 4 else dict(enumerate(team_names(players)))
-    scored = "; ".join(f"{team[t]} score{'s' if t == 0 or players == 3 else ''} {n}"
-                       for t, n in enumerate(result.points) if n) or "nobody scores"
-    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
-        # Declarations exist at the 4-player table only (Ruleset.declarations_possible).
-        seat = result.declared_by
-        answerer = (seat + 1) % 4  # the player on the left answers for the other team
-        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
-        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
-        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
-        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
-                f"Not played: {scored}.")
-    if result.deal_winner is None:
-        return f"Every trick was spoiled: {scored}."
-    best = result.tricks_won[result.deal_winner]
-    who = _who(result.deal_winner, players)
-    text = f"{who[0].upper() + who[1:]} took the most tricks ({best})"
-    tied = [_who(s, players) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
-    if tied:
-        text += f" ({', '.join(tied)} also took {best}, but {who} got there first)"
-    if result.mordienne:
-        text += ", with mordienne"
-    return f"{text}: {scored}."
 
 
 def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
@@ -556,18 +376,20 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 def play(
     ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
-    resume: Game | None = None, settings: TableSettings | None = None,
+    resume: Game | None = None, settings: TableSettings | None = None, language: str = "en",
 ) -> int:
     """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
     user quits or input ends). ``settings``: the table (size, vigilance, lies, convention, bots);
     without them, the defaults for ``ruleset`` with ``bot_name`` at every other seat. With ``save``
     the game (seed, actions, signs) and its table settings are written there as JSON when it ends
-    or the user leaves."""
+    or the user leaves. ``language``: what the game's events and signs are told in (``fr``, ``en``,
+    ``it``); the prompts and help stay English."""
+    phrases_for(language)  # an unknown language is refused before the table is set
     if settings is None:
         settings = _settings_for(ruleset, bot_name)
     if settings.players != ruleset.player_count:
         raise RulesError(f"the table settings seat {settings.players} but the rules are for {ruleset.player_count}")
-    table, code = _play(ruleset, seed, settings, stdin, out, resume)
+    table, code = _play(ruleset, seed, settings, stdin, out, resume, language)
     if save:
         from trainer.rules.saves import save_game
 
@@ -596,13 +418,13 @@ def _introduce(settings: TableSettings, out: TextIO) -> None:
 
 
 def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, out: TextIO,
-          resume: Game | None = None):
+          resume: Game | None = None, language: str = "en"):
     table, _ = _make_table(settings, ruleset, seed)
     if resume is not None:
         # The bots read the game (and the signs recorded in it) through their views; the table
         # starts its sign bookkeeping afresh at the resumed deal.
         table.game = resume
-    narrator = _Narrator(table, out, resumed=resume is not None)
+    narrator = _Narrator(table, out, resumed=resume is not None, language=language)
     n = settings.players
     print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
           + (f" (partner {settings.partner})" if settings.partner_seat is not None and settings.partner != settings.opponents else "")

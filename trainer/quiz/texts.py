@@ -97,20 +97,12 @@ GESTURE_TEXT = {
     Gesture.WRITING: Text("mimer l'écriture", "mime writing", "mimare la scrittura"),
 }
 
-_SIGN_ITALIAN = {
-    Sign.AS: "un asso",
-    Sign.MONSIEUR_ET_MADAME: "Monsieur e Madame",
-    Sign.MISERE: "mano debole (misère)",
-    Sign.MORDIENNE: "si punta alla mordienne",
-}
-
-
 def sign_text(sign: Sign) -> Text:
     """What a sign says: ``la Vache``, ``un as``, ``misère`` …"""
     french = {Sign.MISERE: "misère (main faible)", Sign.MORDIENNE: "je tente la mordienne"}.get(sign, sign.french)
     cards = sign.cards
     suffix = f" ({cards[0].code})" if len(cards) == 1 else ""
-    return Text(french + suffix, sign.english + suffix, _SIGN_ITALIAN.get(sign, sign.french) + suffix)
+    return Text(french + suffix, sign.english + suffix, sign.italian + suffix)
 
 
 SPOILED = Text("pourri (égalité, personne ne gagne)", "spoiled (a tie, nobody wins)", "pourri (pareggio, nessuno vince)")

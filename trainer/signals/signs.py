@@ -53,6 +53,12 @@ class Sign(enum.Enum):
     def english(self) -> str:
         return _ENGLISH[self]
 
+    @property
+    def italian(self) -> str:
+        """The Italian words where there are some (``un asso``); else the French name, as Italian
+        players of Aluette keep it."""
+        return _ITALIAN.get(self, _FRENCH[self])
+
     @classmethod
     def for_card(cls, card: Card) -> "Sign | None":
         """The sign that announces ``card`` on its own, or None for a card without a sign."""
@@ -87,6 +93,13 @@ _ENGLISH = {
     Sign.GRAND_NEUF: "Great Nine", Sign.PETIT_NEUF: "Little Nine", Sign.DEUX_DE_CHENE: "Two of Oaks",
     Sign.DEUX_D_ECRIT: "Two of Writing", Sign.AS: "an ace", Sign.MONSIEUR_ET_MADAME: "Mister and Mistress",
     Sign.MISERE: "weak hand", Sign.MORDIENNE: "going for mordienne",
+}
+
+_ITALIAN = {
+    Sign.AS: "un asso",
+    Sign.MONSIEUR_ET_MADAME: "Monsieur e Madame",
+    Sign.MISERE: "mano debole (misère)",
+    Sign.MORDIENNE: "si punta alla mordienne",
 }
 
 

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from trainer.narration import narrate_in
 from trainer.rules.events import CardPlayed, CardsDealt, DealScored, Event, TrickEnded
 from trainer.rules.game import DealResult, TrickRecord
+from trainer.ui.settings import Language
+
+
+def told(events: Sequence[Event], language: Language, players: int = 4) -> list[str]:
+    """The lines telling ``events`` (e.g. the new ones of ``Table.events``) to the person at seat 0
+    in the session's language (``settings.language``): the terminal's narration, one phrases class
+    per language (:mod:`trainer.narration`), so the page words nothing from the engine's prose."""
+    return narrate_in(events, language.value, players)
 
 
 def closes(events: Sequence[Event]) -> bool:

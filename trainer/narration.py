@@ -1,0 +1,588 @@
+"""The terminal's narration of a game, in English, French or Italian: one :class:`~trainer.rules.events.Phrases`
+class per language, telling the engine's typed events (:mod:`trainer.rules.events`) to the person at
+seat 0 ("you"), with only the cards that seat may see.
+
+Card names come from the cards themselves (:meth:`Card.name_in`, French first as everywhere in the
+app), seat names from the table's compass names (:func:`trainer.bots.table_setup.seat_names`)
+translated word by word. :func:`narrate_in` is what the terminal and the Play page call.
+
+Imports the rules and the bots' table setup only (no Streamlit), so the terminal and the UI share it.
+"""
+
+from __future__ import annotations
+
+from trainer.bots.table_setup import partner_seat, seat_names, team_names
+from trainer.rules.actions import Declaration
+from trainer.rules.cards import Card
+from trainer.rules.errors import RulesError
+from trainer.rules.events import (
+    Answered,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    ChantDealt,
+    ChantDecided,
+    ChantVoted,
+    DealerChosen,
+    DealScored,
+    Declared,
+    GameOver,
+    Phrases,
+    TrickEnded,
+    narrate,
+)
+from trainer.rules.game import DealEnd
+
+LANGUAGES = ("fr", "en", "it")
+"""The languages the narration speaks (the app's and the quiz's languages)."""
+
+
+class NarrationError(RulesError):
+    """A language the narration does not speak: names it and the choices."""
+
+
+SEAT_NAMES = {0: "You (South)", 1: "West", 2: "North (partner)", 3: "East"}
+USER = 0
+
+
+def card_label(card: Card) -> str:
+    """``"2C  la Vache / the Cow"``."""
+    return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
+
+
+def seat_name(seat: int, players: int = 4) -> str:
+    """``"You (South)"``, ``"North (partner)"``, ``"West"``: the seat as seen from the person's chair."""
+    if players == 4:
+        return SEAT_NAMES.get(seat, f"seat {seat}")
+    names = seat_names(players)
+    if not 0 <= seat < players:
+        return f"seat {seat}"
+    if seat == USER:
+        return f"You ({names[seat]})"
+    return f"{names[seat]} (partner)" if seat == partner_seat(players) else names[seat]
+
+
+class TerminalPhrases:
+    """How the terminal tells each event (:func:`trainer.rules.events.narrate`) to the person at
+    seat 0: "you" for that seat, only the cards that seat may see (its own hand, its own chant).
+    Seats and teams are named for the table's size (``players``)."""
+
+    def __init__(self, players: int = 4) -> None:
+        self.players = players
+
+    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
+        """A sign the person saw: caught from an opponent, or made to them by their partner (signs
+        are not the engine's events: the table reports them, the narrator only words them)."""
+        sign = sign_text(event.signal) + words_text(event)
+        if caught:
+            return [f"  [sign] You caught {seat_name(seat, self.players)}'s sign: {sign}"]
+        return [f"  [sign] {seat_name(seat, self.players)} signs to you: {sign}"]
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
+        return [f"{seat_name(e.dealer, self.players)} deal{'' if e.dealer == USER else 's'} first{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        verb = "deal" if e.dealer == USER else "deals"
+        return [
+            "",
+            f"=== Deal {e.deal}: {seat_name(e.dealer, self.players)} {verb}"
+            + (", three cards at a time ===" if self.players == 4 else " ==="),
+            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{seat_name(e.seat, self.players)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["No chant: the talon stays unseen."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
+            else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"You discard {e.card.value}."]
+        # Another seat's discards are face down: say once that they were made.
+        return [f"{seat_name(e.seat, self.players)} discards six cards face down."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        words = {
+            Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
+            Declaration.GIVE_UP: "offer to give the deal up",
+        }[e.declaration]
+        return [f"{seat_name(e.seat, self.players)}: {words}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{seat_name(e.seat, self.players)}: {'accept' if e.accept else 'refuse'}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
+        return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{seat_name(s, self.players)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Deal {result.deal} over. Tricks: {won}.")
+        lines.append(f"--- {deal_summary(result, self.players)}")
+        lines.append(f"--- Score: {score_text(e.scores, self.players)}"
+                     + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
+        return lines
+
+    def game_over(self, e: GameOver) -> list[str]:
+        outcome = e.outcome
+        return [f"=== Game over: {outcome_verdict(outcome, self.players)} "
+                f"Final score {' - '.join(map(str, outcome.scores))} ==="]
+
+
+def _who(seat: int, players: int = 4) -> str:
+    return "you" if seat == USER else seat_name(seat, players)
+
+
+def score_text(scores, players: int = 4) -> str:
+    """``your team 2, opponents 3`` (four), ``you 1, West 3, East 0`` (three), the pairs at six."""
+    if players == 4:
+        return f"your team {scores[0]}, opponents {scores[1]}"
+    return ", ".join(f"{name} {score}" for name, score in zip(team_names(players), scores))
+
+
+def outcome_verdict(outcome, players: int = 4) -> str:
+    if outcome.winner is None:
+        return "It's a draw."
+    if outcome.winner == 0:
+        return "You win the game!" if players == 3 else "Your team wins the game!"
+    if players == 4:
+        return "The opponents win the game."
+    name = team_names(players)[outcome.winner]
+    return f"{name[0].upper() + name[1:]} win{'s' if players == 3 else ''} the game."
+
+
+def deal_summary(result, players: int = 4) -> str:
+    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
+    which numbers seats and calls a team "the opponents" from the announcer's side)."""
+    team = {0: "your team", 1: "the opponents"} if players == 4 else dict(enumerate(team_names(players)))
+    scored = "; ".join(f"{team[t]} score{'s' if t == 0 or players == 3 else ''} {n}"
+                       for t, n in enumerate(result.points) if n) or "nobody scores"
+    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+        # Declarations exist at the 4-player table only (Ruleset.declarations_possible).
+        seat = result.declared_by
+        answerer = (seat + 1) % 4  # the player on the left answers for the other team
+        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
+        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
+        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
+        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
+                f"Not played: {scored}.")
+    if result.deal_winner is None:
+        return f"Every trick was spoiled: {scored}."
+    best = result.tricks_won[result.deal_winner]
+    who = _who(result.deal_winner, players)
+    text = f"{who[0].upper() + who[1:]} took the most tricks ({best})"
+    tied = [_who(s, players) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
+    if tied:
+        text += f" ({', '.join(tied)} also took {best}, but {who} got there first)"
+    if result.mordienne:
+        text += ", with mordienne"
+    return f"{text}: {scored}."
+
+
+def sign_text(signal, language: str = "en") -> str:
+    """``"le Borgne / the One-eyed"``, ``"un as / an ace x2"`` in English; the sign's own name in
+    French (``le Borgne``) and Italian (``un asso``)."""
+    sign = signal.sign
+    french = getattr(sign, "french", None) or str(getattr(sign, "value", sign))
+    if language == "en":
+        english = getattr(sign, "english", None)
+        text = f"{french} / {english}" if english else french
+    else:
+        text = getattr(sign, "italian", french) if language == "it" else french
+    return text + (f" x{signal.count}" if getattr(signal, "count", 1) > 1 else "")
+
+
+_LEVEL_GROUPS = {
+    "en": {9: "an ace", 10: "a king", 11: "a cavalier", 12: "a valet"},
+    "fr": {9: "un as", 10: "un roi", 11: "un cavalier", 12: "un valet"},
+    "it": {9: "un asso", 10: "un re", 11: "un cavallo", 12: "un fante"},
+}
+_LEVEL_OF = {"en": "a card of level {}", "fr": "une carte de niveau {}", "it": "una carta di livello {}"}
+
+
+def levels_text(levels, language: str = "en") -> str:
+    """What each announced level names: the card itself (``le Borgne / the One-eyed``) or its
+    group (``a king``)."""
+    parts = []
+    for level in levels:
+        cards = [c for c in Card if c.level == level]
+        if len(cards) == 1:
+            card = cards[0]
+            parts.append(card.name_in("fr") if language == "fr" else f"{card.name_in('fr')} / {card.name_in(language)}")
+        else:
+            parts.append(_LEVEL_GROUPS[language].get(level, _LEVEL_OF[language].format(level)))
+    return ", ".join(parts)
+
+
+_ALOUD = {"en": ", then aloud: ", "fr": ", puis à voix haute : ", "it": ", poi a voce: "}
+
+
+def words_text(event, language: str = "en") -> str:
+    """``, then aloud: en dessous (a king)``: the words told after a sign, with the cards they name."""
+    words = getattr(event, "announcements", ())
+    if not words:
+        return ""
+    from trainer.signals.relative import format_message
+
+    return f"{_ALOUD[language]}{format_message(words)} ({levels_text(event.levels, language)})"
+
+
+EnglishPhrases = TerminalPhrases
+"""The English narration (the terminal's first, pinned byte for byte by its tests)."""
+
+# The compass words of :func:`seat_names` and the English team words of :func:`team_names`, per
+# language: translated here once rather than kept as a second list of seats.
+_WORDS = {
+    "fr": {"South": "Sud", "West": "Ouest", "North": "Nord", "East": "Est", "you": "vous",
+           "your team": "votre équipe", "the opponents": "les adversaires", " and ": " et "},
+    "it": {"South": "Sud", "West": "Ovest", "North": "Nord", "East": "Est", "you": "tu",
+           "your team": "la tua squadra", "the opponents": "gli avversari", " and ": " e "},
+}
+
+
+def _translate(text: str, language: str) -> str:
+    """A seat or team name of the bots' table setup in ``language`` (``North-West`` → ``Nord-Ouest``)."""
+    words = _WORDS[language]
+    if text in words:
+        return words[text]
+    for joiner in (" and ", "-"):
+        if joiner in text:
+            return words.get(joiner, joiner).join(_translate(part, language) for part in text.split(joiner))
+    return text
+
+
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+class _Localized:
+    """What the French and Italian narrations share: names of seats, teams and cards in one language.
+    Each subclass gives its sentences (verbs agree with "you" and with plural teams)."""
+
+    language = ""
+    you = ""
+    partner = ""
+
+    def __init__(self, players: int = 4) -> None:
+        self.players = players
+
+    def seat(self, seat: int) -> str:
+        """``Vous (Sud)``, ``Nord (partenaire)``, ``Ouest``."""
+        names = seat_names(self.players)
+        if not 0 <= seat < self.players:
+            return f"{seat}"
+        name = _translate(names[seat], self.language)
+        if seat == USER:
+            return f"{_capital(self.you)} ({name})"
+        return f"{name} ({self.partner})" if seat == partner_seat(self.players) else name
+
+    def team(self, team: int) -> str:
+        return _translate(team_names(self.players)[team], self.language)
+
+    def card(self, card: Card) -> str:
+        """``2C  la Vache``; in Italian the French name first, then the Italian one."""
+        if self.language == "fr":
+            return f"{card.value:<3} {card.name_in('fr')}"
+        return f"{card.value:<3} {card.name_in('fr')} / {card.name_in(self.language)}"
+
+    @staticmethod
+    def codes(cards) -> str:
+        return " ".join(c.value for c in cards)
+
+    def who(self, seat: int) -> str:
+        """The seat as a subject inside a sentence: ``vous`` / ``tu`` for the person."""
+        return self.you if seat == USER else self.seat(seat)
+
+
+class FrenchPhrases(_Localized):
+    """The narration in French: the person is *vous*."""
+
+    language, you, partner = "fr", "vous", "partenaire"
+
+    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
+        """A sign the person saw: caught from an opponent, or made to them by their partner."""
+        sign = sign_text(event.signal, "fr") + words_text(event, "fr")
+        name = self.seat(seat)
+        if caught:
+            of = f"d'{name}" if name[0] in "AEIOUÉ" else f"de {name}"
+            return [f"  [signe] Vous avez surpris le signe {of} : {sign}"]
+        return [f"  [signe] {name} vous fait signe : {sign}"]
+
+    def _verb(self, seat: int, you: str, other: str) -> str:
+        return f"{self.seat(seat)} {you if seat == USER else other}"
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame est sortie pour {'vous' if e.dealer == USER else 'lui'})" if e.face_up else ""
+        return [f"{self._verb(e.dealer, 'donnez', 'donne')} en premier{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        return [
+            "",
+            f"=== Donne {e.deal} : {self._verb(e.dealer, 'donnez', 'donne')}"
+            + (", trois cartes à la fois ===" if self.players == 4 else " ==="),
+            "Votre main : " + self.codes(sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{self._verb(e.seat, 'votez', 'vote')} {'pour' if e.agree else 'contre'} le chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["Pas de chant : le talon reste caché."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            f"Chant : vous recevez {self.codes(cards)} ; écartez-en 6." if s == USER
+            else f"Chant : {self.seat(s)} reçoit 6 cartes du talon."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"Vous écartez {e.card.value}."]
+        return [f"{self.seat(e.seat)} écarte six cartes face cachée."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        you, other = {
+            Declaration.PASS: ("passez", "passe"),
+            Declaration.MORDIENNE: ("annoncez la mordienne", "annonce la mordienne"),
+            Declaration.GIVE_UP: ("proposez d'abandonner la donne", "propose d'abandonner la donne"),
+        }[e.declaration]
+        return [f"{self._verb(e.seat, you, other)}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{self._verb(e.seat, *(('acceptez', 'accepte') if e.accept else ('refusez', 'refuse')))}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        verb = "jouez" if e.seat == USER else "joue"
+        return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  Le pli {e.trick.number} est pourri : cartes les plus fortes à égalité ; personne ne le gagne."]
+        if e.winner == USER:
+            return [f"  Le pli {e.trick.number} est pour vous."]
+        return [f"  Le pli {e.trick.number} va à {self.seat(e.winner)}."]
+
+    def _scores(self, team: int, points: int) -> str:
+        name = self.team(team)
+        plural = name == "vous" or name.startswith("les ") or " et " in name
+        verb = "marquez" if name == "vous" else "marquent" if plural else "marque"
+        return f"{name} {verb} {points}"
+
+    def summary(self, result) -> str:
+        """How the deal ended and who scored (the English :func:`deal_summary`, in French)."""
+        scored = " ; ".join(self._scores(t, n) for t, n in enumerate(result.points) if n) or "personne ne marque"
+        if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+            seat = result.declared_by
+            answerer = (seat + 1) % 4  # the player on the left answers for the other team
+            you = seat == USER
+            what = ("avez" if you else "a") + (" abandonné la donne" if result.end is DealEnd.GIVEN_UP
+                                                else " annoncé la mordienne")
+            reply = ("avez" if answerer == USER else "a") + (" accepté" if result.end is DealEnd.GIVEN_UP else " refusé")
+            asked = ("" if answerer == USER or answerer % 2
+                     else " (on ne vous a pas demandé : le joueur à gauche de l'annonceur répond)")
+            return (f"{_capital(self.who(seat))} {what} ; {self.who(answerer)} {reply} pour {self.team(answerer % 2)}"
+                    f"{asked}. Non jouée : {scored}.")
+        if result.deal_winner is None:
+            return f"Tous les plis ont été pourris : {scored}."
+        best = result.tricks_won[result.deal_winner]
+        winner = result.deal_winner
+        text = f"{_capital(self.who(winner))} {'avez' if winner == USER else 'a'} fait le plus de plis ({best})"
+        tied = [self.who(s) for s, n in enumerate(result.tricks_won) if n == best and s != winner]
+        if tied:
+            text += f" (autant pour {', '.join(tied)}, mais {self.who(winner)} d'abord)"
+        if result.mordienne:
+            text += ", avec la mordienne"
+        return f"{text} : {scored}."
+
+    def score(self, scores) -> str:
+        if self.players == 4:
+            return f"votre équipe {scores[0]}, adversaires {scores[1]}"
+        return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Donne {result.deal} terminée. Plis : {won}.")
+        lines.append(f"--- {self.summary(result)}")
+        lines.append(f"--- Score : {self.score(e.scores)}"
+                     + (f" (partie en {e.target})" if e.target else f" (après {e.deals_played} donnes sur {e.deals})"))
+        return lines
+
+    def verdict(self, outcome) -> str:
+        if outcome.winner is None:
+            return "Égalité."
+        if outcome.winner == 0:
+            return "Vous gagnez la partie !" if self.players == 3 else "Votre équipe gagne la partie !"
+        name = self.team(outcome.winner)
+        plural = name.startswith("les ") or " et " in name
+        return f"{_capital(name)} {'gagnent' if plural else 'gagne'} la partie."
+
+    def game_over(self, e: GameOver) -> list[str]:
+        return [f"=== Partie terminée : {self.verdict(e.outcome)} "
+                f"Score final {' - '.join(map(str, e.outcome.scores))} ==="]
+
+
+class ItalianPhrases(_Localized):
+    """The narration in Italian: the person is *tu*; card names French first, then Italian."""
+
+    language, you, partner = "it", "tu", "compagno"
+
+    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
+        """A sign the person saw: caught from an opponent, or made to them by their partner."""
+        sign = sign_text(event.signal, "it") + words_text(event, "it")
+        if caught:
+            return [f"  [segno] Hai colto il segno di {self.seat(seat)}: {sign}"]
+        return [f"  [segno] {self.seat(seat)} ti fa segno: {sign}"]
+
+    def _verb(self, seat: int, you: str, other: str) -> str:
+        return f"{self.seat(seat)} {you if seat == USER else other}"
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = f" (Madame è uscita per {'te' if e.dealer == USER else 'lui'})" if e.face_up else ""
+        return [f"{self._verb(e.dealer, 'dai', 'dà')} le carte per primo{how}."]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        return [
+            "",
+            f"=== Smazzata {e.deal}: {self._verb(e.dealer, 'dai', 'dà')} le carte"
+            + (", tre alla volta ===" if self.players == 4 else " ==="),
+            "La tua mano: " + self.codes(sorted(e.hands[USER], key=lambda c: c.index)),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        return [f"{self._verb(e.seat, 'voti', 'vota')} {'a favore del' if e.agree else 'contro il'} chant."]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else ["Niente chant: il tallone resta coperto."]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            f"Chant: ricevi {self.codes(cards)}; scartane 6." if s == USER
+            else f"Chant: {self.seat(s)} riceve 6 carte del tallone."
+            for s, cards in zip(e.receivers, e.received)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [f"Scarti {e.card.value}."]
+        return [f"{self.seat(e.seat)} scarta sei carte coperte."] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        you, other = {
+            Declaration.PASS: ("passi", "passa"),
+            Declaration.MORDIENNE: ("annunci la mordienne", "annuncia la mordienne"),
+            Declaration.GIVE_UP: ("proponi di abbandonare la smazzata", "propone di abbandonare la smazzata"),
+        }[e.declaration]
+        return [f"{self._verb(e.seat, you, other)}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{self._verb(e.seat, *(('accetti', 'accetta') if e.accept else ('rifiuti', 'rifiuta')))}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        verb = "giochi" if e.seat == USER else "gioca"
+        return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.spoiled:
+            return [f"  La presa {e.trick.number} è marcia (pourri): carte più alte pari; nessuno la vince."]
+        if e.winner == USER:
+            return [f"  La presa {e.trick.number} è tua."]
+        return [f"  La presa {e.trick.number} va a {self.seat(e.winner)}."]
+
+    def _scores(self, team: int, points: int) -> str:
+        name = self.team(team)
+        plural = name.startswith("gli ") or " e " in name
+        verb = "segni" if name == "tu" else "segnano" if plural else "segna"
+        return f"{name} {verb} {points}"
+
+    def summary(self, result) -> str:
+        """How the deal ended and who scored (the English :func:`deal_summary`, in Italian)."""
+        scored = "; ".join(self._scores(t, n) for t, n in enumerate(result.points) if n) or "nessuno segna"
+        if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
+            seat = result.declared_by
+            answerer = (seat + 1) % 4  # the player on the left answers for the other team
+            what = ("hai" if seat == USER else "ha") + (" abbandonato la smazzata" if result.end is DealEnd.GIVEN_UP
+                                                        else " annunciato la mordienne")
+            reply = ("hai" if answerer == USER else "ha") + (" accettato" if result.end is DealEnd.GIVEN_UP
+                                                             else " rifiutato")
+            asked = ("" if answerer == USER or answerer % 2
+                     else " (non ti è stato chiesto: risponde il giocatore alla sinistra di chi ha annunciato)")
+            return (f"{_capital(self.who(seat))} {what}; {self.who(answerer)} {reply} per {self.team(answerer % 2)}"
+                    f"{asked}. Non giocata: {scored}.")
+        if result.deal_winner is None:
+            return f"Tutte le prese sono marce: {scored}."
+        best = result.tricks_won[result.deal_winner]
+        winner = result.deal_winner
+        text = f"{_capital(self.who(winner))} {'hai' if winner == USER else 'ha'} fatto più prese ({best})"
+        tied = ["te" if s == USER else self.seat(s) for s, n in enumerate(result.tricks_won) if n == best and s != winner]
+        if tied:
+            text += f" (altrettante per {', '.join(tied)}, ma {self.who(winner)} per primo)"
+        if result.mordienne:
+            text += ", con la mordienne"
+        return f"{text}: {scored}."
+
+    def score(self, scores) -> str:
+        if self.players == 4:
+            return f"la tua squadra {scores[0]}, avversari {scores[1]}"
+        return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(f"--- Smazzata {result.deal} finita. Prese: {won}.")
+        lines.append(f"--- {self.summary(result)}")
+        lines.append(f"--- Punteggio: {self.score(e.scores)}"
+                     + (f" (partita a {e.target})" if e.target else f" (dopo {e.deals_played} smazzate su {e.deals})"))
+        return lines
+
+    def verdict(self, outcome) -> str:
+        if outcome.winner is None:
+            return "Pareggio."
+        if outcome.winner == 0:
+            return "Hai vinto la partita!" if self.players == 3 else "La tua squadra vince la partita!"
+        name = self.team(outcome.winner)
+        plural = name.startswith("gli ") or " e " in name
+        return f"{_capital(name)} {'vincono' if plural else 'vince'} la partita."
+
+    def game_over(self, e: GameOver) -> list[str]:
+        return [f"=== Partita finita: {self.verdict(e.outcome)} "
+                f"Punteggio finale {' - '.join(map(str, e.outcome.scores))} ==="]
+
+
+PHRASES: dict[str, type] = {"en": EnglishPhrases, "fr": FrenchPhrases, "it": ItalianPhrases}
+"""The narration class of each language in :data:`LANGUAGES`."""
+
+
+def phrases_for(language: str, players: int = 4) -> Phrases:
+    """The narrator speaking ``language`` at a table of ``players``."""
+    try:
+        return PHRASES[language](players)
+    except KeyError:
+        raise NarrationError(f"the narration speaks no {language!r}: use one of {', '.join(LANGUAGES)}") from None
+
+
+def narrate_in(events, language: str = "en", players: int = 4) -> list[str]:
+    """The lines telling ``events`` (what :meth:`Game.apply` or ``Table.events`` gives) to the person
+    at seat 0, in ``language`` (``"fr"``, ``"en"``, ``"it"``; the Play page passes its setting's value)."""
+    return narrate(events, phrases_for(language, players))
