@@ -23,24 +23,25 @@ from trainer.ui.launch import free_port, start_server, stop_server, wait_healthy
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SAVE_NAME = "watched-game"
-SHOWING_NOW = """() => {
-  // A sign shown now with at least 0.6 s of its hold left: [seat, index], else null.
+SHOWING_NOW = """(opponents) => {
+  // An opponent's sign shown now with at least 0.6 s of its hold left: [seat, index], else null.
   const now = Date.now();
   for (const el of document.querySelectorAll('.aluette-sign[data-until]')) {
+    if (!opponents.includes(+el.closest('.aluette-seat').dataset.seat)) continue;
     if (getComputedStyle(el).visibility === 'visible' && now < +el.dataset.until - 600)
       return [+el.closest('.aluette-seat').dataset.seat, +el.dataset.index];
   }
   return null;
 }"""
-ENDED = """(caught) => {
-  // A sign (not the one caught) that showed and ended, on a seat showing nothing now nor in the
-  // next 2 s: [seat, index], else null.
+ENDED = """([caught, opponents]) => {
+  // An opponent's sign (not the one caught) that showed and ended, on a seat showing nothing now
+  // nor in the next 2 s: [seat, index], else null.
   const now = Date.now();
   const layers = [...document.querySelectorAll('.aluette-sign[data-until]')].map(el => ({
     seat: +el.closest('.aluette-seat').dataset.seat, index: +el.dataset.index, from: +el.dataset.from,
     until: +el.dataset.until, hidden: getComputedStyle(el).visibility === 'hidden'}));
   for (const e of layers) {
-    if (e.index === caught || !e.hidden || now < e.until + 300) continue;
+    if (e.index === caught || !opponents.includes(e.seat) || !e.hidden || now < e.until + 300) continue;
     if (layers.some(o => o.seat === e.seat && o.from <= now + 2000 && now < o.until)) continue;
     return [e.seat, e.index];
   }
@@ -102,13 +103,13 @@ def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(ser
             page.get_by_text("Your hand").first.wait_for(timeout=60_000)
 
             # Caught: click while an opponent's sign shows on its avatar.
-            seat, caught = page.wait_for_function(SHOWING_NOW, timeout=60_000, polling=25).json_value()
+            seat, caught = page.wait_for_function(SHOWING_NOW, arg=[1, 3], timeout=60_000, polling=25).json_value()
             _seen_button(page, seat).click()
             expect(page.get_by_text(re.compile(rf"Caught! {names[seat]} signed"))).to_be_visible(timeout=30_000)
             expect(page.get_by_text(re.compile(rf"Caught by you this deal: {names[seat]}'s sign"))).to_be_visible()
 
             # Missed: another sign has shown and ended, and nothing shows on that seat: click late.
-            late_seat, late = page.wait_for_function(ENDED, arg=caught, timeout=60_000, polling=25).json_value()
+            late_seat, late = page.wait_for_function(ENDED, arg=[caught, [1, 3]], timeout=60_000, polling=25).json_value()
             _seen_button(page, late_seat).click()
             expect(page.get_by_text(re.compile(rf"Missed: nothing of {names[late_seat]}'s was showing"))).to_be_visible(
                 timeout=30_000)

@@ -226,9 +226,9 @@ class GameSession:
         """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
         announcements). Returns the sign's event with all its words so far."""
         words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
-        moment = self._tick(self._replay_t)
+        # Words told aloud have no moment to judge: the eyes catch signs, not words.
         event = self.table.announce(HUMAN_SEAT, words)
-        self.inputs.append({"announce": format_message(words), **moment})
+        self.inputs.append({"announce": format_message(words)})
         return event
 
     # -- save and resume --------------------------------------------------------------------------
