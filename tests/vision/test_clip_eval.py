@@ -8,7 +8,7 @@ import cv2
 import pytest
 
 from trainer.signals.gestures import Gesture, GestureEvent
-from trainer.vision.clip_eval import (
+from trainer.lab.clip_eval import (
     SLACK, ClipReport, SpanKind, clip_files, evaluate_clips, load_spans, score_clip,
 )
 from trainer.vision.types import VisionError

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision.evaluate import EvalReport, GestureStats, evaluate_folder, score_stills
-from trainer.vision.labels import label_file, read_labels
+from trainer.lab.evaluate import EvalReport, GestureStats, evaluate_folder, score_stills
+from trainer.lab.labels import label_file, read_labels
 from trainer.vision.types import VisionError
 
 
