@@ -27,6 +27,7 @@ SPANS = Path(__file__).resolve().parents[1] / "samples" / "clip_spans.tsv"
 
 def main(argv: list[str]) -> int:
     folder, out = Path(argv[0]), Path(argv[1])
+    argv = argv[2:]
     out.mkdir(parents=True, exist_ok=True)
     files = clip_files(load_spans(SPANS))
     files += [item.file for item in read_labels(folder) if item.is_video and item.label in ("talking", "neutral")
@@ -35,13 +36,19 @@ def main(argv: list[str]) -> int:
     # of a frame's tracking time.
     options = PipelineOptions(hands=False)
     with_hands = PipelineOptions()
+    if "--reverse" in argv:  # a second recorder can work from the other end
+        files.reverse()
     for number, file in enumerate(files, 1):
         target = out / (file.replace("/", "__") + ".pkl")
         if target.is_file():
             continue
         print(f"[{number}/{len(files)}] {file}", file=sys.stderr, flush=True)
         run = run_clip(folder / file, with_hands if file.startswith(HAND_FOLDERS) else options, keep_features=True)
-        target.write_bytes(pickle.dumps(run))
+        if target.is_file():
+            continue  # the other recorder got there first
+        partial = target.with_suffix(".part")
+        partial.write_bytes(pickle.dumps(run))
+        partial.replace(target)
     return 0
 
 

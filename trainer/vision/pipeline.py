@@ -35,6 +35,7 @@ from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
+    FACE_SIGNS,
     MOUTH_SIGNS,
     FaceBackend,
     FaceReading,
@@ -54,6 +55,7 @@ from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, V
 
 # Face mesh points for the mouth centre (inner lips) and the face width (cheek to cheek).
 _MOUTH_POINTS = (13, 14)
+FACE_SIGN_SET = frozenset(FACE_SIGNS)
 _CHEEKS = (234, 454)
 
 
@@ -79,6 +81,9 @@ class PipelineOptions:
     baseline_rules: str = "population"
     """Rule set used with the running baseline: "population" or "calibrated"."""
     baseline_window: float = 20.0
+    baseline_sign_level: float | None = None
+    """A frame whose face-sign score reaches this level (against the running baseline) is not added
+    to the baseline (None: every frame is)."""
     baseline_min_span: float = 1.0
     """Seconds of a stream before its running baseline exists; face signs wait for it (the
     recognizer's NEUTRAL_KNOWN), so this is also the delay of a face sign made from the very first
@@ -270,6 +275,17 @@ class Pipeline:
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
+    def _signing(self, face_scores: dict[Gesture, float]) -> bool:
+        """Whether this frame shows a face sign against the running baseline, which then leaves the
+        frame out: the baseline is the person's face at rest, not the median of their signs (on a clip
+        where someone looks down for seconds, that look became the 'neutral' and the eyes coming back
+        up read as a look up). Before the baseline exists every frame counts, so a face that differs
+        from the population's cannot lock itself out."""
+        level = self.options.baseline_sign_level
+        if level is None or self._auto_profile is None:
+            return False
+        return any(v >= level for g, v in face_scores.items() if g in FACE_SIGN_SET)
+
     # -- work ------------------------------------------------------------------------------------
     def process(self, frame: Frame) -> FrameResult:
         with self._lock:
@@ -408,7 +424,9 @@ class Pipeline:
             # In the flat table too, as bs_<name>: a Calibrator fed FrameScores.features then stores
             # the person's neutral blendshapes in the Profile (nothing chooses rules by these keys).
             features.update((BLENDSHAPE_PREFIX + k, v) for k, v in shapes.items())
-            self._update_baseline(timestamp, reading.flat() if shapes else face)
+            flat = reading.flat() if shapes else face
+            if self.options.baseline_sign_level is None:
+                self._update_baseline(timestamp, flat)
             profile = self.baseline_profile
             if self.signs is not None and reading.backend is FaceBackend.TASKS:
                 signed = score_face_signs(reading, self.neutral(profile), self.signs)
@@ -418,6 +436,8 @@ class Pipeline:
                 rules = self._mesh_rules(profile)
                 face_scores, face_sides = face_gestures.score_face(face, profile, rules)
                 population = {name: stat.mean for name, stat in rules.population.stats.items()}
+            if self.options.baseline_sign_level is not None and not self._signing(face_scores):
+                self._update_baseline(timestamp, flat)
             hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
             if hidden:
                 # The face model reads the hand in front of the mouth: mute the mouth signs.
