@@ -111,3 +111,25 @@ def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Ite
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
     talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f]))) for f in talking if f in runs and f not in annotated)
     return ReplayFigures(clips, talk)
+
+
+def held_out_signs(samples: Path | str, persons: Iterable[str], folder: Path | str,
+                   shares: Mapping | None = None) -> dict[str, Path]:
+    """Per person, the face signs' population parameters refitted on the photos of everyone else
+    (``samples/face_signs.json``), written to ``folder``: a clip replayed with its person's file is a
+    held-out figure. Persons without photos get the parameters fitted on everyone."""
+    import json  # noqa: PLC0415
+
+    from trainer.lab.face_fit import HAND_LABELS, faces_from_samples, fit_params  # noqa: PLC0415
+
+    faces = [f for f in faces_from_samples(samples) if f.label not in HAND_LABELS]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for person in sorted(set(persons)):
+        target = folder / (person.replace("/", "_").replace(":", "_") + ".json")
+        if not target.is_file():
+            params = fit_params([f for f in faces if f.person != person], dict(shares or {}))
+            target.write_text(json.dumps(params.to_json()), encoding="utf-8")
+        out[person] = target
+    return out
