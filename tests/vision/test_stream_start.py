@@ -53,3 +53,33 @@ def test_the_first_wink_of_a_real_clip_is_reported():
     winks = [e for e in events if e.gesture is Gesture.WINK and e.start < 0.72 + 0.3 and e.end > 0.17 - 0.3]
     assert winks, [(e.gesture.value, round(e.start, 2), round(e.end, 2)) for e in events]
     assert winks[0].side is Side.LEFT
+
+
+def _tilt_then_upright(options) -> list:
+    """A face at the population's neutral, head rolled 19 degrees for the first 2.6 s (a head tilt
+    sign, as sequence/lp_s20.mp4 opens), then upright for 5 s."""
+    from trainer.vision.face_signs import load_face_signs
+    from trainer.vision.pipeline import Pipeline
+
+    population = load_face_signs().population
+    events = []
+    with Pipeline(options) as pipe:
+        for i in range(int(7.6 * 30)):
+            t = i / 30
+            face = {**population.geometry, **population.appearance, "face_px": 120.0,
+                    "head_roll": 19.0 if t < 2.6 else 0.0}
+            scores = pipe.score_parts(t, face, None, None, (), None, dict(population.blendshapes))
+            events += pipe.step(scores).finished
+        events += pipe.finish()
+    return [e for e in events if e.gesture is Gesture.HEAD_TILT]
+
+
+def test_a_sign_held_at_the_start_does_not_become_the_neutral():
+    """The running baseline is the face at rest: the tilted head of the first seconds stays out of it,
+    so the head coming upright is not read as a tilt to the other side (lp_s20: 4 s of false tilt)."""
+    from trainer.vision.pipeline import PipelineOptions
+
+    tilts = _tilt_then_upright(PipelineOptions(hands=False))
+    assert [e.start < 2.6 for e in tilts] == [True], [(round(e.start, 2), round(e.end, 2)) for e in tilts]
+    every_frame = _tilt_then_upright(PipelineOptions(hands=False, baseline_sign_level=None))
+    assert any(e.start >= 2.6 for e in every_frame)  # the old baseline learnt the tilt
