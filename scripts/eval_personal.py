@@ -4,7 +4,7 @@ Runs every clip of a spans file (default samples/clip_spans.tsv over ../shared/g
 the pipeline (Tasks face backend, face only, features kept), then for each person teaches a model
 from their neutral spans, the first half of their talking spans and the first take of each sign made
 alone, and scores their later takes and their footage's false events, beside the population scores
-of the same frames (``trainer.vision.personal_eval``). Prints the table, and the JSON with --json.
+of the same frames (``trainer.lab.personal_eval``). Prints the table, and the JSON with --json.
 
     ALUETTE_FACE_MODEL=../shared/models/face_landmarker.task python scripts/eval_personal.py [--cache DIR]
 
@@ -21,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.vision.clip_eval import clip_files, load_spans, run_clip  # noqa: E402
-from trainer.vision.personal_eval import one_take_eval  # noqa: E402
+from trainer.lab.clip_eval import clip_files, load_spans  # noqa: E402
+from trainer.vision.clip_run import run_clip  # noqa: E402
+from trainer.lab.personal_eval import one_take_eval  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ samples/face_talking_frames.json.gz as extra negatives (weight 0.2). Two feature
 named feature, + the absolute value of the signed asymmetries) and "few" (a handful of named features
 per gesture). It prints the in-sample figures (fit and test on the same stills) and the LOSO figures
 (refit without each person/video, test on it): the honest estimate for a new face. Ground truth and
-don't-cares come from trainer.vision.labels, as in the evaluation. A figure printing script, not a
+don't-cares come from trainer.lab.labels, as in the evaluation. A figure printing script, not a
 test: nothing is written. Result (2026-11-29): LOSO stays below 0.9 for every gesture except
 eyes_closed; "all" can learn label confounds (its brows_up model leans on the open mouth of the
 "surprised" photos), which is why scripts/tune_thresholds.py gives each gesture's model only its part
@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trainer.vision.face_gestures import FACE_GESTURES  # noqa: E402
-from trainer.vision.labels import label_file, read_labels  # noqa: E402
+from trainer.lab.labels import label_file, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
 FRAMES = REPO / "samples" / "face_talking_frames.json.gz"

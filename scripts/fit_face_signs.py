@@ -5,7 +5,7 @@
 
 Reads the faces recorded by scripts/record_face_signs.py (never the images), leaves out the photos of
 hand signs (a hand over the mouth is muted by the pipeline), picks each sign's positive share
-leave-one-person-out (trainer.vision.face_fit.choose_shares), fits every sign on all people with it,
+leave-one-person-out (trainer.lab.face_fit.choose_shares), fits every sign on all people with it,
 and stores the held-out (LOPO) figures beside the parameters. Prints the held-out table.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.vision.face_fit import HAND_LABELS, choose_shares, faces_from_samples, fit_params  # noqa: E402
+from trainer.lab.face_fit import HAND_LABELS, choose_shares, faces_from_samples, fit_params  # noqa: E402
 from trainer.vision.face_signs import DEFAULT_SIGNS, FaceSignParams  # noqa: E402
 
 

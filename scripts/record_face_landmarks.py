@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance  # noqa: E402
-from trainer.vision.labels import read_labels  # noqa: E402
+from trainer.lab.labels import read_labels  # noqa: E402
 
 OUT = REPO / "samples" / "face_landmarks.npz"
 CLIP_LABELS = ("talking",)

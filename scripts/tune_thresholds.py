@@ -55,7 +55,7 @@ from trainer.vision.face_gestures import (  # noqa: E402
     Thresholds,
     score_face,
 )
-from trainer.vision.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
+from trainer.lab.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
 SHAPE_PREFIX = "shape_"

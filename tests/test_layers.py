@@ -28,6 +28,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "trainer.quiz": ("trainer.rules", "trainer.signals", "trainer.deck", "trainer.storage", "trainer.quiz"),
     "trainer.narration": ("trainer.rules", "trainer.signals", "trainer.bots"),
     "trainer.terminal": ("trainer.rules", "trainer.signals", "trainer.bots", "trainer.storage", "trainer.narration"),
+    "trainer.lab": ("trainer",),
     "trainer.ui": ("trainer",),
     "trainer.cli": ("trainer",),
     "trainer": ("trainer",),
@@ -101,6 +102,16 @@ def test_module_imports_only_lower_layers(module: str, path: Path):
         elif third_layer is not None and top not in THIRD_PARTY[third_layer]:
             bad.append(name)
     assert not bad, f"{module} imports {bad}, above or outside its layer {layer!r}"
+
+
+@pytest.mark.parametrize("module,path", MODULES, ids=[m for m, _ in MODULES])
+def test_runtime_modules_never_import_the_lab(module: str, path: Path):
+    """trainer.lab (evaluation, tuning, benchmarks) is run on purpose: the app and every runtime module
+    work without it. ``trainer.cli`` reaches its commands by name through importlib only."""
+    if module == "trainer.lab" or module.startswith("trainer.lab."):
+        return
+    bad = [name for name in _imports(path, module) if name == "trainer.lab" or name.startswith("trainer.lab.")]
+    assert not bad, f"{module} imports {bad}: the runtime must not depend on the lab (move the shared code out of it)"
 
 
 def test_modules_have_docstrings():

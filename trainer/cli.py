@@ -16,6 +16,7 @@ _COMMAND_MODULES = (
     "trainer.bots.cli",
     "trainer.quiz.cli",
     "trainer.vision.cli",
+    "trainer.lab.vision_cli",
     "trainer.ui.cli",
     "trainer.terminal",
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.vision.clip_eval import ClipRun, run_clip
+from trainer.vision.clip_run import ClipRun, run_clip
 from trainer.vision.tasks_backend import MODEL_NAME
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.vision.face_features import FEATURE_NAMES, face_features, mouth_appearance
-from trainer.vision.labels import label_file
+from trainer.lab.labels import label_file
 from trainer.vision.types import VisionError
 
 YALE = range(1, 11)

@@ -12,7 +12,7 @@ from face_samples import mesh, rows_with, talking_clips
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import profile_from_samples
-from trainer.vision.evaluate import score_stills
+from trainer.lab.evaluate import score_stills
 from trainer.vision.face_gestures import (
     DEFAULT_THRESHOLDS,
     FACE_GESTURES,
@@ -23,7 +23,7 @@ from trainer.vision.face_gestures import (
     mouth_activity,
     score_face,
 )
-from trainer.vision.labels import read_labels
+from trainer.lab.labels import read_labels
 from trainer.vision.types import VisionError
 
 

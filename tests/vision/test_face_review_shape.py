@@ -11,7 +11,7 @@ import pytest
 
 from trainer.signals.gestures import Gesture
 from trainer.vision.face_shape import ShapeBasis, load_shape_basis, shape_features
-from trainer.vision.labels import DEFAULT_REVIEW, read_labels, read_review
+from trainer.lab.labels import DEFAULT_REVIEW, read_labels, read_review
 from trainer.vision.types import VisionError
 
 REPO = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ from face_samples import TALKING_CLIPS
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision import tasks_backend
-from trainer.vision.face_fit import HAND_LABELS, count, faces_from_samples, lopo_scores
+from trainer.lab.face_fit import HAND_LABELS, count, faces_from_samples, lopo_scores
 from trainer.vision.face_signs import (
     DEFAULT_SIGNS,
     FACE_SIGNS,

@@ -11,7 +11,7 @@ import pytest
 from personal_clips import face_model, frames, recorded
 from trainer.signals.gestures import Gesture
 from trainer.vision.personal import ENTER, PersonalSigns, is_personal_json, teach
-from trainer.vision.personal_eval import replay_events
+from trainer.lab.personal_eval import replay_events
 from trainer.vision.types import VisionError
 
 EXIT = 0.4  # the recognizer's default exit threshold

@@ -115,6 +115,9 @@ def test_bench_vision_json(short_clip: Path):
     assert set(result) == {"frames", "size", "pipeline_fps", "mediapipe_fps"}
     assert result["frames"] == 30 and result["size"] == [160, 120]
     assert result["pipeline_fps"] > 0 and result["mediapipe_fps"] > 0
+    # Issue 11 item 5: no MediaPipe warning per landmark ("New timestamp is equal or less than the last
+    # one": the warm-up fed the Tasks graph negative timestamps).
+    assert "equal or less" not in run.stderr, run.stderr[-500:]
 
 
 def test_eval_vision_on_a_small_labelled_folder(tmp_path: Path, gestures_dir: Path):

@@ -379,7 +379,8 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     minutes = sum(_talking_span(s) for s in streams) / 60.0
     events = [(Path(s.source).stem, e) for s in streams for e in _replay(s)[0] if e.start < _talking_span(s)]
     assert len(streams) == 20 and minutes > 2.4
-    # Measured 2026-12-01 (Tasks backend, models/face_signs.json): 5 events in 2.47 min = 2.0 / min
-    # (2 head tilts held ~1 s and a look up on two talking heads, a pout during speech, an index
-    # sign from a hand). The issue's target is 1 / min: NOT met; this guards the measured level.
-    assert len(events) / minutes <= 2.1, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
+    # Measured 2026-12-02 (Tasks backend, models/face_signs.json, running baseline without the sign
+    # frames): 2 events in 2.47 min = 0.81 / min (a pout during lp_d13's speech, an index sign from a
+    # hand); 2026-12-01 it was 5 (2.0 / min: head tilts and a look up against a baseline that had
+    # learnt a tilted head). The issue's target is 1 / min: one more event would break it.
+    assert len(events) / minutes <= 1.0, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]

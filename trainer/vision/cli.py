@@ -1,4 +1,5 @@
-"""Command-line sub-commands of trainer.vision: ``recognize``, ``eval-vision`` and ``bench vision``.
+"""Command-line sub-commands of trainer.vision: ``recognize`` and ``enroll`` (``eval-vision`` and
+``bench vision`` are tools of ``trainer.lab.vision_cli``).
 
 Keep imports here light (standard library only): numpy, OpenCV and MediaPipe are imported inside the
 handlers, so ``aluette --help`` and the other areas' commands start fast and work without them.
@@ -18,12 +19,9 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 _IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".ppm", ".pgm"}
-DEFAULT_BENCH_CLIP = "gestures/sequence/lp_d3.mp4"
-"""A face clip of ../shared (a woman making several expressions, 512x512, 354 frames)."""
 
 
 def add_commands(subparsers) -> None:
@@ -52,34 +50,6 @@ def add_commands(subparsers) -> None:
     recognize.add_argument("--face-model", metavar="FILE", help="a face_landmarker.task other than the bundled one")
     recognize.set_defaults(run=run_recognize)
 
-    evaluate = subparsers.add_parser(
-        "eval-vision",
-        help="precision/recall/F1 per gesture and false triggers per minute on a labelled folder",
-        description="Evaluate the recognizer on a labelled folder (folder name = label; MANIFEST.tsv notes).",
-    )
-    evaluate.add_argument("folder", metavar="DIR", help="e.g. ../shared/gestures")
-    evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
-    evaluate.add_argument(
-        "--backend", choices=("tasks+image", "tasks", "mesh+image", "mesh"), default="tasks+image",
-        help="face backend: Tasks FaceLandmarker (blendshapes) or solutions mesh, with or without the "
-        "mouth-appearance cues (default tasks+image)",
-    )
-    evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
-    evaluate.add_argument("--profile", metavar="FILE",
-                          help="a calibrated profile instead of population defaults; a personal sign profile "
-                          "(`aluette enroll`) is used on the annotated clips")
-    evaluate.add_argument("--spans", metavar="FILE",
-                          help="time spans of the clips to score (default: DIR/spans.tsv, or samples/clip_spans.tsv "
-                          "for ../shared/gestures); see docs/vision-personal.md")
-    evaluate.add_argument("--no-clips", action="store_true", help="stills only (skip the talking/neutral clips)")
-    evaluate.add_argument("--no-photos", action="store_true",
-                          help="only the clips annotated with time spans (event recall, false events per minute)")
-    evaluate.add_argument("--no-review", action="store_true",
-                          help="MANIFEST labels only (ignore the reviewed labels of samples/gestures_review.tsv)")
-    evaluate.add_argument("--max-clip-frames", type=int, metavar="N", help="read at most N frames per clip")
-    evaluate.add_argument("--mistakes", action="store_true", help="list every missed and false detection")
-    evaluate.add_argument("--out", metavar="FILE", help="also save the JSON report there")
-    evaluate.set_defaults(run=run_eval)
 
 
     enroll = subparsers.add_parser(
@@ -95,22 +65,6 @@ def add_commands(subparsers) -> None:
     enroll.add_argument("--face-model", metavar="FILE", help="face_landmarker.task (default: $ALUETTE_FACE_MODEL "
                         "or the data folder)")
     enroll.set_defaults(run=run_enroll)
-
-
-def add_bench_commands(bench_subparsers) -> None:
-    bench = bench_subparsers.add_parser(
-        "vision",
-        help="frames per second of the full vision pipeline and of the bare MediaPipe calls",
-        description="Run the full pipeline over a clip resized to 640x480 (face + hands), then the bare "
-        "MediaPipe graphs on the same frames, and print both rates.",
-    )
-    bench.add_argument("clip", nargs="?", help=f"a video or .y4m (default: ../shared/{DEFAULT_BENCH_CLIP})")
-    bench.add_argument("--json", action="store_true", help='one object {"frames", "size", "pipeline_fps", "mediapipe_fps"}')
-    bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300; the clip loops)")
-    bench.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
-    bench.add_argument("--hands-every", type=int, default=2,
-                       help="run hands every n-th frame, as the live pipeline does (default 2; 1 = every frame)")
-    bench.set_defaults(run=run_bench)
 
 
 # -- recognize -------------------------------------------------------------------------------------
@@ -310,96 +264,6 @@ class _ClipWriter:
             write_y4m(self._y4m_frames, self.target, 30.0)
 
 
-# -- eval-vision -----------------------------------------------------------------------------------
-
-def run_eval(args) -> int:
-    from trainer.vision.evaluate import save_report  # noqa: PLC0415
-
-    try:
-        profile, personal = _split_profile(_load_profile(args.profile))
-        spans = None if args.no_clips else _clip_spans(args.folder, args.spans)
-    except (OSError, ValueError) as error:
-        print(f"aluette eval-vision: {error}", file=sys.stderr)
-        return 2
-    progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    if spans is not None and (args.no_photos or not _has_photos(args.folder)):
-        report = None  # a user's own clip folder: spans.tsv and clips only
-    else:
-        report = _photo_report(args, profile, progress)
-    clips = None
-    if spans is not None:
-        clips = _clip_report(args, spans, profile, personal, progress)
-    if report is None:
-        if args.out:
-            Path(args.out).write_text(json.dumps({"clips": clips.to_json()}, indent=1) + "\n", encoding="utf-8")
-        print(json.dumps({"clips": clips.to_json()}) if args.json else clips.format_table(mistakes=args.mistakes))
-        return 0
-    if args.out:
-        save_report(report, args.out)
-    if args.json:
-        out = report.to_json()
-        if clips is not None:
-            out["clips"] = clips.to_json()
-        print(json.dumps(out))
-    else:
-        print(report.format_table(mistakes=args.mistakes))
-        if clips is not None:
-            print()
-            print(clips.format_table(mistakes=args.mistakes))
-    return 0
-
-
-def _photo_report(args, profile, progress):
-    from trainer.vision.evaluate import evaluate_folder  # noqa: PLC0415
-
-    return evaluate_folder(
-        args.folder,
-        backend=args.backend,
-        profile=profile,
-        clips=not args.no_clips,
-        max_clip_frames=args.max_clip_frames,
-        face_model=args.face_model,
-        progress=progress,
-        **({"review": None} if args.no_review else {}),
-    )
-
-
-REPO_SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
-
-
-def _clip_spans(folder: str, spans_file: str | None):
-    """The spans describing ``folder``: --spans, else DIR/spans.tsv, else the repository's annotations
-    of ../shared/gestures when every clip they name is in ``folder``; None when there are none."""
-    from trainer.vision.clip_eval import clip_files, load_spans, spans_for  # noqa: PLC0415
-
-    found = spans_for(folder, spans_file)
-    if found is not None:
-        return found[1]
-    if REPO_SPANS.is_file():
-        spans = load_spans(REPO_SPANS)
-        if all((Path(folder) / f).is_file() for f in clip_files(spans)):
-            return spans
-    return None
-
-
-def _has_photos(folder: str) -> bool:
-    root = Path(folder)
-    return (root / "MANIFEST.tsv").is_file() or any(
-        p.suffix.lower() in _IMAGE_SUFFIXES for p in root.glob("*/*") if p.is_file())
-
-
-def _clip_report(args, spans, profile, personal, progress):
-    from trainer.vision.clip_eval import evaluate_clips  # noqa: PLC0415
-    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
-
-    backend = "tasks" if personal is not None else args.backend
-    options = PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
-                              face_model=args.face_model, mouth_image=backend.endswith("+image") or personal is not None)
-    return evaluate_clips(args.folder, spans, options, profile=profile, personal=personal,
-                          max_frames=args.max_clip_frames, progress=progress,
-                          label="personal signs" if personal is not None else f"population, {backend}")
-
-
 # -- enroll ------------------------------------------------------------------------------------------
 
 def run_enroll(args) -> int:
@@ -415,33 +279,4 @@ def run_enroll(args) -> int:
         return 2
     print(describe(model))
     print(f"written: {args.out}")
-    return 0
-
-
-# -- bench vision ------------------------------------------------------------------------------------
-
-def _default_clip() -> Path:
-    import os  # noqa: PLC0415
-
-    shared = Path(os.environ.get("ALUETTE_SHARED", Path(__file__).resolve().parents[2].parent / "shared"))
-    return shared / DEFAULT_BENCH_CLIP
-
-
-def run_bench(args) -> int:
-    from trainer.vision.bench import bench_vision  # noqa: PLC0415
-
-    try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        print(f"aluette bench vision: --size {args.size!r} must look like 640x480", file=sys.stderr)
-        return 2
-    clip = Path(args.clip) if args.clip else _default_clip()
-    progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    started = time.perf_counter()
-    result = bench_vision(clip, frames=args.frames, size=(width, height), hands_every=args.hands_every,
-                          progress=progress)
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(result.format(time.perf_counter() - started))
     return 0

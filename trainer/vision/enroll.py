@@ -78,9 +78,9 @@ def teach_from_clips(
 ) -> PersonalSigns:
     """Run each clip once, gather the frames of every span and teach the model from them.
 
-    ``runs`` (clip path -> ``clip_eval.ClipRun`` with features) may hold runs already made, e.g. by
+    ``runs`` (clip path -> ``clip_run.ClipRun`` with features) may hold runs already made, e.g. by
     the evaluation; missing ones are made and added."""
-    from trainer.vision.clip_eval import run_clip  # noqa: PLC0415 - MediaPipe is heavy
+    from trainer.vision.clip_run import run_clip  # noqa: PLC0415 - MediaPipe is heavy
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
     if not any(s.role == NEUTRAL for s in specs):

@@ -18,6 +18,7 @@ mediapipe or anything outside the vision layer.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -113,6 +114,27 @@ FEATURE_NAMES: tuple[str, ...] = (
 """Every key ``face_features`` returns, in a stable order (documented in docs/vision-face.md)."""
 
 
+@dataclass(frozen=True, slots=True)
+class _FacePoints:
+    """The used mesh points of one face: image coordinates (x, y, z) and face-frame coordinates (fu
+    across the face, fv down it), by mesh index; ``scale`` is 1 / inter-ocular distance."""
+
+    x: dict[int, float]
+    y: dict[int, float]
+    z: dict[int, float]
+    fu: dict[int, float]
+    fv: dict[int, float]
+    axis: np.ndarray
+    """Subject's right eye centre to left eye centre (3-D, pixels)."""
+    iod: float
+    flat: float
+    """Length of ``axis`` in the image plane."""
+
+    @property
+    def scale(self) -> float:
+        return 1.0 / self.iod
+
+
 def face_features(points: np.ndarray) -> dict[str, float]:
     """Scale-free features of one face; see FEATURE_NAMES and docs/vision-face.md for meanings.
 
@@ -120,6 +142,16 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     for a wrong shape or a degenerate face (eyes on top of each other).
     """
     p = np.asarray(points, dtype=np.float64)
+    f = _face_points(p)
+    named = {**_eyes(f), **_brows(f), **_gaze(f), **_head_pose(f), **_mouth(f),
+             # Not scale-free on purpose: the face size in pixels says how far the mesh can be trusted.
+             "face_px": f.iod}
+    # The principal components of the brow/eye and lip shapes (trainer.vision.face_shape).
+    named.update(shape_features(p))
+    return named
+
+
+def _face_points(p: np.ndarray) -> _FacePoints:
     if p.ndim != 2 or p.shape[0] < FACE_POINTS or p.shape[1] < 3:
         raise VisionError(
             f"face points must be a ({FACE_POINTS}, 3) array in pixels (refined mesh), got shape "
@@ -139,15 +171,32 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     # tiny numpy calls (the whole function must stay well under 0.3 ms per frame).
     q = p[_USED]
     frame = q[:, :2] @ np.array([[ux, -uy], [uy, ux]])
-    fu = dict(zip(_USED_LIST, frame[:, 0].tolist()))
-    fv = dict(zip(_USED_LIST, frame[:, 1].tolist()))
-    x = dict(zip(_USED_LIST, q[:, 0].tolist()))
-    y = dict(zip(_USED_LIST, q[:, 1].tolist()))
-    z = dict(zip(_USED_LIST, q[:, 2].tolist()))
-    scale = 1.0 / iod
+    return _FacePoints(
+        x=dict(zip(_USED_LIST, q[:, 0].tolist())),
+        y=dict(zip(_USED_LIST, q[:, 1].tolist())),
+        z=dict(zip(_USED_LIST, q[:, 2].tolist())),
+        fu=dict(zip(_USED_LIST, frame[:, 0].tolist())),
+        fv=dict(zip(_USED_LIST, frame[:, 1].tolist())),
+        axis=axis, iod=iod, flat=flat,
+    )
 
-    def avg(values: list, index: tuple) -> float:
-        return sum(values[i] for i in index) / len(index)
+
+def _avg(values: dict[int, float], index: tuple) -> float:
+    return sum(values[i] for i in index) / len(index)
+
+
+def _eye_line(f: _FacePoints) -> tuple[float, float]:
+    """Height (fv) of the right and left eye's corner line."""
+    return 0.5 * (f.fv[_R_EYE_OUTER] + f.fv[_R_EYE_INNER]), 0.5 * (f.fv[_L_EYE_OUTER] + f.fv[_L_EYE_INNER])
+
+
+def _eye_widths(f: _FacePoints) -> tuple[float, float]:
+    return (abs(f.fu[_R_EYE_INNER] - f.fu[_R_EYE_OUTER]) or 1.0, abs(f.fu[_L_EYE_OUTER] - f.fu[_L_EYE_INNER]) or 1.0)
+
+
+def _eyes(f: _FacePoints) -> dict[str, float]:
+    """Lid openness of each eye (EAR-like: mean of three vertical chords over the eye's width)."""
+    x, y = f.x, f.y
 
     def chords(up: tuple, down: tuple, outer: int, inner: int) -> float:
         vertical = sum(math.hypot(x[d] - x[u], y[d] - y[u]) for u, d in zip(up, down)) / len(up)
@@ -157,18 +206,41 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     eye_r = chords(_R_LID_UP, _R_LID_DOWN, _R_EYE_OUTER, _R_EYE_INNER)
     eye_l = chords(_L_LID_UP, _L_LID_DOWN, _L_EYE_OUTER, _L_EYE_INNER)
     eye_max = max(eye_l, eye_r)
+    return {
+        "eye_open_left": eye_l,
+        "eye_open_right": eye_r,
+        "eye_open_mean": 0.5 * (eye_l + eye_r),
+        "eye_open_min": min(eye_l, eye_r),
+        "eye_open_max": eye_max,
+        "eye_open_ratio": min(eye_l, eye_r) / eye_max if eye_max > 0 else 1.0,
+        "eye_open_diff": eye_l - eye_r,
+    }
 
-    eye_v_r = 0.5 * (fv[_R_EYE_OUTER] + fv[_R_EYE_INNER])
-    eye_v_l = 0.5 * (fv[_L_EYE_OUTER] + fv[_L_EYE_INNER])
-    brow_r = (eye_v_r - avg(fv, _R_BROW)) * scale
-    brow_l = (eye_v_l - avg(fv, _L_BROW)) * scale
+
+def _brows(f: _FacePoints) -> dict[str, float]:
+    """Brow height above each eye (/IOD) and against the eye-to-forehead span."""
+    fv = f.fv
+    eye_v_r, eye_v_l = _eye_line(f)
+    brow_r = (eye_v_r - _avg(fv, _R_BROW)) * f.scale
+    brow_l = (eye_v_l - _avg(fv, _L_BROW)) * f.scale
     # Brow height as a fraction of the eye-to-forehead-top span: less person-dependent than /IOD.
     eye_mid = 0.5 * (eye_v_r + eye_v_l)
     span = eye_mid - fv[_FOREHEAD]
-    brow_height = (eye_mid - 0.5 * (avg(fv, _R_BROW) + avg(fv, _L_BROW))) / span if span > 0 else 0.0
+    brow_height = (eye_mid - 0.5 * (_avg(fv, _R_BROW) + _avg(fv, _L_BROW))) / span if span > 0 else 0.0
+    return {
+        "brow_raise_left": float(brow_l),
+        "brow_raise_right": float(brow_r),
+        "brow_raise": float(0.5 * (brow_l + brow_r)),
+        "brow_height": float(brow_height),
+    }
+
+
+def _gaze(f: _FacePoints) -> dict[str, float]:
+    """Where the irises sit in the eyes, and how high the upper lids are."""
+    fu, fv = f.fu, f.fv
+    eye_v_r, eye_v_l = _eye_line(f)
+    w_r, w_l = _eye_widths(f)
     # Iris height above the line of the eye corners, relative to the eye's own width.
-    w_r = abs(fu[_R_EYE_INNER] - fu[_R_EYE_OUTER]) or 1.0
-    w_l = abs(fu[_L_EYE_OUTER] - fu[_L_EYE_INNER]) or 1.0
     gaze_r = (eye_v_r - fv[_R_IRIS]) / w_r
     gaze_l = (eye_v_l - fv[_L_IRIS]) / w_l
 
@@ -192,21 +264,43 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     low_r = white_below(_R_IRIS, _R_IRIS_RING, _R_LID_LOW_LINE)
     low_l = white_below(_L_IRIS, _L_IRIS_RING, _L_LID_LOW_LINE)
     # Upper lid above the eye-corner line, relative to the eye's width (the lid follows a gaze up).
-    lid_r = (eye_v_r - avg(fv, _R_LID_UP)) / w_r
-    lid_l = (eye_v_l - avg(fv, _L_LID_UP)) / w_l
+    lid_r = (eye_v_r - _avg(fv, _R_LID_UP)) / w_r
+    lid_l = (eye_v_l - _avg(fv, _L_LID_UP)) / w_l
+    return {
+        "gaze_up_left": float(gaze_l),
+        "gaze_up_right": float(gaze_r),
+        "gaze_up": float(0.5 * (gaze_l + gaze_r)),
+        "gaze_low_left": float(low_l),
+        "gaze_low_right": float(low_r),
+        # The larger of the two: on a gaze up and sideways the mesh can leave one iris low (lp_d10).
+        "gaze_low_max": float(max(low_l, low_r)),
+        "eye_lid_up_left": float(lid_l),
+        "eye_lid_up_right": float(lid_r),
+        "eye_lid_up": float(0.5 * (lid_l + lid_r)),
+    }
 
-    # Head pose. Roll > 0: the head leans toward the subject's LEFT shoulder (their left eye drops).
+
+def _head_pose(f: _FacePoints) -> dict[str, float]:
+    """Roll, yaw and pitch in degrees, and where the nose tip sits between the eyes and the mouth."""
+    axis, fv, z = f.axis, f.fv, f.z
+    # Roll > 0: the head leans toward the subject's LEFT shoulder (their left eye drops).
     roll = math.degrees(math.atan2(axis[1], axis[0]))
     # Yaw > 0: the subject turns toward their left (their left eye goes away from the camera).
-    yaw = math.degrees(math.atan2(axis[2], flat))
+    yaw = math.degrees(math.atan2(axis[2], f.flat))
     # Pitch > 0: chin forward/up (face tilted up). Forehead-to-chin line in depth.
     dv = fv[_CHIN] - fv[_FOREHEAD]
     pitch = math.degrees(math.atan2(z[_FOREHEAD] - z[_CHIN], dv if dv > 0 else 1e-6))
-    eye_line = 0.5 * (eye_v_r + eye_v_l)
+    eye_line = 0.5 * sum(_eye_line(f))
     mouth_line = 0.5 * (fv[_R_MOUTH] + fv[_L_MOUTH])
     nose_drop = (fv[_NOSE_TIP] - eye_line) / (mouth_line - eye_line) if mouth_line > eye_line else 0.0
+    return {"head_roll": roll, "head_yaw": yaw, "head_pitch": pitch, "nose_drop": float(nose_drop)}
 
-    gap = (avg(fv, _INNER_DOWN) - avg(fv, _INNER_UP)) * scale
+
+def _mouth(f: _FacePoints) -> dict[str, float]:
+    """Opening, width, protrusion, corner heights, lips and jaw, shift and tilt of the mouth."""
+    x, y, z, fu, fv, scale = f.x, f.y, f.z, f.fu, f.fv, f.scale
+    eye_line = 0.5 * sum(_eye_line(f))
+    gap = (_avg(fv, _INNER_DOWN) - _avg(fv, _INNER_UP)) * scale
     width = math.hypot(x[_L_MOUTH] - x[_R_MOUTH], y[_L_MOUTH] - y[_R_MOUTH]) * scale
     # The same width against the nose wings': a pout draws the corners in, the nose stays. By eye
     # distance a small, blurred HaGRID face had a narrower mouth than an O-shaped pucker (0.54 of
@@ -214,7 +308,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     # about the same (5 % vs 6 %).
     nose = math.hypot(x[_L_NOSE_WING] - x[_R_NOSE_WING], y[_L_NOSE_WING] - y[_R_NOSE_WING]) * scale
     # How far the lip middle sits in front of the mouth corners and cheeks (z smaller = nearer).
-    lips_z = avg(z, _LIP_CENTRE)
+    lips_z = _avg(z, _LIP_CENTRE)
     protrusion = (0.5 * (z[_R_MOUTH] + z[_L_MOUTH]) - lips_z) * scale
     # Corner lift relative to the upper lip's middle: raising a corner moves it up the face.
     upper_ref = 0.5 * (fv[_UPPER_OUTER] + fv[_INNER_UP[1]])
@@ -234,33 +328,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
     across_x, across_y = x[_L_MOUTH] - x[_R_MOUTH], y[_L_MOUTH] - y[_R_MOUTH]
     tilt = math.degrees(math.atan2(across_x * down_x + across_y * down_y,
                                    abs(across_y * down_x - across_x * down_y)))
-
-    named = {
-        "eye_open_left": eye_l,
-        "eye_open_right": eye_r,
-        "eye_open_mean": 0.5 * (eye_l + eye_r),
-        "eye_open_min": min(eye_l, eye_r),
-        "eye_open_max": eye_max,
-        "eye_open_ratio": min(eye_l, eye_r) / eye_max if eye_max > 0 else 1.0,
-        "eye_open_diff": eye_l - eye_r,
-        "brow_raise_left": float(brow_l),
-        "brow_raise_right": float(brow_r),
-        "brow_raise": float(0.5 * (brow_l + brow_r)),
-        "brow_height": float(brow_height),
-        "gaze_up_left": float(gaze_l),
-        "gaze_up_right": float(gaze_r),
-        "gaze_up": float(0.5 * (gaze_l + gaze_r)),
-        "gaze_low_left": float(low_l),
-        "gaze_low_right": float(low_r),
-        # The larger of the two: on a gaze up and sideways the mesh can leave one iris low (lp_d10).
-        "gaze_low_max": float(max(low_l, low_r)),
-        "eye_lid_up_left": float(lid_l),
-        "eye_lid_up_right": float(lid_r),
-        "eye_lid_up": float(0.5 * (lid_l + lid_r)),
-        "head_roll": roll,
-        "head_yaw": yaw,
-        "head_pitch": pitch,
-        "nose_drop": float(nose_drop),
+    return {
         "mouth_open": gap,
         "mouth_width": width,
         "mouth_aspect": gap / width if width > 0 else 0.0,
@@ -276,12 +344,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
         "lower_lip_ratio": float(lower_lip / upper_lip) if upper_lip > 1e-6 else 0.0,
         "jaw_drop": float(jaw),
         "mouth_shift": float(shift),
-        # Not scale-free on purpose: the face size in pixels says how far the mesh can be trusted.
-        "face_px": iod,
     }
-    # The principal components of the brow/eye and lip shapes (trainer.vision.face_shape).
-    named.update(shape_features(p))
-    return named
 
 
 # -- appearance of the mouth (needs the image) ------------------------------------------------------

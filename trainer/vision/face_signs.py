@@ -11,7 +11,7 @@ scores (0..1, 0.5 = the decision threshold, as ``FrameScores`` promises) and sid
   neutral, an asymmetry between the sides, a geometry value blendshapes lack (``head_roll`` for the
   tilt, the iris for the gaze), the mouth appearance (the tongue has no blendshape). The sign's
   ``SignModel`` is a logistic regression over its 1-5 cues: few parameters, fitted by
-  ``trainer.vision.face_fit`` on people grouped by MANIFEST ``person`` and judged leave-one-person-out.
+  ``trainer.lab.face_fit`` on people grouped by MANIFEST ``person`` and judged leave-one-person-out.
   Google trained the blendshapes on far more faces than we have labelled; the few weights on top of
   them are what a new face cannot break.
 

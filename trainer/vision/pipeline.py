@@ -35,6 +35,7 @@ from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
+    FACE_SIGNS,
     MOUTH_SIGNS,
     FaceBackend,
     FaceReading,
@@ -54,6 +55,7 @@ from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, V
 
 # Face mesh points for the mouth centre (inner lips) and the face width (cheek to cheek).
 _MOUTH_POINTS = (13, 14)
+FACE_SIGN_SET = frozenset(FACE_SIGNS)
 _CHEEKS = (234, 454)
 
 
@@ -79,6 +81,12 @@ class PipelineOptions:
     baseline_rules: str = "population"
     """Rule set used with the running baseline: "population" or "calibrated"."""
     baseline_window: float = 20.0
+    baseline_sign_level: float | None = 0.5
+    """A frame whose face-sign score reaches this level (the decision threshold) is not added to the
+    running baseline (None: every frame is). Replays of the annotated clips: false events 7.6 -> 6.6
+    a minute, talking clips 1.27 -> 0 (docs/vision-personal.md)."""
+    baseline_patience: float = 3.0
+    """Seconds of a stream without a baseline after which every frame feeds it (see ``_signing``)."""
     baseline_min_span: float = 1.0
     """Seconds of a stream before its running baseline exists; face signs wait for it (the
     recognizer's NEUTRAL_KNOWN), so this is also the delay of a face sign made from the very first
@@ -180,6 +188,7 @@ class Pipeline:
         self._appearance: dict[str, float] | None = None
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
+        self._baseline_since: float | None = None
         self._tasks = None
         self._worker = None
         # The face rules, chosen once here from the backend in use and passed in explicitly.
@@ -248,6 +257,7 @@ class Pipeline:
             self._baseline.reset()
             self._appearance = None
             self._auto_profile = None
+            self._baseline_since = None
             if self._tasks is not None:
                 self._tasks.restart()
 
@@ -269,6 +279,25 @@ class Pipeline:
         rebuilt = self._baseline.add(timestamp, face)
         if rebuilt is not None:
             self._auto_profile = rebuilt
+
+    def _signing(self, timestamp: float, face_scores: dict[Gesture, float]) -> bool:
+        """Whether this frame shows a face sign, which then stays out of the running baseline: the
+        baseline is the person's face at rest, not the median of their signs. A clip that opens with a
+        head tilt held 2.6 s made the tilt the 'neutral', and the head coming upright read as a tilt
+        for 4 s; a wide mouth opening early in a clip made a closed mouth read as a lip bite.
+
+        Before the baseline exists the frame is judged against the population's neutral. A face so
+        unlike the population's that no frame passes for ``baseline_patience`` seconds gets every
+        frame again (the median of their own face beats never knowing it)."""
+        level = self.options.baseline_sign_level
+        if level is None:
+            return False
+        if self._auto_profile is None:
+            if self._baseline_since is None or timestamp < self._baseline_since:
+                self._baseline_since = timestamp
+            if timestamp - self._baseline_since > self.options.baseline_patience:
+                return False
+        return any(v >= level for g, v in face_scores.items() if g in FACE_SIGN_SET)
 
     # -- work ------------------------------------------------------------------------------------
     def process(self, frame: Frame) -> FrameResult:
@@ -408,7 +437,9 @@ class Pipeline:
             # In the flat table too, as bs_<name>: a Calibrator fed FrameScores.features then stores
             # the person's neutral blendshapes in the Profile (nothing chooses rules by these keys).
             features.update((BLENDSHAPE_PREFIX + k, v) for k, v in shapes.items())
-            self._update_baseline(timestamp, reading.flat() if shapes else face)
+            flat = reading.flat() if shapes else face
+            if self.options.baseline_sign_level is None:
+                self._update_baseline(timestamp, flat)
             profile = self.baseline_profile
             if self.signs is not None and reading.backend is FaceBackend.TASKS:
                 signed = score_face_signs(reading, self.neutral(profile), self.signs)
@@ -418,6 +449,8 @@ class Pipeline:
                 rules = self._mesh_rules(profile)
                 face_scores, face_sides = face_gestures.score_face(face, profile, rules)
                 population = {name: stat.mean for name, stat in rules.population.stats.items()}
+            if self.options.baseline_sign_level is not None and not self._signing(timestamp, face_scores):
+                self._update_baseline(timestamp, flat)
             hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
             if hidden:
                 # The face model reads the hand in front of the mouth: mute the mouth signs.

@@ -24,8 +24,9 @@ below ``exit``):
   never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
   stressed words, the head sway and the short eye closures of speech (``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
-  profile, first second: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures wait: their hold
-  starts once the neutral is known, so a face that differs from the population does not fire.
+  profile, first second: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures wait unless they
+  score at least ``unsure_enter`` (0.95, a sign as clear as on a single photo): their hold starts
+  once the neutral is known, so a face that differs from the population does not fire.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
@@ -106,6 +107,12 @@ class RecognizerConfig:
     while the person talks."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
+    unsure_enter: float | None = 0.95
+    """While the neutral face is unknown (``NEUTRAL_KNOWN`` = 0), a face gesture scoring at least this
+    (against the population's neutral, as on a single photo) may start; None: face gestures wait for
+    the neutral. Waiting lost every sign made in a stream's first second (a wink at 0.2 s on two
+    clips scored 0.99); 0.95 kept the talking clips' false events where waiting had them (replays of
+    the recorded clips, scripts/record_clip_runs.py; docs/vision-personal.md)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -265,11 +272,11 @@ class Recognizer:
             # Talking seen at any moment of the hold keeps the longer hold.
             track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
             hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
-            if unsure:
+            if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
                 # The person's neutral face is not known yet (the first second of a stream without a
                 # calibrated profile): a face sign measured against the population's neutral is not
-                # trusted (a new face's rest position reads as raised brows, a look up...); its hold
-                # starts once the neutral is known.
+                # trusted (a new face's rest position reads as raised brows, a look up...) unless it
+                # reaches ``unsure_enter``; otherwise its hold starts once the neutral is known.
                 track.since = t
             if ms(track.since) + 1e-6 >= hold:
                 track.phase, track.start = TrackPhase.ACTIVE, track.since

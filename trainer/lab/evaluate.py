@@ -1,7 +1,7 @@
 """``aluette eval-vision DIR``: how well the recognizer reads a labelled folder of photos and clips.
 
 For every still image (folder name = label, ``MANIFEST.tsv`` notes for the extra and don't-care labels,
-see ``trainer.vision.labels``) it runs the full per-frame pipeline with population defaults (or a given
+see ``trainer.lab.labels``) it runs the full per-frame pipeline with population defaults (or a given
 profile) and counts, per gesture, true positives, false positives and misses: precision, recall, F1. A
 gesture fires when its score reaches 0.5. The confusion table says, for each folder label, how often
 each gesture fired (a still may fire several). For the clips of the negative folders (``talking``,
@@ -15,7 +15,7 @@ don't-care); the table also gives precision and recall against the MANIFEST alon
 
 With the default Tasks backend the face signs are also scored **leave-one-person-out**: for each
 person of the MANIFEST's ``person`` column, the face-sign parameters are refitted on everyone else's
-stills of the folder (``trainer.vision.face_fit``, the shipped positive shares) and that person's stills
+stills of the folder (``trainer.lab.face_fit``, the shipped positive shares) and that person's stills
 are scored by the product's own ``score_face_signs`` (hands over the mouth muted as the pipeline does).
 Those held-out figures, with the number of people each recall rests on, are the headline; the figures
 of the shipped parameters on the same photos are in-sample and labelled so.
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
-from trainer.vision.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
+from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.vision.types import Rates, VisionError
 
 THRESHOLD = 0.5
@@ -286,8 +286,7 @@ def evaluate_folder(
     """
     if backend not in VARIANTS:
         raise VisionError(f"unknown backend {backend!r}: use one of {', '.join(VARIANTS)}")
-    from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
-    from trainer.vision.sources import open_source  # noqa: PLC0415
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
     root = Path(path)
     review = review_in_use(review)
@@ -301,11 +300,51 @@ def evaluate_folder(
         "face_model": None if face_model is None else str(face_model),
         "mouth_image": backend.endswith("+image"),
     }
+    errors: list[tuple[str, str]] = []
+    options = PipelineOptions(static_image_mode=True, shrug=True, **face_options)
+    results, rows, readings, signs = _read_stills(root, stills, options, profile, progress, errors)
+    stats, confusion, mistakes = score_stills(rows)
+    manifest_stats: tuple[GestureStats, ...] = ()
+    if manifest:
+        manifest_stats, _, _ = score_stills(
+            [(manifest[item.file], *rest) for item, *rest in rows], gestures=[s.gesture for s in stats])
+    held_out, people = (), 0
+    if signs is not None and profile is None and readings:
+        faceless = [item for item, _scores, face, _hands in rows if not face]
+        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
+    clip_results: list[ClipResult] = []
+    if clips:
+        video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
+        clip_items = [item for item in labelled if item.is_video and item.label in clip_labels]
+        clip_results = _run_clips(root, clip_items, video_options, profile, max_clip_frames, progress, errors)
+    return EvalReport(
+        folder=str(root),
+        backend=backend,
+        calibrated=profile is not None,
+        stills=tuple(results),
+        gestures=stats,
+        confusion=confusion,
+        clips=tuple(clip_results),
+        errors=tuple(errors),
+        mistakes=mistakes,
+        review=None if review is None else str(review),
+        manifest_gestures=manifest_stats,
+        held_out=held_out,
+        people=people,
+    )
+
+
+def _read_stills(root: Path, stills, options, profile: Profile | None,
+                 progress: Callable[[str], None] | None, errors: list[tuple[str, str]]):
+    """Each still through one product ``Pipeline`` (reset between stills): the per-still results, the
+    rows ``score_stills`` counts, the face readings of the held-out fit, and the pipeline's sign
+    parameters (None for a backend without blendshapes)."""
+    from trainer.vision.pipeline import Pipeline  # noqa: PLC0415 - MediaPipe is heavy
+    from trainer.vision.sources import open_source  # noqa: PLC0415
+
     results: list[StillResult] = []
     rows = []
     readings = []
-    errors: list[tuple[str, str]] = []
-    options = PipelineOptions(static_image_mode=True, shrug=True, **face_options)
     with Pipeline(options, profile=profile) as pipe:
         signs = pipe.signs
         for number, item in enumerate(stills, 1):
@@ -329,71 +368,36 @@ def evaluate_folder(
             rows.append((item, scores, scores_frame.face_found, hands))
             if scores_frame.face_found and scores_frame.blendshapes:
                 readings.append((item, scores_frame.face, scores_frame.mouth_hidden))
-    stats, confusion, mistakes = score_stills(rows)
-    manifest_stats: tuple[GestureStats, ...] = ()
-    if manifest:
-        manifest_stats, _, _ = score_stills(
-            [(manifest[item.file], *rest) for item, *rest in rows], gestures=[s.gesture for s in stats])
-    held_out, people = (), 0
-    if signs is not None and profile is None and readings:
-        faceless = [item for item, _scores, face, _hands in rows if not face]
-        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
-    clip_results: list[ClipResult] = []
-    if clips:
-        video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
-        for item in labelled:
-            if not item.is_video or item.label not in clip_labels:
-                continue
-            if progress is not None:
-                progress(f"clip {item.file}")
-            events, frames, with_face, fps = [], 0, 0, None
-            try:
-                with open_source(root / item.file) as source, Pipeline(video_options, profile=profile) as pipe:
-                    fps = source.info.fps
-                    for frame in source:
-                        result = pipe.process(frame)
-                        frames += 1
-                        with_face += result.scores.face_found
-                        events.extend(result.finished)
-                        if max_clip_frames is not None and frames >= max_clip_frames:
-                            break
-                    events.extend(pipe.finish())
-            except VisionError as error:
-                errors.append((item.file, str(error)))
-                continue
-            if frames == 0:
-                errors.append((item.file, "no frames could be read"))
-                continue
-            seconds = frames / (fps or 25.0)
-            false = tuple(
-                (e.gesture.value, e.start, e.end)
-                for e in sorted(events, key=lambda e: e.start)
-                if e.gesture not in item.positives
-            )
-            clip_results.append(ClipResult(item.file, item.label, frames, seconds, with_face, false))
-    return EvalReport(
-        folder=str(root),
-        backend=backend,
-        calibrated=profile is not None,
-        stills=tuple(results),
-        gestures=stats,
-        confusion=confusion,
-        clips=tuple(clip_results),
-        errors=tuple(errors),
-        mistakes=mistakes,
-        review=None if review is None else str(review),
-        manifest_gestures=manifest_stats,
-        held_out=held_out,
-        people=people,
-    )
+    return results, rows, readings, signs
+
+
+def _run_clips(root: Path, items, options, profile: Profile | None, max_frames: int | None,
+               progress: Callable[[str], None] | None, errors: list[tuple[str, str]]) -> list[ClipResult]:
+    """The false events of each unlabelled-sign clip, through ``analyse_video`` (the frame loop that
+    `aluette recognize` runs on a clip); unreadable clips go to ``errors``."""
+    from trainer.vision.pipeline import analyse_video  # noqa: PLC0415 - MediaPipe is heavy
+
+    out = []
+    for item in items:
+        if progress is not None:
+            progress(f"clip {item.file}")
+        try:
+            analysis = analyse_video(root / item.file, profile=profile, options=options, max_frames=max_frames)
+        except VisionError as error:
+            errors.append((item.file, str(error)))
+            continue
+        seconds = analysis.frames / (analysis.fps or 25.0)
+        false = tuple((e.gesture.value, e.start, e.end) for e in analysis.events if e.gesture not in item.positives)
+        out.append(ClipResult(item.file, item.label, analysis.frames, seconds, analysis.frames_with_face, false))
+    return out
 
 
 def _held_out(root: Path, readings, signs, gestures, faceless=()) -> tuple[tuple[tuple[GestureStats, int], ...], int]:
     """Leave-one-person-out counts of the face signs on the folder's stills (see the module doc).
     A still without a face cannot be read by any face model: it counts as a miss where it shows a sign."""
-    from trainer.vision.face_fit import HAND_LABELS, LabelledFace, count, lopo_scores, product_scores  # noqa: PLC0415
+    from trainer.lab.face_fit import HAND_LABELS, LabelledFace, count, lopo_scores, product_scores  # noqa: PLC0415
     from trainer.vision.face_signs import FACE_SIGNS  # noqa: PLC0415
-    from trainer.vision.labels import read_persons  # noqa: PLC0415
+    from trainer.lab.labels import read_persons  # noqa: PLC0415
 
     if not any(item.label == "neutral" for item, _, _ in readings):
         return (), 0  # no neutral face to measure the others against: no held-out fit possible

@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from trainer.signals.gestures import Gesture, GestureEvent
-from trainer.vision.clip_eval import ClipRun, ClipSpan, SpanKind, score_clip
+from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
+from trainer.vision.clip_run import ClipRun
 from trainer.vision.personal import PersonalSigns, teach, teachable
 from trainer.vision.types import VisionError
 

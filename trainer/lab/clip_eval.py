@@ -32,6 +32,7 @@ from pathlib import Path
 
 from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.calibration import Profile
+from trainer.vision.clip_run import ClipRun, run_clip
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.types import VisionError
 
@@ -129,49 +130,6 @@ def _span(row: Mapping[str, str], where: str) -> ClipSpan:
 
 
 # -- one clip ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class FrameFeatures:
-    timestamp: float
-    features: Mapping[str, float]
-    face: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ClipRun:
-    """What the pipeline made of one clip: its events and, when kept, every frame's features."""
-
-    path: str
-    frames: int
-    duration: float
-    events: tuple[GestureEvent, ...]
-    features: tuple[FrameFeatures, ...] = ()
-
-
-def run_clip(
-    path: Path | str,
-    options=None,
-    profile: Profile | None = None,
-    personal: PersonalSigns | None = None,
-    keep_features: bool = False,
-    max_frames: int | None = None,
-) -> ClipRun:
-    """``analyse_video`` on one clip, keeping the frames' features when asked (to teach from them)."""
-    from trainer.vision.pipeline import analyse_video  # noqa: PLC0415 - MediaPipe is heavy
-
-    kept: list[FrameFeatures] = []
-    last = [0.0]
-
-    def on_frame(frame, result) -> None:
-        last[0] = frame.timestamp
-        if keep_features:
-            kept.append(FrameFeatures(frame.timestamp, dict(result.scores.features), result.scores.face_found))
-
-    analysis = analyse_video(path, profile=profile, options=options, on_frame=on_frame,
-                             max_frames=max_frames, personal=personal)
-    step = 1.0 / analysis.fps if analysis.fps else 0.0
-    return ClipRun(str(path), analysis.frames, last[0] + step, analysis.events, tuple(kept))
-
 
 @dataclass(frozen=True, slots=True)
 class ClipScore:

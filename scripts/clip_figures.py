@@ -1,0 +1,59 @@
+#!/usr/bin/env python
+"""Held-out clip figures from recorded runs: event recall on the annotated sign spans, false events per
+minute on the annotated clips and on the talking clips, before and after the temporal changes.
+
+    nice -n 10 .venv/bin/python scripts/record_clip_runs.py ../shared/gestures /tmp/vision_runs
+    nice -n 10 .venv/bin/python scripts/clip_figures.py ../shared/gestures /tmp/vision_runs [--mistakes]
+
+Held out: each clip is replayed with the face signs refitted on the photos of everyone but the clip's
+person (samples/face_signs.json, MANIFEST / spans ``person``): every signing person of the clips also
+has photos in the fit, so the shipped parameters would give in-sample figures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.lab.clip_eval import SpanKind, load_spans  # noqa: E402
+from trainer.lab.clip_replay import figures, held_out_signs, load_runs, replay  # noqa: E402
+from trainer.lab.labels import read_labels, read_persons  # noqa: E402
+from trainer.signals.gestures import Gesture  # noqa: E402
+from trainer.vision.pipeline import PipelineOptions  # noqa: E402
+from trainer.vision.recognizer import RecognizerConfig  # noqa: E402
+
+VARIANTS = {
+    "2026-12-01": PipelineOptions(baseline_sign_level=None, recognizer=RecognizerConfig(unsure_enter=None)),
+    "now": PipelineOptions(),
+}
+
+
+def main(argv: list[str]) -> int:
+    folder, runs_dir = Path(argv[0]), Path(argv[1])
+    runs = load_runs(runs_dir)
+    spans = load_spans(REPO / "samples" / "clip_spans.tsv")
+    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
+    persons = dict(read_persons(folder))
+    persons.update({s.file: s.person for s in spans})
+    held = json.loads((REPO / "models" / "face_signs.json").read_text(encoding="utf-8"))["held_out"]
+    shares = {Gesture(g): v["positive_share"] for g, v in held.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = held_out_signs(REPO / "samples" / "face_signs.json", [persons[f] for f in runs], tmp, shares)
+        people = len({s.person for s in spans if s.kind is SpanKind.SIGN})
+        for name, options in VARIANTS.items():
+            fig = figures(runs, spans, talking,
+                          events_of=lambda f, run, o=options: replay(run, replace(o, face_signs=str(files[persons[f]]))))
+            print(f"{name:10s} held out: {fig.line()}; {people} signing people")
+            if "--mistakes" in argv:
+                print(fig.mistakes())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

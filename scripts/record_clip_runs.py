@@ -1,0 +1,56 @@
+"""Run every annotated clip (samples/clip_spans.tsv) and every talking/neutral clip of ../shared/gestures
+once through the product pipeline, keeping each frame's features, and pickle the runs.
+
+A lab tool for tuning the temporal side (baseline, hysteresis, holds) without re-running MediaPipe:
+``trainer.lab.clip_replay`` replays the pickled features through a fresh Pipeline's static stage and
+recognizer. The pickles hold numbers computed from the clips, never their frames.
+
+    nice -n 10 .venv/bin/python scripts/record_clip_runs.py ../shared/gestures /tmp/vision_runs
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from trainer.lab.clip_eval import clip_files, load_spans  # noqa: E402
+from trainer.lab.labels import read_labels  # noqa: E402
+from trainer.vision.clip_run import run_clip  # noqa: E402
+from trainer.vision.pipeline import PipelineOptions  # noqa: E402
+
+HAND_FOLDERS = ("thumb/", "fist/", "index/", "index_middle/", "open_palm/", "pinky/", "writing/")
+SPANS = Path(__file__).resolve().parents[1] / "samples" / "clip_spans.tsv"
+
+
+def main(argv: list[str]) -> int:
+    folder, out = Path(argv[0]), Path(argv[1])
+    argv = argv[2:]
+    out.mkdir(parents=True, exist_ok=True)
+    files = clip_files(load_spans(SPANS))
+    files += [item.file for item in read_labels(folder) if item.is_video and item.label in ("talking", "neutral")
+              and item.file not in files]
+    # Hands only where a hand sign is annotated: the face replay never reads them, and they cost half
+    # of a frame's tracking time.
+    options = PipelineOptions(hands=False)
+    with_hands = PipelineOptions()
+    if "--reverse" in argv:  # a second recorder can work from the other end
+        files.reverse()
+    for number, file in enumerate(files, 1):
+        target = out / (file.replace("/", "__") + ".pkl")
+        if target.is_file():
+            continue
+        print(f"[{number}/{len(files)}] {file}", file=sys.stderr, flush=True)
+        run = run_clip(folder / file, with_hands if file.startswith(HAND_FOLDERS) else options, keep_features=True)
+        if target.is_file():
+            continue  # the other recorder got there first
+        partial = target.with_suffix(".part")
+        partial.write_bytes(pickle.dumps(run))
+        partial.replace(target)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,135 @@
+"""Replay recorded clip runs (``scripts/record_clip_runs.py``) through the product's scoring and
+recognizer, and score them: event recall on the annotated sign spans, false events per minute on the
+annotated clips and on the talking clips.
+
+MediaPipe runs once per clip when recording; a replay re-scores each frame's kept features (geometry,
+mouth appearance, ``bs_`` blendshapes) with a fresh ``Pipeline``'s static stage (hands off) and
+recognizer, so options of the face scoring and the temporal side can be compared in seconds. Hand
+gestures are not replayed: their events are the recorded run's own.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainer.lab.clip_eval import ClipScore, ClipSpan, score_clip
+from trainer.signals.gestures import BodyPart, GestureEvent
+from trainer.vision.clip_run import ClipRun
+from trainer.vision.face_signs import BLENDSHAPE_PREFIX
+
+_NOT_FACE = ("mouth_activity", "neutral_known")
+
+
+def load_runs(folder: Path | str) -> dict[str, ClipRun]:
+    """The pickled runs of ``folder``, by the clip's path relative to the gestures folder."""
+    out = {}
+    for path in sorted(Path(folder).glob("*.pkl")):
+        out[path.stem.replace("__", "/")] = pickle.loads(path.read_bytes())
+    return out
+
+
+def split_features(features: Mapping[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+    """(face features, blendshapes) of one recorded frame."""
+    face: dict[str, float] = {}
+    shapes: dict[str, float] = {}
+    for name, value in features.items():
+        if name.startswith(BLENDSHAPE_PREFIX):
+            shapes[name[len(BLENDSHAPE_PREFIX):]] = value
+        elif not name.startswith("hand_") and name not in _NOT_FACE:
+            face[name] = value
+    return face, shapes
+
+
+def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
+    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
+
+    options = replace(options or PipelineOptions(), hands=False)
+    events: list[GestureEvent] = []
+    with Pipeline(options, personal=personal) as pipe:
+        for frame in run.features:
+            face, shapes = split_features(frame.features) if frame.face else (None, None)
+            scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
+            events.extend(pipe.step(scores).finished)
+        events.extend(pipe.finish())
+    events = [e for e in events if e.gesture.body_part is BodyPart.FACE]
+    events += [e for e in run.events if e.gesture.body_part is not BodyPart.FACE]
+    return sorted(events, key=lambda e: (e.start, e.gesture.value))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFigures:
+    clips: tuple[ClipScore, ...]
+    talking: tuple[tuple[str, float, tuple[GestureEvent, ...]], ...]
+
+    @property
+    def signs(self) -> int:
+        return sum(len(c.reported) + len(c.missed) for c in self.clips)
+
+    @property
+    def reported(self) -> int:
+        return sum(len(c.reported) for c in self.clips)
+
+    @property
+    def false_per_min(self) -> float:
+        minutes = sum(c.duration for c in self.clips) / 60.0
+        return sum(len(c.false_events) for c in self.clips) / minutes if minutes else 0.0
+
+    @property
+    def talking_per_min(self) -> float:
+        minutes = sum(d for _, d, _ in self.talking) / 60.0
+        return sum(len(e) for _, _, e in self.talking) / minutes if minutes else 0.0
+
+    def line(self) -> str:
+        return (f"signs {self.reported}/{self.signs} ({self.reported / max(1, self.signs):.2f}), "
+                f"{self.false_per_min:.2f} false/min on {len(self.clips)} clips; talking "
+                f"{self.talking_per_min:.2f} false/min on {len(self.talking)} clips")
+
+    def mistakes(self) -> str:
+        lines = []
+        for clip in self.clips:
+            for span in clip.missed:
+                lines.append(f"  missed {span.gesture.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}")
+            for event in clip.false_events:
+                lines.append(f"  false  {event.gesture.value:<11} {clip.file} {event.start:.2f}-{event.end:.2f}")
+        for file, _, events in self.talking:
+            for event in events:
+                lines.append(f"  talk   {event.gesture.value:<11} {file} {event.start:.2f}-{event.end:.2f}")
+        return "\n".join(lines)
+
+
+def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Iterable[str],
+            options=None, events_of=None) -> ReplayFigures:
+    """Replay every run (``events_of(file, run)`` instead when given) and score it."""
+    events_of = events_of or (lambda _file, run: replay(run, options))
+    annotated = list(dict.fromkeys(s.file for s in spans))
+    clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
+    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f]))) for f in talking if f in runs and f not in annotated)
+    return ReplayFigures(clips, talk)
+
+
+def held_out_signs(samples: Path | str, persons: Iterable[str], folder: Path | str,
+                   shares: Mapping | None = None) -> dict[str, Path]:
+    """Per person, the face signs' population parameters refitted on the photos of everyone else
+    (``samples/face_signs.json``), written to ``folder``: a clip replayed with its person's file is a
+    held-out figure. Persons without photos get the parameters fitted on everyone."""
+    import json  # noqa: PLC0415
+
+    from trainer.lab.face_fit import HAND_LABELS, faces_from_samples, fit_params  # noqa: PLC0415
+
+    faces = [f for f in faces_from_samples(samples) if f.label not in HAND_LABELS]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for person in sorted(set(persons)):
+        target = folder / (person.replace("/", "_").replace(":", "_") + ".json")
+        if not target.is_file():
+            params = fit_params([f for f in faces if f.person != person], dict(shares or {}))
+            target.write_text(json.dumps(params.to_json()), encoding="utf-8")
+        out[person] = target
+    return out
