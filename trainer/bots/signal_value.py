@@ -23,7 +23,7 @@ from trainer.signals.table import Vigilance
 def measure(
     team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
     discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
-    workers: int = 1, channels: Sequence[NoisyChannel] = (),
+    workers: int = 1, channels: Sequence[NoisyChannel] = (), backend: str = "local",
 ) -> list[dict]:
     """One row per vigilance level (and per channel, when ``channels`` are given: the signing
     team's partners then read each other's signs through that noisy camera)."""
@@ -31,15 +31,16 @@ def measure(
     for level in levels:
         for channel in (channels or (None,)):
             rows.append(_row(team, level, channel, games=games, seed=seed, ruleset=ruleset,
-                             discreet_factor=discreet_factor, progress=progress, workers=workers))
+                             discreet_factor=discreet_factor, progress=progress, workers=workers,
+                             backend=backend))
     return rows
 
 
-def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers) -> dict:
+def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers, backend) -> dict:
     vigilance = Vigilance(level, discreet_factor)
     result = play_match(
         team.with_options(signs=True), team.with_options(signs=False), games=games, seed=seed,
-        ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel,
+        ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel, backend=backend,
         progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
     )
     j = result.to_json()
