@@ -52,3 +52,20 @@ def test_the_ray_backend_without_ray_says_what_to_install(monkeypatch) -> None:
 def test_an_unknown_backend_is_refused() -> None:
     with pytest.raises(BotError, match="local or ray"):
         play_match(TeamSpec.parse("random"), TeamSpec.parse("random"), games=1, seed=1, backend="spark")
+
+
+def test_a_ray_node_that_does_not_start_is_tried_twice_then_reported(monkeypatch) -> None:
+    import types
+
+    calls: list[dict] = []
+
+    def init(**options):
+        calls.append(options)
+        raise Exception("The current node timed out during startup.")
+
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init, shutdown=lambda: None)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with pytest.raises(BotError, match="local Ray instance.*--backend local"):
+        list(run_tasks(_tasks(1, seed=1), workers=2, backend="ray"))
+    assert len(calls) == 2 and calls[0]["num_cpus"] == 2

@@ -44,12 +44,7 @@ def run_tasks_ray(tasks: "list[GameTask]", workers: int = 1) -> "Iterator[GameRe
 
     started = False
     if not ray.is_initialized():
-        address = os.environ.get("RAY_ADDRESS")
-        options = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
-        if address:
-            ray.init(address=address, **options)
-        else:
-            ray.init(num_cpus=max(1, workers), **options)
+        _start(ray, workers)
         started = True
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(run_game)
@@ -59,3 +54,25 @@ def run_tasks_ray(tasks: "list[GameTask]", workers: int = 1) -> "Iterator[GameRe
     finally:
         if started:
             ray.shutdown()
+
+
+def _start(ray, workers: int, attempts: int = 2) -> None:
+    """Connect to ``RAY_ADDRESS`` or start a local instance. Ray gives its local node 30 s to start,
+    which a machine busy with other work can miss: try once more before giving up."""
+    address = os.environ.get("RAY_ADDRESS")
+    options = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    for attempt in range(1, attempts + 1):
+        try:
+            if address:
+                ray.init(address=address, **options)
+            else:
+                ray.init(num_cpus=max(1, workers), **options)
+            return
+        except Exception as error:  # Ray raises a bare Exception when its node does not start
+            ray.shutdown()
+            if attempt == attempts:
+                where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray instance"
+                raise BotError(
+                    f"could not start {where} ({error}); on a busy machine try again, "
+                    "or play with --backend local"
+                ) from error

@@ -9,6 +9,10 @@ order, so a run cut short keeps every finished game and a second run resumes aft
         --workers 2 --out docs/bots_games/oracle_vs_heuristic.jsonl
     python -m trainer.lab.bots_games --summary docs/bots_games/*.jsonl
 
+Several matches in one run (``--also A B`` adds a pair; ``--channels`` a noisy channel between team
+A's partners per match) are interleaved seed by seed, so when the run is cut short every match has
+played the same seeds.
+
 Imports the bots' modules; run on purpose, never imported by the app.
 """
 
@@ -27,10 +31,12 @@ from trainer.rules.ruleset import Ruleset
 from trainer.signals.table import Vigilance
 
 
-def record_line(spec_a: str, spec_b: str, record: GameRecord, seed: int) -> dict:
+def record_line(spec_a: str, spec_b: str, record: GameRecord, seed: int, channel: str = "perfect",
+                vigilance: float = 0.25) -> dict:
     """One game's figures as a JSON object (team A's side)."""
     return {
-        "team_a": spec_a, "team_b": spec_b, "index": record.index, "seed": seed,
+        "team_a": spec_a, "team_b": spec_b, "channel": channel, "vigilance": vigilance,
+        "index": record.index, "seed": seed,
         "outcome": record.outcome, "margin_a": record.margin_a,
         "deal_margins": [d.points_a - d.points_b for d in record.deals],
         "times_a_ms": [round(1000 * t, 3) for t in record.times_a],
@@ -47,21 +53,38 @@ def read_lines(path: Path) -> list[dict]:
     return out
 
 
+def _key(line: dict) -> tuple:
+    return (line["team_a"], line["team_b"], line.get("channel", "perfect"), line.get("vigilance", 0.25))
+
+
 def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers: int = 1,
-         preset: str = "vendee", vigilance: str = "normal", cpu_clock: bool = True) -> None:
-    """Play games ``seed .. seed+games-1`` (skipping those already in ``out``), appending a line each."""
-    spec_a, spec_b = TeamSpec.parse(team_a), TeamSpec.parse(team_b)
-    done = {line["index"] for line in read_lines(out) if line["seed"] - line["index"] == seed}
+         preset: str = "vendee", vigilance: str = "normal", cpu_clock: bool = True,
+         also: list[tuple[str, str]] = (), channels: list[str] = ("perfect",)) -> None:
+    """Play games ``seed .. seed+games-1`` of every match (``team_a`` vs ``team_b``, the ``also``
+    pairs, each through every channel), interleaved seed by seed, skipping the games already in
+    ``out``, and append a line each."""
+    from trainer.bots.channel import NoisyChannel
+
+    pairs = [(TeamSpec.parse(a), TeamSpec.parse(b)) for a, b in [(team_a, team_b), *also]]
+    chans = [NoisyChannel.parse(c) for c in channels]
     ruleset = Ruleset.preset(preset)
     vig = Vigilance.parse(vigilance)
+    done = {(*_key(line), line["index"]) for line in read_lines(out) if line["seed"] - line["index"] == seed}
     clock = time.process_time if cpu_clock else None
-    tasks = [GameTask(spec_a, spec_b, i, game_seed(seed, i), ruleset, vig, False, clock)
-             for i in range(games) if i not in done]
+    tasks, labels = [], []
+    for i in range(games):
+        for a, b in pairs:
+            for name, ch in zip(channels, chans):
+                if (str(a), str(b), name, vig.catch, i) in done:
+                    continue
+                tasks.append(GameTask(a, b, i, game_seed(seed, i), ruleset, vig, False, clock,
+                                      None if ch.perfect else ch))
+                labels.append((str(a), str(b), name))
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with out.open("a") as f:
-        for k, record in enumerate(run_tasks(tasks, workers), 1):
-            f.write(json.dumps(record_line(str(spec_a), str(spec_b), record, record.index + seed)) + "\n")
+        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels), 1):
+            f.write(json.dumps(record_line(a, b, record, record.index + seed, name, vig.catch)) + "\n")
             f.flush()
             if k % 10 == 0:
                 print(f"{out.name}: {k}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
@@ -114,16 +137,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preset", default="vendee")
     p.add_argument("--vigilance", default="normal")
     p.add_argument("--out", type=Path)
+    p.add_argument("--also", nargs=2, action="append", default=[], metavar=("A", "B"),
+                   help="another match, interleaved seed by seed")
+    p.add_argument("--channels", default="perfect", help="';'-separated noisy channels (team A's partners)")
     p.add_argument("--summary", nargs="*", type=Path, help="print each file's figures instead of playing")
     args = p.parse_args(argv)
     if args.summary:
         for path in args.summary:
-            print(path, json.dumps(summary(read_lines(path))))
+            groups: dict[tuple, list[dict]] = {}
+            for line in read_lines(path):
+                groups.setdefault(_key(line), []).append(line)
+            for key, lines in groups.items():
+                print(path.name, " | ".join(map(str, key)), json.dumps(summary(lines)))
         return 0
     if not (args.team_a and args.team_b and args.out):
         p.error("give TEAM_A TEAM_B and --out (or --summary FILES)")
     play(args.team_a, args.team_b, games=args.games, seed=args.seed, out=args.out,
-         workers=args.workers, preset=args.preset, vigilance=args.vigilance)
+         workers=args.workers, preset=args.preset, vigilance=args.vigilance,
+         also=[tuple(p) for p in args.also], channels=args.channels.split(";"))
     return 0
 
 

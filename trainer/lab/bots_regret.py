@@ -81,15 +81,23 @@ class Probe(HeuristicBot):
         return super().choose(view, rng)
 
 
-def run(specs: list[str], games: int, seed: int, rollouts: int, progress: bool = False) -> dict:
+def run(specs: list[str], games: int, seed: int, rollouts: int, progress: bool = False,
+        out: Path | None = None) -> dict:
+    """Probe ``games`` games; with ``out``, the summary so far is written after every game (a run
+    cut short keeps its figures)."""
     teams = [TeamSpec.parse(s) for s in specs]
     rows: list[dict] = []
+    result: dict = {}
     for g in range(games):
         probes = [Probe([t.build() for t in teams], rollouts, rows, seed + g) for _ in range(2)]
         Table([probes[0], probes[1], HeuristicBot(), HeuristicBot()], seed=seed + g).play_out()
+        result = summarise(specs, rows, g + 1, seed, rollouts)
+        if out is not None:
+            out.write_text(json.dumps(result, indent=1) + "\n")
         if progress:
-            print(f"game {g + 1}/{games}: {len(rows)} positions", file=sys.stderr, flush=True)
-    return summarise(specs, rows, games, seed, rollouts)
+            print(f"game {g + 1}/{games}: {len(rows)} positions, mean regret "
+                  f"{result['mean_regret']}", file=sys.stderr, flush=True)
+    return result
 
 
 def mean_ci(xs: list[float]) -> list[float]:
@@ -125,11 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rollouts", type=int, default=64)
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
-    result = run(args.candidates, args.games, args.seed, args.rollouts, progress=True)
-    text = json.dumps(result, indent=1)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    result = run(args.candidates, args.games, args.seed, args.rollouts, progress=True, out=args.out)
+    print(json.dumps(result, indent=1))
     return 0
 
 
