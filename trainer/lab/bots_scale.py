@@ -1,6 +1,6 @@
 """Games per second of the arena at 1 and 2 local workers and on Ray, with the same figures each.
 
-    nice -n 10 python -m trainer.lab.bots_scale --games 40 --seed 1 [--team heuristic] [--ray]
+    nice -n 10 python -m trainer.lab.bots_scale --games 40 --seed 1 [--team heuristic] [--ray] [--runs local:1,ray:2]
 
 Prints one line per backend: wall time, games/s, CPU time of this process and the load average,
 and checks that every backend's per-game records equal the serial run's (decision times aside).
@@ -26,10 +26,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--team", default="heuristic")
     p.add_argument("--ray", action="store_true", help="also on a local Ray instance with 2 CPUs")
+    p.add_argument("--runs", default=None, help="BACKEND:WORKERS list instead, e.g. 'local:1,ray:2' "
+                   "(the first is the reference the others are compared with)")
     args = p.parse_args(argv)
     spec = TeamSpec.parse(args.team)
     tasks = [GameTask(spec, spec, i, game_seed(args.seed, i), Ruleset(), Vigilance()) for i in range(args.games)]
     runs = [("local", 1), ("local", 2)] + ([("ray", 2)] if args.ray else [])
+    if args.runs:
+        runs = [(b, int(w)) for b, _, w in (item.partition(":") for item in args.runs.split(","))]
     reference = None
     for backend, workers in runs:
         start = time.perf_counter()
