@@ -23,8 +23,10 @@ from trainer.rules.cards import STRENGTH
 from trainer.rules.views import PlayerView
 
 PLAY_TRUST = 0.9
-"""Chance that a seat which let its opponents take a trick as last to play could not beat it
-(the rest: a deliberate loss). Measured in docs/bots.md ("Search strength")."""
+"""Chance that a seat which let its opponents take a trick as last to play could not beat it (the
+rest: a deliberate loss; 95 % of such inferences held in heuristic self-play). The search bot's
+``infer=`` option takes it; its default is off (0), as the inference did not lower the search's
+regret against the oracle (docs/bots.md, "Search strength")."""
 
 
 def could_not_beat(view: PlayerView) -> dict[int, int]:

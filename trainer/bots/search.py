@@ -31,7 +31,7 @@ from typing import Callable
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.channel import SignReliability
 from trainer.bots.heuristic import HeuristicBot
-from trainer.bots.inference import PLAY_TRUST, with_play_inference
+from trainer.bots.inference import with_play_inference
 from trainer.bots.knowledge import knowledge_of, public_play, situation_of
 from trainer.bots.playout import POLICIES, SearchResult, pimc_values
 from trainer.bots.signing import SignPolicy, choose_policy
@@ -67,7 +67,7 @@ class SearchBot:
         sign_level: int | None = None,
         lie_rate: float = 0.0,
         announce: bool | None = None,
-        infer: float = PLAY_TRUST,
+        infer: float = 0.0,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
