@@ -36,7 +36,14 @@ def test_the_ray_backend_plays_the_serial_games() -> None:
         pytest.skip("ray is not installed (pip install -e '.[cluster]'): the Ray backend is not tested here")
     tasks = _tasks(4, seed=5)
     serial = [_untimed(r) for r in run_tasks(tasks, workers=1)]
-    on_ray = [_untimed(r) for r in run_tasks(tasks, workers=2, backend="ray")]
+    try:
+        on_ray = [_untimed(r) for r in run_tasks(tasks, workers=2, backend="ray")]
+    except BotError as error:
+        # Ray gives its local node 30 s to start; a developer machine at load 30+ misses that. CI
+        # runs alone on its machine: there a node that does not start is a failure.
+        if "could not start" in str(error) and not os.environ.get("CI"):
+            pytest.skip(f"Ray's local node did not start on this busy machine: {error}")
+        raise
     assert [r.index for r in on_ray] == [0, 1, 2, 3]
     assert on_ray == serial
     assert len({r.deals for r in serial}) > 1  # different games, so the order is checked

@@ -83,7 +83,10 @@ def _ms(team: str) -> float:
 
 
 def time_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
-    groups = _groups(folder / "time_curve.jsonl")
+    groups: dict[tuple, list[dict]] = {}
+    for path in sorted(folder.glob("time_curve*.jsonl")):
+        for key, lines in _groups(path).items():
+            groups.setdefault(key, []).extend(lines)
     rows = []
     for (a, _b, _c, _v), lines in sorted(groups.items(), key=lambda kv: _ms(kv[0][0])):
         sm = summary(lines)
