@@ -38,7 +38,7 @@ THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "trainer.rules": (),
     "trainer.signals": (),
     "trainer.storage": ("platformdirs",),
-    "trainer.bots": ("numpy", "matplotlib"),
+    "trainer.bots": ("numpy", "matplotlib", "ray"),
     "trainer.deck": (),
 }
 

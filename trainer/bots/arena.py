@@ -311,14 +311,22 @@ def add_record(result: "MatchResult", record: GameRecord) -> None:
     result.times_b.extend(record.times_b)
 
 
-def run_tasks(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecord]:
-    """Each task's record, in task order, over ``workers`` local processes (1: in this process).
+def run_tasks(tasks: list[GameTask], workers: int = 1, backend: str = "local") -> Iterator[GameRecord]:
+    """Each task's record, in task order, over ``workers`` local processes (1: in this process), or
+    as Ray tasks (``backend="ray"``, :mod:`trainer.bots.cluster`).
 
     Every game draws from its own seeded generators, so the records are the same whichever process
     plays them; only the decision times differ (they are measured, not drawn).
     """
     if workers < 1:
         raise BotError(f"workers must be at least 1, got {workers}")
+    if backend == "ray":
+        from trainer.bots.cluster import run_tasks_ray
+
+        yield from run_tasks_ray(tasks, workers)
+        return
+    if backend != "local":
+        raise BotError(f"unknown backend {backend!r}: choose local or ray")
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
             yield run_game(task)
@@ -347,11 +355,13 @@ def play_match(
     workers: int = 1,
     channel: object | None = None,
     timed: bool = False,
+    backend: str = "local",
 ) -> MatchResult:
     """Play ``games`` games (4-player tables: team A is team 0 or 1 alternately). ``clock`` times
     the bots' decisions (default: the wall clock; ``time.process_time`` for CPU time). ``workers``
     spreads the games over local processes (same results as one process, game ``i`` seeded
-    ``game_seed(seed, i)``). ``channel``: a noisy channel between team A's partners. ``timed``: the
+    ``game_seed(seed, i)``); ``backend="ray"`` plays them on Ray (the ``[cluster]`` extra), with
+    the same results. ``channel``: a noisy channel between team A's partners. ``timed``: the
     tables time their signs and the opponents' eyes catch them (:mod:`trainer.signals.watching`)."""
     ruleset = ruleset if ruleset is not None else Ruleset()
     if ruleset.team_count != 2:
@@ -362,7 +372,7 @@ def play_match(
         GameTask(spec_a, spec_b, i, game_seed(seed, i), ruleset, vigilance, lying_allowed, clock, channel, timed)
         for i in range(games)
     ]
-    for record in run_tasks(tasks, workers):
+    for record in run_tasks(tasks, workers, backend):
         add_record(result, record)
         if progress is not None:
             progress(result)

@@ -34,6 +34,9 @@ def add_commands(subparsers) -> None:
     arena.add_argument("--progress", action="store_true", help="print a line per 10 games to stderr")
     arena.add_argument("--workers", type=int, default=1,
                        help="spread the games over N local processes (same results as one; default 1)")
+    arena.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="where the games run: local processes (default) or Ray (the [cluster] "
+                       "extra; RAY_ADDRESS names a cluster, else a local Ray instance with --workers CPUs)")
     arena.add_argument("--channel", default=None, metavar="READ/FALSE_PER_MIN[/DELAY_S]",
                        help="team A's partners read each other's signs through a noisy camera, e.g. 0.9/1 "
                        "(90%% read, one false sign a minute) or 0.7/3/5 (5 s late)")
@@ -59,6 +62,8 @@ def add_commands(subparsers) -> None:
     value.add_argument("--plot", default=None, help="write the plot (PNG) here; needs matplotlib")
     value.add_argument("--progress", action="store_true")
     value.add_argument("--workers", type=int, default=1, help="local processes (same results as one)")
+    value.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="local processes (default) or Ray (the [cluster] extra)")
     value.add_argument("--channels", default=None, metavar="LIST",
                        help="noisy channels between the signing partners, ';'-separated, e.g. "
                        "'perfect;0.9/1;0.7/3' (a row per channel and vigilance level)")
@@ -106,7 +111,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         spec_a, spec_b, games=args.games, seed=args.seed, ruleset=ruleset, vigilance=vigilance,
         lying_allowed=args.lies, progress=progress,
         clock=time.process_time if args.clock == "cpu" else time.perf_counter,
-        workers=args.workers, channel=channel,
+        workers=args.workers, channel=channel, backend=args.backend,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -139,7 +144,7 @@ def _run_signal_value(args: argparse.Namespace) -> int:
         raise BotError(str(error)) from None
     rows = measure(team, levels, games=args.games, seed=args.seed, ruleset=Ruleset.preset(args.preset),
                    discreet_factor=args.discreet_factor, progress=progress, workers=args.workers,
-                   channels=channels, timed=args.timed)
+                   channels=channels, timed=args.timed, backend=args.backend)
     print(markdown(rows))
     if args.out:
         meta = {"team": str(team), "games": args.games, "seed": args.seed, "preset": args.preset,

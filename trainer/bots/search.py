@@ -31,6 +31,7 @@ from typing import Callable
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.channel import SignReliability
 from trainer.bots.heuristic import HeuristicBot
+from trainer.bots.inference import with_play_inference
 from trainer.bots.knowledge import knowledge_of, public_play, situation_of
 from trainer.bots.playout import POLICIES, SearchResult, pimc_values
 from trainer.bots.signing import SignPolicy, choose_policy
@@ -66,13 +67,17 @@ class SearchBot:
         sign_level: int | None = None,
         lie_rate: float = 0.0,
         announce: bool | None = None,
+        infer: float = 0.0,
         clock: Callable[[], float] = time.process_time,
     ) -> None:
         if rollout not in POLICIES:
             raise BotError(f"unknown rollout policy {rollout!r}: choose one of {', '.join(POLICIES)}")
         if not isinstance(worlds, int) or worlds < 1:
             raise BotError(f"worlds must be a positive integer, got {worlds!r}")
+        if not 0.0 <= float(infer) <= 1.0:
+            raise BotError(f"infer is the chance to keep what the play says (0..1), got {infer!r}")
         self.worlds = worlds
+        self.infer = float(infer)
         self.max_seconds = None if max_ms is None else float(max_ms) / 1000.0
         self.rollout = POLICIES[rollout]
         self._policy_fixed = policy is not None or vigilance is not None or discreet is not None or sign_level is not None
@@ -154,9 +159,11 @@ class SearchBot:
         )
 
     def knowledge(self, view: PlayerView) -> Knowledge:
-        """What the seat knows of the hidden hands (the worlds it samples from)."""
-        return knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust,
-                            reliability=self.reliability)
+        """What the seat knows of the hidden hands (the worlds it samples from): the signs, and what
+        the play says (:mod:`trainer.bots.inference`, kept with chance ``infer`` per world)."""
+        signs = knowledge_of(view, partner_policy=self.partner_policy, trust=self.trust,
+                             reliability=self.reliability)
+        return with_play_inference(signs, view, self.infer)
 
     # -- signs ----------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from trainer.signals.table import Vigilance
 def measure(
     team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
     discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
-    workers: int = 1, channels: Sequence[NoisyChannel] = (), timed: bool = False,
+    workers: int = 1, channels: Sequence[NoisyChannel] = (), timed: bool = False, backend: str = "local",
 ) -> list[dict]:
     """One row per vigilance level (and per channel, when ``channels`` are given: the signing
     team's partners then read each other's signs through that noisy camera)."""
@@ -36,11 +36,12 @@ def measure(
         for channel in (channels or (None,)):
             rows.append(_row(team, level, channel, games=games, seed=seed, ruleset=ruleset,
                              discreet_factor=discreet_factor, progress=progress, workers=workers,
-                             timed=timed))
+                             timed=timed, backend=backend))
     return rows
 
 
-def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers, timed=False) -> dict:
+def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers, timed=False,
+         backend="local") -> dict:
     vigilance = Vigilance(level, discreet_factor)
     if timed:
         side_a, side_b = team.with_options(signs=True, discreet=True), team.with_options(signs=True, discreet=False)
@@ -48,7 +49,7 @@ def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progres
         side_a, side_b = team.with_options(signs=True), team.with_options(signs=False)
     result = play_match(
         side_a, side_b, games=games, seed=seed, timed=timed,
-        ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel,
+        ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel, backend=backend,
         progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
     )
     j = result.to_json()

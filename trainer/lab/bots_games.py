@@ -1,0 +1,162 @@
+"""Per-game logs of seeded arena matches, for paired comparisons (oracle vs search vs heuristic).
+
+The arena prints totals; comparing two bots on the *same* games (which games the oracle wins and
+search loses) needs each game's outcome. This plays the arena's games (``arena.run_tasks``, the
+same seeds and seats as ``aluette arena``) and appends one JSON line per game to a file, in game
+order, so a run cut short keeps every finished game and a second run resumes after the last one.
+
+    nice -n 10 python -m trainer.lab.bots_games oracle heuristic --games 1000 --seed 1 \
+        --workers 2 --out docs/bots_games/oracle_vs_heuristic.jsonl
+    python -m trainer.lab.bots_games --summary docs/bots_games/*.jsonl
+
+Several matches in one run (``--also A B`` adds a pair; ``--channels`` a noisy channel between team
+A's partners per match) are interleaved seed by seed, so when the run is cut short every match has
+played the same seeds.
+
+Imports the bots' modules; run on purpose, never imported by the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from trainer.bots.arena import GameRecord, GameTask, TeamSpec, game_seed, run_tasks, wilson
+from trainer.rules.ruleset import Ruleset
+from trainer.signals.table import Vigilance
+
+
+def record_line(spec_a: str, spec_b: str, record: GameRecord, seed: int, channel: str = "perfect",
+                vigilance: float = 0.25) -> dict:
+    """One game's figures as a JSON object (team A's side)."""
+    return {
+        "team_a": spec_a, "team_b": spec_b, "channel": channel, "vigilance": vigilance,
+        "index": record.index, "seed": seed,
+        "outcome": record.outcome, "margin_a": record.margin_a,
+        "deal_margins": [d.points_a - d.points_b for d in record.deals],
+        "times_a_ms": [round(1000 * t, 3) for t in record.times_a],
+    }
+
+
+def read_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            out.append(json.loads(line))
+    return out
+
+
+def _key(line: dict) -> tuple:
+    return (line["team_a"], line["team_b"], line.get("channel", "perfect"), line.get("vigilance", 0.25))
+
+
+def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers: int = 1,
+         preset: str = "vendee", vigilance: str = "normal", cpu_clock: bool = True,
+         also: list[tuple[str, str]] = (), channels: list[str] = ("perfect",)) -> None:
+    """Play games ``seed .. seed+games-1`` of every match (``team_a`` vs ``team_b``, the ``also``
+    pairs, each through every channel), interleaved seed by seed, skipping the games already in
+    ``out``, and append a line each."""
+    from trainer.bots.channel import NoisyChannel
+
+    pairs = [(TeamSpec.parse(a), TeamSpec.parse(b)) for a, b in [(team_a, team_b), *also]]
+    chans = [NoisyChannel.parse(c) for c in channels]
+    ruleset = Ruleset.preset(preset)
+    vig = Vigilance.parse(vigilance)
+    done = {(*_key(line), line["index"]) for line in read_lines(out) if line["seed"] - line["index"] == seed}
+    clock = time.process_time if cpu_clock else None
+    tasks, labels = [], []
+    for i in range(games):
+        for a, b in pairs:
+            for name, ch in zip(channels, chans):
+                if (str(a), str(b), name, vig.catch, i) in done:
+                    continue
+                tasks.append(GameTask(a, b, i, game_seed(seed, i), ruleset, vig, False, clock,
+                                      None if ch.perfect else ch))
+                labels.append((str(a), str(b), name))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    with out.open("a") as f:
+        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels), 1):
+            f.write(json.dumps(record_line(a, b, record, record.index + seed, name, vig.catch)) + "\n")
+            f.flush()
+            if k % 10 == 0:
+                print(f"{out.name}: {k}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
+                      file=sys.stderr, flush=True)
+
+
+def summary(lines: list[dict]) -> dict:
+    """Win rate (draw half) with its Wilson interval, points margin per deal with a normal interval."""
+    n = len(lines)
+    wins = sum(1 for x in lines if x["outcome"] > 0) + 0.5 * sum(1 for x in lines if x["outcome"] == 0)
+    lo, hi = wilson(wins, n)
+    deals = [m for x in lines for m in x["deal_margins"]]
+    times = sorted(t for x in lines for t in x["times_a_ms"])
+    mean = statistics.fmean(deals) if deals else 0.0
+    half = 1.959964 * statistics.stdev(deals) / math.sqrt(len(deals)) if len(deals) > 1 else 0.0
+    return {
+        "games": n, "win_rate_a": wins / n if n else 0.0, "ci95": [lo, hi],
+        "deals": len(deals), "points_margin_per_deal": [mean, mean - half, mean + half],
+        "decision_ms_a": {"median": times[len(times) // 2] if times else 0.0,
+                          "p99": times[max(0, math.ceil(0.99 * len(times)) - 1)] if times else 0.0},
+    }
+
+
+def paired(x: list[dict], y: list[dict]) -> dict:
+    """Two teams against the same opponent on the same seeds: the win-rate difference (x - y) with
+    a 95% interval from the per-game paired differences, and the games each wins alone."""
+    by_seed = {line["seed"]: line for line in y}
+    pairs = [(a, by_seed[a["seed"]]) for a in x if a["seed"] in by_seed]
+    n = len(pairs)
+    if n < 2:
+        return {"games": n}
+    score = lambda line: 1.0 if line["outcome"] > 0 else (0.5 if line["outcome"] == 0 else 0.0)
+    diffs = [score(a) - score(b) for a, b in pairs]
+    mean = statistics.fmean(diffs)
+    half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
+    return {
+        "games": n, "diff": mean, "ci95": [mean - half, mean + half],
+        "only_x_wins": [a["seed"] for a, b in pairs if score(a) > score(b)],
+        "only_y_wins": [a["seed"] for a, b in pairs if score(a) < score(b)],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("team_a", nargs="?")
+    p.add_argument("team_b", nargs="?")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--preset", default="vendee")
+    p.add_argument("--vigilance", default="normal")
+    p.add_argument("--out", type=Path)
+    p.add_argument("--also", nargs=2, action="append", default=[], metavar=("A", "B"),
+                   help="another match, interleaved seed by seed")
+    p.add_argument("--channels", default="perfect", help="';'-separated noisy channels (team A's partners)")
+    p.add_argument("--summary", nargs="*", type=Path, help="print each file's figures instead of playing")
+    args = p.parse_args(argv)
+    if args.summary:
+        for path in args.summary:
+            groups: dict[tuple, list[dict]] = {}
+            for line in read_lines(path):
+                groups.setdefault(_key(line), []).append(line)
+            for key, lines in groups.items():
+                print(path.name, " | ".join(map(str, key)), json.dumps(summary(lines)))
+        return 0
+    if not (args.team_a and args.team_b and args.out):
+        p.error("give TEAM_A TEAM_B and --out (or --summary FILES)")
+    play(args.team_a, args.team_b, games=args.games, seed=args.seed, out=args.out,
+         workers=args.workers, preset=args.preset, vigilance=args.vigilance,
+         also=[tuple(p) for p in args.also], channels=args.channels.split(";"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""Tables and plots for docs/bots.md from the per-game logs of :mod:`trainer.lab.bots_games`.
+
+    python -m trainer.lab.bots_report docs/bots_games --out docs/bots_issue14_session2.json \
+        --plots docs/bots_strength_time.png docs/bots_channel_search.png
+
+Prints Markdown tables: the oracle / search comparison on the seeds both played (with the paired
+difference and the share of the oracle's edge), strength against CPU time per card, the search
+team's noisy-channel curve and the relative announcements. Figures are over the games each log
+holds (a run cut short counts the seeds it finished, stated in each row).
+
+Run on purpose, never imported by the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from trainer.lab.bots_games import paired, read_lines, summary
+
+
+def _groups(path: Path) -> dict[tuple, list[dict]]:
+    out: dict[tuple, list[dict]] = {}
+    for line in read_lines(path):
+        key = (line["team_a"], line["team_b"], line.get("channel", "perfect"), line.get("vigilance", 0.25))
+        out.setdefault(key, []).append(line)
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(ci) -> str:
+    return f"{100 * ci[0]:.1f}–{100 * ci[1]:.1f}"
+
+
+def _seeds(lines: list[dict]) -> str:
+    seeds = sorted(x["seed"] for x in lines)
+    contiguous = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
+    return f"{seeds[0]}..{seeds[-1]}" if contiguous else f"{len(seeds)} seeds"
+
+
+def common(x: list[dict], y: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Both logs cut to the seeds both played."""
+    both = {a["seed"] for a in x} & {b["seed"] for b in y}
+    return [a for a in x if a["seed"] in both], [b for b in y if b["seed"] in both]
+
+
+def oracle_table(folder: Path) -> tuple[str, dict]:
+    o = read_lines(folder / "oracle_vs_heuristic.jsonl")
+    s = read_lines(folder / "search_vs_heuristic.jsonl")
+    o, s = common(o, s)
+    if not o:
+        return "(no common games yet)", {}
+    so, ss = summary(o), summary(s)
+    edge_o, edge_s = so["win_rate_a"] - 0.5, ss["win_rate_a"] - 0.5
+    pair = paired(o, s)
+    share = edge_s / edge_o if edge_o > 0 else float("nan")
+    rows = [
+        "| team A vs heuristic | games (seeds) | A win rate (95% CI) | points margin per deal (95% CI) | decision ms median / p99 (CPU) |",
+        "|---|---|---|---|---|",
+    ]
+    for name, lines, sm in (("`oracle`", o, so), ("`search` (default)", s, ss)):
+        m = sm["points_margin_per_deal"]
+        rows.append(f"| {name} | {sm['games']} ({_seeds(lines)}) | {_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | "
+                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {sm['decision_ms_a']['median']:.1f} / {sm['decision_ms_a']['p99']:.1f} |")
+    text = "\n".join(rows) + (
+        f"\n\nShare of the oracle's edge that `search` captures: **{100 * share:.0f} %** "
+        f"(search {100 * edge_s:+.1f} points over 50 %, oracle {100 * edge_o:+.1f}). Paired on the same "
+        f"games, oracle − search = {100 * pair['diff']:+.1f} points of win rate (95% CI "
+        f"{100 * pair['ci95'][0]:+.1f} to {100 * pair['ci95'][1]:+.1f}); the oracle alone wins "
+        f"{len(pair['only_x_wins'])} games, search alone {len(pair['only_y_wins'])}."
+    )
+    return text, {"oracle": so, "search": ss, "edge_share": share, "paired": pair}
+
+
+def _ms(team: str) -> float:
+    m = re.search(r"max_ms=([0-9.]+)", team)
+    return float(m.group(1)) if m else float("nan")
+
+
+def time_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
+    groups: dict[tuple, list[dict]] = {}
+    for path in sorted(folder.glob("time_curve*.jsonl")):
+        for key, lines in _groups(path).items():
+            groups.setdefault(key, []).extend(lines)
+    rows = []
+    for (a, _b, _c, _v), lines in sorted(groups.items(), key=lambda kv: _ms(kv[0][0])):
+        sm = summary(lines)
+        rows.append({"ms": _ms(a), "team": a, "seeds": _seeds(lines), **sm})
+    text = ["| ms of CPU per card | games (seeds) | search win rate vs heuristic (95% CI) | points margin per deal (95% CI) | decision ms median / p99 |",
+            "|---|---|---|---|---|"]
+    for r in rows:
+        m = r["points_margin_per_deal"]
+        text.append(f"| {r['ms']:g} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} ({_ci(r['ci95'])}) | "
+                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['decision_ms_a']['median']:.1f} / {r['decision_ms_a']['p99']:.1f} |")
+    if plot is not None and rows:
+        _errorbars(plot, [r["ms"] for r in rows], rows, "CPU ms per card (log scale)",
+                   "search win rate vs heuristic (%)", "Play strength against time", logx=True, offset=0.0)
+    return "\n".join(text), rows
+
+
+def channel_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
+    groups = _groups(folder / "channel_search.jsonl")
+    order = {"perfect": 0}
+    rows = []
+    for (a, _b, ch, v), lines in sorted(groups.items(), key=lambda kv: order.get(kv[0][2], 1)):
+        sm = summary(lines)
+        rows.append({"channel": ch, "vigilance": v, "seeds": _seeds(lines), **sm})
+    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) |",
+            "|---|---|---|---|---|"]
+    for r in rows:
+        lo, hi = r["ci95"]
+        m = r["points_margin_per_deal"]
+        text.append(f"| {r['channel']} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} | "
+                    f"{100 * (2 * r['win_rate_a'] - 1):+.1f} pts ({100 * (2 * lo - 1):+.1f} to {100 * (2 * hi - 1):+.1f}) | "
+                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) |")
+    if plot is not None and rows:
+        _errorbars(plot, list(range(len(rows))), rows, "channel between the partners",
+                   "signing team's win rate against itself silent (%)", "Signing through a noisy camera (search team)",
+                   labels=[r["channel"] for r in rows], offset=0.0)
+    return "\n".join(text), rows
+
+
+def announce_table(folder: Path) -> tuple[str, list[dict]]:
+    rows = []
+    text = ["| team | games (seeds) | announcing team wins (95% CI) | points margin per deal (95% CI) |", "|---|---|---|---|"]
+    for name in ("announce_heuristic.jsonl", "announce_search.jsonl"):
+        for (a, _b, _c, _v), lines in _groups(folder / name).items():
+            sm = summary(lines)
+            m = sm["points_margin_per_deal"]
+            rows.append({"team": a, "seeds": _seeds(lines), **sm})
+            text.append(f"| `{a}` vs itself without | {sm['games']} ({_seeds(lines)}) | {_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | "
+                        f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) |")
+    return "\n".join(text), rows
+
+
+def _errorbars(path: Path, xs, rows, xlabel, ylabel, title, *, logx=False, labels=None, offset=0.0) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ys = [100 * r["win_rate_a"] for r in rows]
+    lo = [100 * r["ci95"][0] for r in rows]
+    hi = [100 * r["ci95"][1] for r in rows]
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)], [h - y for y, h in zip(ys, hi)]], marker="o", capsize=4)
+    for x, y, r in zip(xs, ys, rows):
+        ax.annotate(f"{r['games']} games", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
+    ax.axhline(50, color="grey", linewidth=0.8)
+    if logx:
+        ax.set_xscale("log")
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x:g}" for x in xs])
+    if labels:
+        ax.set_xticks(xs)
+        ax.set_xticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("folder", type=Path)
+    p.add_argument("--out", type=Path)
+    p.add_argument("--plots", nargs=2, type=Path, metavar=("TIME_PNG", "CHANNEL_PNG"))
+    args = p.parse_args(argv)
+    time_png, channel_png = args.plots if args.plots else (None, None)
+    o_text, o = oracle_table(args.folder)
+    t_text, t = time_table(args.folder, time_png)
+    c_text, c = channel_table(args.folder, channel_png)
+    a_text, a = announce_table(args.folder)
+    for title, text in (("oracle", o_text), ("time", t_text), ("channel", c_text), ("announce", a_text)):
+        print(f"### {title}\n\n{text}\n")
+    if args.out:
+        args.out.write_text(json.dumps({"oracle": o, "time": t, "channel": c, "announce": a}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
