@@ -1,0 +1,171 @@
+"""trainer.storage under SQLite failures, in this process: every class of SQLite error becomes one
+StorageError that names the file, says the cause in words and offers a way out, and the failed
+write leaves nothing behind while what was saved before stays.
+
+``test_storage_faults.py`` makes the real faults (full tmpfs, a held lock, damaged bytes) through the
+CLI in a child process; these tests make SQLite itself report each error name at a chosen
+statement, so every branch of the classification runs where a planted bug can be seen.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from trainer.storage import ELSEWHERE, ENV_HOME, Store, StorageError, data_home
+
+
+class _FailingConnection:
+    """A real SQLite connection that raises ``error`` on the first statement starting with ``fail_on``."""
+
+    def __init__(self, path: Path, fail_on: str, error: sqlite3.Error) -> None:
+        self._real = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._fail_on = fail_on
+        self._error: sqlite3.Error | None = error
+
+    def execute(self, sql: str, params: tuple = ()):
+        if self._error is not None and sql.lstrip().upper().startswith(self._fail_on):
+            error, self._error = self._error, None
+            raise error
+        return self._real.execute(sql, params)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._real.in_transaction
+
+    def close(self) -> None:
+        self._real.close()
+
+
+def _error(name: str | None, text: str) -> sqlite3.Error:
+    error = sqlite3.OperationalError(text)
+    error.sqlite_errorname = name
+    return error
+
+
+@pytest.fixture()
+def saved(tmp_path: Path) -> Path:
+    path = tmp_path / "progress.sqlite3"
+    with Store.open(path) as store:
+        store.put("settings", "kept", {"language": "it"})
+        store.append("attempt", {"n": 1}, time=10.0)
+    return path
+
+
+def _failing_store(path: Path, fail_on: str, error: sqlite3.Error) -> Store:
+    return Store(path, _FailingConnection(path, fail_on, error))
+
+
+# (SQLite's error name, its text, words of the cause, the way out that must be offered)
+CLASSES = [
+    ("SQLITE_READONLY", "attempt to write a readonly database", "is read-only", "chmod u+w"),
+    ("SQLITE_READONLY_DBMOVED", "attempt to write a readonly database", "is read-only", "chmod u+w"),
+    ("SQLITE_PERM", "access permission denied", "is read-only", "chmod u+w"),
+    ("SQLITE_FULL", "database or disk is full", "is full", "Free some space"),
+    # an I/O error whose text says the disk is full is a full disk, not a failing one
+    ("SQLITE_IOERR_WRITE", "database or disk is full", "is full", "Free some space"),
+    ("SQLITE_BUSY", "database is locked", "locked by another program", "close the other program"),
+    ("SQLITE_BUSY_SNAPSHOT", "database is locked", "locked by another program", "close the other program"),
+    ("SQLITE_LOCKED_SHAREDCACHE", "database table is locked", "locked by another program", "close the other program"),
+    ("SQLITE_CORRUPT", "database disk image is malformed", "is damaged", "Move the file away"),
+    ("SQLITE_CORRUPT_INDEX", "database disk image is malformed", "is damaged", "Move the file away"),
+    ("SQLITE_NOTADB", "file is not a database", "is damaged", "Move the file away"),
+    ("SQLITE_CANTOPEN", "unable to open database file", "cannot open", "exist and are readable and writable"),
+    ("SQLITE_CANTOPEN_ISDIR", "unable to open database file", "cannot open", "exist and are readable and writable"),
+    ("SQLITE_IOERR_FSYNC", "disk I/O error", "the disk failed", "Check the disk"),
+    ("SQLITE_IOERR", "disk I/O error", "the disk failed", "Check the disk"),
+    ("SQLITE_PROTOCOL", "locking protocol", "nothing was changed", "Retry"),
+    (None, "something odd", "nothing was changed", "Retry"),
+]
+
+# Each message belongs to one class: these words must not appear in another class's message.
+EXCLUSIVE = {"is read-only", "is full", "locked by another program", "is damaged", "cannot open", "the disk failed"}
+
+
+@pytest.mark.parametrize(("name", "text", "cause", "way_out"), CLASSES, ids=[str(c[0]) for c in CLASSES])
+def test_each_sqlite_error_class_is_one_clear_message_and_loses_nothing(saved: Path, name, text, cause, way_out):
+    store = _failing_store(saved, "INSERT", _error(name, text))
+    with pytest.raises(StorageError) as raised:
+        store.put("settings", "new", {"language": "fr"})
+    message = str(raised.value)
+    assert type(raised.value) is StorageError
+    assert str(saved) in message
+    assert text in message  # SQLite's own words, for whoever reports the problem
+    assert "while saving" in message
+    assert cause in message and way_out in message
+    for other in EXCLUSIVE - {cause}:
+        assert other not in message, f"{name} read as {other!r}: {message}"
+    if way_out not in ("close the other program",):
+        assert ELSEWHERE in message  # the other way out: another file
+    # nothing of the failed write, everything from before, and the store still works
+    assert store.get("settings", "new") is None
+    assert store.get("settings", "kept") == {"language": "it"}
+    store.put("settings", "after", 1)
+    store.close()
+    with Store.open(saved) as again:
+        assert again.keys("settings") == ["after", "kept"]
+
+
+@pytest.mark.parametrize("fail_on", ["BEGIN", "INSERT", "COMMIT"])
+def test_a_write_that_fails_at_any_step_is_reported_and_undone(saved: Path, fail_on: str):
+    store = _failing_store(saved, fail_on, _error("SQLITE_FULL", "database or disk is full"))
+    with pytest.raises(StorageError, match="is full") as raised:
+        with store.transaction():
+            store.put("settings", "a", 1)
+            store.append("attempt", {"n": 2}, time=20.0)
+    assert "while saving" in str(raised.value)
+    assert store.get("settings", "a") is None
+    assert [e.record for e in store.records("attempt")] == [{"n": 1}]
+    store.append("attempt", {"n": 3}, time=30.0)
+    assert store.count("attempt") == 2
+    store.close()
+
+
+def test_a_failed_read_says_reading_and_is_not_a_raw_sqlite_error(saved: Path):
+    store = _failing_store(saved, "SELECT", _error("SQLITE_IOERR_READ", "disk I/O error"))
+    with pytest.raises(StorageError, match="the disk failed while reading it") as raised:
+        store.get("settings", "kept")
+    assert str(saved) in str(raised.value)
+    assert store.get("settings", "kept") == {"language": "it"}
+    store.close()
+
+
+def test_the_default_data_folder_is_the_platforms_user_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(ENV_HOME, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_home() == tmp_path / "xdg" / "aluette"
+    monkeypatch.setenv(ENV_HOME, "~/elsewhere")
+    assert data_home() == Path("~/elsewhere").expanduser()
+
+
+def test_repr_names_the_file(tmp_path: Path):
+    with Store.open(tmp_path / "r.sqlite3") as store:
+        assert repr(store) == f"Store.open({str(tmp_path / 'r.sqlite3')!r})"
+
+
+def test_bad_arguments_are_named_in_the_error(tmp_path: Path):
+    with Store.open(tmp_path / "args.sqlite3") as store:
+        with pytest.raises(StorageError, match=r"^time datetime\.datetime\(2026, 1, 1, 0, 0\) has no timezone"):
+            store.append("attempt", {}, time=datetime(2026, 1, 1))
+        with pytest.raises(StorageError, match=r"^time 'soon' is not a time"):
+            store.append("attempt", {}, time="soon")
+        with pytest.raises(StorageError, match=r"^log record attempt: value cannot be stored as JSON"):
+            store.append("attempt", {1, 2}, time=1.0)
+        with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+            store.append("", {}, time=1.0)
+        with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+            store.count("")
+        with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+            store.delete("", "k")
+        with pytest.raises(StorageError, match=r"^key '' must be a non-empty string"):
+            store.delete("settings", "")
+        with pytest.raises(StorageError, match=r"^since 'x' is not a time"):
+            store.records("attempt", since="x")
+        with pytest.raises(StorageError, match=r"^until 'x' is not a time"):
+            store.records("attempt", until="x")
+        with pytest.raises(StorageError, match=r"^now 'x' is not a time"):
+            store.put("settings", "k", 1, now="x")
+        assert store.count("attempt") == 0  # nothing half-written by the refused calls
