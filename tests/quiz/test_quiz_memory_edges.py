@@ -1,0 +1,164 @@
+"""Progress and Session at their edges: the forecast against FSRS's own definition of stability, the
+summary's counts of every FSRS state and its 24-hour boundary, forgetting an item another tab
+answered, what a session records for each kind of response, and which items and convention it
+asks. Each test was written against a mutant of trainer/quiz/memory.py that the suite let pass
+(docs/mutation.md)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import fsrs
+import pytest
+
+from trainer.quiz import Kind, Progress, Session, make_question
+from trainer.quiz.memory import DOC_KIND
+from trainer.signals.conventions import CLASSIC, Convention
+from trainer.signals.signs import Sign
+from trainer.storage import Store
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture()
+def store(tmp_path: Path):
+    with Store.open(tmp_path / "q.sqlite3") as s:
+        yield s
+
+
+def answer(progress: Progress, item: str, correct: bool, now: datetime, seconds: float = 6.0):
+    return progress.review(make_question(item, random.Random(0)), correct, seconds=seconds, now=now)
+
+
+def _in_review(progress: Progress, item: str) -> datetime:
+    """Answer ``item`` until FSRS has it in the review state; returns the time of the last answer."""
+    now = T0
+    for _ in range(6):
+        answer(progress, item, True, now, seconds=1.0)
+        if progress.status(item, now).state == "review":
+            return now
+        now = progress.card(item).due
+    raise AssertionError(f"{item} never reached the review state")
+
+
+def test_the_forecast_is_ninety_percent_after_one_stability_and_matches_fsrs_on_whole_days(store):
+    """FSRS defines an item's stability as the time in days over which its recall falls to 90 %; and
+    fsrs's own retrievability (which floors the elapsed time to whole days) agrees on whole days."""
+    progress = Progress(store)
+    last = _in_review(progress, "name:3D")
+    card = progress.card("name:3D")
+    assert card.stability > 1
+    at_stability = card.last_review + timedelta(days=card.stability)
+    assert progress.retrievability("name:3D", at_stability) == pytest.approx(0.9, abs=1e-9)
+    for days in (1, 3, 10, 40):
+        when = card.last_review + timedelta(days=days)
+        assert progress.retrievability("name:3D", when) == pytest.approx(
+            progress.scheduler.get_card_retrievability(card, when), abs=1e-9
+        )
+    assert progress.retrievability("name:3D", last) == 1.0
+    assert progress.retrievability("name:3D", last - timedelta(days=3)) == 1.0  # no time before the answer
+
+
+def test_a_stored_card_without_stability_forecasts_nothing_instead_of_failing(store):
+    progress = Progress(store)
+    answer(progress, "name:3D", True, T0)
+    doc = store.get(DOC_KIND, "default/name:3D")
+    doc["card"]["stability"] = None
+    store.put(DOC_KIND, "default/name:3D", doc)
+    progress.reload()
+    assert progress.card("name:3D").last_review is not None
+    assert progress.retrievability("name:3D", T0 + timedelta(days=1)) == 0.0
+
+
+def test_the_summary_counts_learning_relearning_and_review_items(store):
+    progress = Progress(store)
+    answer(progress, "name:2C", False, T0)  # learning
+    _in_review(progress, "name:3D")  # review
+    last = _in_review(progress, "name:9C")
+    lapse = progress.card("name:9C").due
+    answer(progress, "name:9C", False, lapse)  # a lapse of a reviewed item: relearning
+    assert progress.status("name:9C", lapse).state == "relearning"
+    summary = progress.summary(lapse, [Kind.NAME])
+    assert (summary.learning, summary.review, summary.new) == (2, 1, summary.total - 3)
+    assert last < lapse
+
+
+def test_due_within_24_hours_includes_the_item_due_exactly_a_day_later(store):
+    progress = Progress(store)
+    _in_review(progress, "name:3D")
+    due = progress.card("name:3D").due
+    assert progress.summary(due - timedelta(days=1)).due_today == 1
+    assert progress.summary(due - timedelta(days=1, seconds=1)).due_today == 0
+    assert progress.summary(due - timedelta(days=1.5)).due_today == 0
+
+
+def test_forgetting_everything_includes_items_another_tab_answered(store):
+    mine, other = Progress(store), Progress(store)
+    answer(mine, "name:2C", True, T0)
+    answer(other, "name:3D", True, T0)  # after `mine` was loaded
+    assert mine.reset() == 2
+    assert mine.seen() == () and Progress(store).seen() == ()
+
+
+def test_responses_are_saved_as_plain_text_or_nothing(store):
+    progress = Progress(store)
+    session = Session(progress, rng=random.Random(1), kinds=[Kind.ORDER])
+    question = session.next_question(T0)
+    codes = tuple(card.code for card in question.cards)
+    session.answer(question, codes, seconds=5.0, now=T0)
+    name = Session(progress, rng=random.Random(2), kinds=[Kind.NAME]).next_question(T0)
+    Session(progress, rng=random.Random(2), kinds=[Kind.NAME]).answer(name, None, seconds=15.0, now=T0)
+    unanswered, ordered = progress.history()[:2]
+    assert ordered["response"] == list(codes)
+    assert unanswered["response"] is None and unanswered["correct"] is False
+
+
+def test_a_camera_answer_saves_the_gesture_it_saw(store):
+    progress = Progress(store)
+    session = Session(progress, rng=random.Random(3), kinds=[Kind.SIGN])
+    question = session.next_question(T0)
+    gesture = question.expected_gestures[0]
+    outcome = session.answer_gesture(question, gesture, seconds=2.0, now=T0)
+    assert outcome.correct
+    [record] = progress.history()
+    assert record["response"] == gesture.value and record["item"] == question.item
+
+
+def test_practice_ahead_goes_round_the_items_asked_longest_ago(store):
+    progress = Progress(store)
+    for item in ("name:2C", "name:3D", "name:9C"):
+        _in_review(progress, item)
+    session = Session(progress, rng=random.Random(0), kinds=[Kind.NAME], new_limit=0)
+    now = T0 + timedelta(hours=1)  # nothing due yet: every question is practice ahead
+    assert progress.due(now, [Kind.NAME]) == []
+    asked = []
+    for _ in range(4):
+        question = session.next_question(now)
+        asked.append(question.item)
+        session.answer(question, question.answer[0], seconds=2.0, now=now)
+    assert sorted(asked[:3]) == ["name:2C", "name:3D", "name:9C"]
+    assert asked[3] == asked[0]
+
+
+def test_a_session_of_some_kinds_never_asks_a_due_item_of_another_kind(store):
+    progress = Progress(store)
+    answer(progress, "name:3D", False, T0)  # due again in a minute
+    later = T0 + timedelta(minutes=5)
+    assert progress.due(later) == ["name:3D"]
+    session = Session(progress, rng=random.Random(0), kinds=[Kind.SIGN], new_limit=0, ahead=False)
+    assert session.next_question(later) is None
+
+
+@pytest.mark.parametrize("name", ["regional", "camera_friendly"])
+def test_a_session_asks_in_its_convention(store, name):
+    convention = Convention.named(name)
+    assert any(convention.gestures_for(s)[:1] != CLASSIC.gestures_for(s)[:1] for s in Sign if convention.gestures_for(s))
+    session = Session(Progress(store), rng=random.Random(0), kinds=[Kind.SIGN], convention=convention)
+    for _ in range(len([s for s in Sign if convention.gestures_for(s)])):
+        question = session.next_question(T0)
+        sign = Sign(question.item.split(":", 1)[1])
+        assert question.convention == name
+        assert question.answer == (convention.gestures_for(sign)[0].value,)
+        session.answer(question, question.answer[0], seconds=2.0, now=T0)
