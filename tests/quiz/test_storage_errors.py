@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.storage import ELSEWHERE, ENV_HOME, Store, StorageError, data_home
+from trainer.storage import ELSEWHERE, ENV_HOME, DamagedEntryError, Store, StorageError, data_home
 
 
 class _FailingConnection:
@@ -65,6 +65,8 @@ CLASSES = [
     ("SQLITE_READONLY_DBMOVED", "attempt to write a readonly database", "is read-only", "chmod u+w"),
     ("SQLITE_PERM", "access permission denied", "is read-only", "chmod u+w"),
     ("SQLITE_FULL", "database or disk is full", "is full", "Free some space"),
+    # classified by SQLite's error name, whatever its wording (it changes between versions)
+    ("SQLITE_FULL", "plus de place", "is full", "Free some space"),
     # an I/O error whose text says the disk is full is a full disk, not a failing one
     ("SQLITE_IOERR_WRITE", "database or disk is full", "is full", "Free some space"),
     ("SQLITE_BUSY", "database is locked", "locked by another program", "close the other program"),
@@ -168,4 +170,25 @@ def test_bad_arguments_are_named_in_the_error(tmp_path: Path):
             store.records("attempt", until="x")
         with pytest.raises(StorageError, match=r"^now 'x' is not a time"):
             store.put("settings", "k", 1, now="x")
+        with pytest.raises(StorageError, match=r"^document settings/k: value cannot be stored as JSON"):
+            store.put("settings", "k", {"x": float("nan")})
+        with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+            store.get("", "k")
+        with pytest.raises(StorageError, match=r"^key '' must be a non-empty string"):
+            store.get("settings", "")
         assert store.count("attempt") == 0  # nothing half-written by the refused calls
+
+
+def test_a_damaged_document_is_named_with_its_file(tmp_path: Path):
+    path = tmp_path / "damaged.sqlite3"
+    with Store.open(path) as store:
+        store.put("settings", "good", 1)
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO documents (kind, key, body) VALUES ('settings', 'bad', '{oops')")
+    raw.commit()
+    raw.close()
+    with Store.open(path) as store:
+        with pytest.raises(DamagedEntryError) as raised:
+            store.get("settings", "bad")
+        assert str(raised.value).startswith(f"document settings/bad in {path} is not valid JSON")
+        assert store.get("settings", "good") == 1
