@@ -192,3 +192,79 @@ def test_a_damaged_document_is_named_with_its_file(tmp_path: Path):
             store.get("settings", "bad")
         assert str(raised.value).startswith(f"document settings/bad in {path} is not valid JSON")
         assert store.get("settings", "good") == 1
+
+
+# Root may write anything, so CI (run as root) cannot make a read-only file; these tests make the
+# kernel's answers say so instead. test_storage_faults.py does it for real as 'nobody'.
+
+
+def _untouched(path: Path) -> tuple[bytes, list[str]]:
+    return path.read_bytes(), sorted(p.name for p in path.parent.iterdir())
+
+
+def test_a_read_only_file_is_refused_before_any_answer_and_left_as_found(saved: Path, monkeypatch: pytest.MonkeyPatch):
+    import trainer.storage as storage
+
+    before = _untouched(saved)
+    monkeypatch.setattr(storage.os, "access", lambda path, mode: Path(path) != saved)
+    with pytest.raises(StorageError) as raised:
+        Store.open(saved)
+    assert str(raised.value) == (
+        f"{saved} is read-only for this user: answers could not be saved, so it was not opened and was left "
+        f"untouched. Make it writable (chmod u+w {saved}), {ELSEWHERE}")
+    assert _untouched(saved) == before
+
+
+def test_a_file_in_a_read_only_folder_is_refused_and_left_as_found(saved: Path, monkeypatch: pytest.MonkeyPatch):
+    import trainer.storage as storage
+
+    before = _untouched(saved)
+    monkeypatch.setattr(storage.os, "access", lambda path, mode: Path(path) != saved.parent)
+    with pytest.raises(StorageError) as raised:
+        Store.open(saved)
+    message = str(raised.value)
+    assert message.startswith(f"{saved} is in a read-only folder ({saved.parent}): SQLite must create "
+                              f"{saved.name}-wal and {saved.name}-shm beside it to write")
+    assert f"(chmod u+w {saved.parent})" in message and message.endswith(ELSEWHERE)
+    assert _untouched(saved) == before
+
+
+def test_a_new_file_in_a_read_only_folder_is_not_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import trainer.storage as storage
+
+    path = tmp_path / "new.sqlite3"
+    monkeypatch.setattr(storage.os, "access", lambda p, mode: Path(p) != tmp_path)
+    with pytest.raises(StorageError) as raised:
+        Store.open(path)
+    assert str(raised.value) == (f"cannot create {path}: its folder {tmp_path} is read-only; make it writable "
+                                 f"(chmod u+w {tmp_path}), {ELSEWHERE}")
+    assert not path.exists()
+
+
+def test_a_file_on_a_read_only_disk_is_refused_and_left_as_found(saved: Path, monkeypatch: pytest.MonkeyPatch):
+    import os
+
+    import trainer.storage as storage
+
+    before = _untouched(saved)
+    real = os.statvfs(saved)
+    fields = {name: getattr(real, name) for name in dir(real) if name.startswith("f_")}
+    read_only = type("StatVfs", (), {**fields, "f_flag": real.f_flag | os.ST_RDONLY})()
+    monkeypatch.setattr(storage.os, "statvfs", lambda path: read_only)
+    with pytest.raises(StorageError) as raised:
+        Store.open(saved)
+    assert str(raised.value).startswith(f"{saved} is on a disk mounted read-only: answers could not be saved")
+    assert "Remount that disk read-write" in str(raised.value)
+    assert _untouched(saved) == before
+    monkeypatch.setattr(storage.os, "statvfs", lambda path: real)  # a writable disk opens as usual
+    with Store.open(saved) as store:
+        assert store.get("settings", "kept") == {"language": "it"}
+
+
+def test_a_folder_where_the_data_folder_should_be_cannot_be_created(tmp_path: Path):
+    blocker = tmp_path / "file"
+    blocker.write_text("in the way")
+    with pytest.raises(StorageError) as raised:
+        Store.open(blocker / "sub" / "db.sqlite3")
+    assert str(raised.value).startswith(f"cannot create the data folder {blocker / 'sub'}: ")
+    assert str(raised.value).endswith(f"set {ENV_HOME} to a writable folder")
