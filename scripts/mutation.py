@@ -120,6 +120,7 @@ AREAS: dict[str, Area] = {
             # only they would kill is counted as a survivor (the score is then a lower bound).
             (
                 "tests/vision/test_runtime_recognizer.py",
+                "tests/vision/test_recognizer_config.py",
                 "-m",
                 "not slow and not browser",
                 *(
