@@ -162,3 +162,44 @@ def test_a_session_asks_in_its_convention(store, name):
         assert question.convention == name
         assert question.answer == (convention.gestures_for(sign)[0].value,)
         session.answer(question, question.answer[0], seconds=2.0, now=T0)
+
+
+def test_reading_time_allowance_at_its_limits():
+    """Four things to read (a card and its choices) need no extra time; each one more adds 1.5 s; an
+    ordering question adds 2.5 s per card on top; with no question there is no allowance."""
+    from dataclasses import replace
+
+    from trainer.quiz.memory import RatingPolicy
+
+    policy = RatingPolicy()  # Easy within 4 s, Good within 12 s, as RatingPolicy documents
+    assert policy.rate(True, 4.0, None) is fsrs.Rating.Easy
+    assert policy.rate(True, 4.1, None) is fsrs.Rating.Good
+    assert policy.rate(True, 12.1, None) is fsrs.Rating.Hard
+    six = make_question("sign:monsieur_et_madame", random.Random(0))  # two cards, four choices
+    assert (len(six.cards), len(six.choices)) == (2, 4)
+    assert policy.rate(True, 5.5, six) is fsrs.Rating.Easy and policy.rate(True, 5.6, six) is fsrs.Rating.Good
+    five = replace(six, cards=six.cards[:1])
+    assert policy.rate(True, 4.0, five) is fsrs.Rating.Easy and policy.rate(True, 4.1, five) is fsrs.Rating.Good
+    order = make_question("order:strong", random.Random(0))
+    six_cards = replace(order, cards=order.cards + order.cards[:2])  # more to read than the limit of five
+    allowance = 1.5 * (6 - 5) + 2.5 * 6
+    assert policy.rate(True, 4.0 + allowance, six_cards) is fsrs.Rating.Easy
+    assert policy.rate(True, 4.1 + allowance, six_cards) is fsrs.Rating.Good
+
+
+@pytest.mark.parametrize("seconds", [-0.5, "5", None])
+def test_a_response_time_that_is_not_a_duration_is_refused_and_nothing_is_saved(store, seconds):
+    from trainer.quiz import QuizError
+
+    progress = Progress(store)
+    with pytest.raises(QuizError, match=r"response time .* must be a non-negative number of seconds"):
+        progress.review(make_question("name:3D", random.Random(0)), True, seconds=seconds, now=T0)
+    assert progress.history() == [] and store.keys(DOC_KIND) == []
+
+
+def test_a_first_sitting_starts_with_the_first_item_in_teaching_order(store):
+    from trainer.quiz.questions import curriculum
+
+    for kinds in ([Kind.NAME], [Kind.SIGN], None):
+        session = Session(Progress(store), rng=random.Random(0), kinds=kinds)
+        assert session.next_question(T0).item == curriculum(kinds)[0]
