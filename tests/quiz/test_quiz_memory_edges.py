@@ -203,3 +203,61 @@ def test_a_first_sitting_starts_with_the_first_item_in_teaching_order(store):
     for kinds in ([Kind.NAME], [Kind.SIGN], None):
         session = Session(Progress(store), rng=random.Random(0), kinds=kinds)
         assert session.next_question(T0).item == curriculum(kinds)[0]
+
+
+def test_an_answer_is_rated_with_the_reading_time_of_its_own_question(store):
+    """A trick question shows four cards and five choices: 6 s more to read than one card with four
+    choices, so 9 s is still a fast (Easy) answer to it."""
+    progress = Progress(store)
+    trick = make_question("trick:L1", random.Random(0))
+    assert (len(trick.cards), len(trick.choices)) == (4, 5)
+    assert progress.review(trick, True, seconds=9.0, now=T0).rating is fsrs.Rating.Easy
+    assert progress.review(make_question("name:3D", random.Random(0)), True, seconds=9.0, now=T0).rating \
+        is fsrs.Rating.Good
+    assert progress.review(make_question("name:2C", random.Random(0)), True, seconds=0, now=T0).rating \
+        is fsrs.Rating.Easy  # an instant answer is a duration too
+
+
+def test_answering_a_damaged_item_says_how_to_reset_it_and_keeps_the_row(store):
+    import sqlite3
+
+    from trainer.quiz import QuizError
+
+    progress = Progress(store)
+    answer(progress, "name:3D", True, T0)
+    raw = sqlite3.connect(store.path)
+    raw.execute("UPDATE documents SET body='{broken' WHERE key='default/name:3D'")
+    raw.commit()
+    raw.close()
+    with pytest.raises(QuizError) as raised:
+        answer(progress, "name:3D", True, T0 + timedelta(days=1))
+    message = str(raised.value)
+    assert "is not valid JSON" in message  # the cause, from the store
+    assert "aluette quiz --profile default --reset-item name:3D" in message
+    from trainer.storage import DamagedEntryError
+
+    with pytest.raises(DamagedEntryError):
+        store.get(DOC_KIND, "default/name:3D")  # still the damaged row: nothing was written over it
+    assert len(progress.history()) == 1
+
+
+def test_an_item_forgotten_in_another_tab_starts_again_from_new(store):
+    mine = Progress(store)
+    answer(mine, "name:3D", True, T0)
+    Progress(store).reset(["name:3D"])  # another tab forgets it after `mine` was loaded
+    review = answer(mine, "name:3D", False, T0 + timedelta(days=1))
+    doc = store.get(DOC_KIND, "default/name:3D")
+    assert (doc["reviews"], doc["lapses"]) == (1, 1)
+    assert mine.status("name:3D", T0 + timedelta(days=1)).reviews == 1
+    assert review.ahead is False
+
+
+def test_an_items_card_id_is_the_same_in_every_database(tmp_path: Path):
+    ids = []
+    for name in ("a", "b"):
+        with Store.open(tmp_path / f"{name}.sqlite3") as store:
+            answer(Progress(store), "name:3D", True, T0)
+            answer(Progress(store), "name:2C", True, T0)
+            ids.append((store.get(DOC_KIND, "default/name:3D")["card"]["card_id"],
+                        store.get(DOC_KIND, "default/name:2C")["card"]["card_id"]))
+    assert ids[0] == ids[1] and ids[0][0] != ids[0][1]
