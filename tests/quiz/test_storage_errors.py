@@ -315,3 +315,18 @@ def test_a_database_another_process_is_creating_is_not_taken_for_a_foreign_one(t
     monkeypatch.undo()
     with Store.open(path) as store:
         assert store.get("settings", "mine") == 1
+
+
+def test_records_limits_are_checked_and_zero_means_none(tmp_path: Path):
+    with Store.open(tmp_path / "limits.sqlite3") as store:
+        for n in range(3):
+            store.append("attempt", {"n": n}, time=float(n))
+        assert store.records("attempt", limit=0) == []
+        assert [e.record["n"] for e in store.records("attempt", limit=1)] == [0]
+        assert [e.record["n"] for e in store.records("attempt", limit=2, newest_first=True)] == [2, 1]
+        for bad in (-1, "2", 1.5):
+            with pytest.raises(StorageError) as raised:
+                store.records("attempt", limit=bad)
+            assert str(raised.value) == f"limit {bad!r} must be a non-negative integer"
+        with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+            store.records("")
