@@ -261,3 +261,21 @@ def test_an_items_card_id_is_the_same_in_every_database(tmp_path: Path):
             ids.append((store.get(DOC_KIND, "default/name:3D")["card"]["card_id"],
                         store.get(DOC_KIND, "default/name:2C")["card"]["card_id"]))
     assert ids[0] == ids[1] and ids[0][0] != ids[0][1]
+
+
+def test_each_answer_is_logged_whole_and_the_item_row_carries_its_time(store):
+    import sqlite3
+
+    progress = Progress(store)
+    question = make_question("name:3D", random.Random(0))
+    review = progress.review(question, False, seconds=2.34567, now=T0, response=3)
+    [record] = progress.history()
+    assert record == {
+        "profile": "default", "item": "name:3D", "kind": "name", "correct": False, "rating": "Again",
+        "seconds": 2.346, "response": "3", "answer": list(question.answer), "due": review.due.isoformat(),
+        "ahead": False, "time": T0.timestamp(),
+    }
+    raw = sqlite3.connect(store.path)
+    [(updated,)] = raw.execute("SELECT updated FROM documents WHERE key='default/name:3D'").fetchall()
+    raw.close()
+    assert updated == T0.timestamp()
