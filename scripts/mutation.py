@@ -53,6 +53,10 @@ class Area:
     short by ``--minutes`` has covered what matters most."""
     tests: tuple[str, ...]
     """pytest arguments selecting the fast tests of the area."""
+    isolation: str = "fork"
+    """mutmut's ``process_isolation``: "forkserver" where the tests load native libraries (OpenCV,
+    MediaPipe) that do not survive a fork of mutmut's own process: its workers then die of SIGSEGV
+    whatever the mutant, which must not count as a kill."""
 
 
 AREAS: dict[str, Area] = {
@@ -139,6 +143,7 @@ AREAS: dict[str, Area] = {
                     for arg in ("--deselect", f"tests/vision/test_runtime_recognizer.py::{name}")
                 ),
             ),
+            isolation="forkserver",
         ),
     )
 }
@@ -148,6 +153,9 @@ AREAS: dict[str, Area] = {
 # failed (1, 3), timeout, crash, "suspicious" -- means the tests noticed the mutant.
 _SURVIVED_CODES = {0, 5, 33}  # tests passed, or no test covers the mutated function
 _UNCHECKED_CODES = {None, 2, 34}  # not run yet, interrupted, skipped
+# A worker killed by SIGSEGV or SIGABRT crashed in native code (a fork of a process that had loaded
+# OpenCV): not the tests noticing the mutant. Such mutants are run again by --recheck.
+_CRASH_CODES = {-11, -6}
 
 
 def _scratch_config(area: Area) -> str:
@@ -160,6 +168,7 @@ def _scratch_config(area: Area) -> str:
         f"only_mutate = {json.dumps(list(area.mutate))}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(list(area.tests))}\n"
         'pytest_add_cli_args = ["-q", "-p", "no:cacheprovider"]\n'
+        f'process_isolation = "{area.isolation}"\n'
         # Data the tests read beside the code (golden playthroughs, models, the docs' figures).
         'also_copy = ["samples", "models", "docs", "README.md", "scripts"]\n'
     )
@@ -221,7 +230,7 @@ def recheck(area: Area) -> None:
     """Run the area's survivors again after new tests: fresh copy of code and tests, mutmut's record
     of which test covers which function rebuilt (new tests are not in it), only the survivors run."""
     before = collect(area)
-    if before is None or not before.survivors:
+    if before is None or not (before.survivors or before.crashed):
         print(f"== {area.name}: no survivors to recheck", flush=True)
         return
     root = prepare(area)
@@ -230,8 +239,9 @@ def recheck(area: Area) -> None:
     env = dict(os.environ)
     env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
     mutmut = str(Path(sys.executable).with_name("mutmut"))
-    print(f"== recheck {len(before.survivors)} survivors of {area.name}", flush=True)
-    subprocess.run([mutmut, "run", "--max-children", "1", *before.survivors], cwd=root, env=env, check=False)
+    print(f"== recheck {len(before.survivors)} survivors and {len(before.crashed)} crashed of {area.name}", flush=True)
+    subprocess.run([mutmut, "run", "--max-children", "1", *before.survivors, *before.crashed], cwd=root, env=env,
+                   check=False)
 
 
 @dataclass(frozen=True)
@@ -242,6 +252,7 @@ class Result:
     killed: int
     survivors: tuple[str, ...]
     not_checked: int
+    crashed: tuple[str, ...] = ()
 
 
 def collect(area: Area) -> Result | None:
@@ -252,17 +263,21 @@ def collect(area: Area) -> Result | None:
         return None
     total = killed = unchecked = 0
     survivors: list[str] = []
+    crashed: list[str] = []
     for meta in metas:
         data = json.loads(meta.read_text(encoding="utf-8"))
         for name, code in sorted(data.get("exit_code_by_key", {}).items()):
             total += 1
-            if code in _UNCHECKED_CODES:
+            if code in _UNCHECKED_CODES or code in _CRASH_CODES:
                 unchecked += 1
+                if code in _CRASH_CODES:
+                    crashed.append(name)
             elif code in _SURVIVED_CODES:
                 survivors.append(name)
             else:
                 killed += 1
-    return Result(area.name, (root / "ran_at.txt").read_text().strip(), total, killed, tuple(survivors), unchecked)
+    return Result(area.name, (root / "ran_at.txt").read_text().strip(), total, killed, tuple(survivors), unchecked,
+                  tuple(crashed))
 
 
 _SOURCES: dict[Path, dict[str, str]] = {}
