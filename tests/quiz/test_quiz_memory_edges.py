@@ -279,3 +279,121 @@ def test_each_answer_is_logged_whole_and_the_item_row_carries_its_time(store):
     [(updated,)] = raw.execute("SELECT updated FROM documents WHERE key='default/name:3D'").fetchall()
     raw.close()
     assert updated == T0.timestamp()
+
+
+def test_rating_limits_are_inclusive():
+    from trainer.quiz.memory import RatingPolicy
+
+    policy = RatingPolicy()
+    assert policy.rate(True, 4.0, None) is fsrs.Rating.Easy
+    assert policy.rate(True, 12.0, None) is fsrs.Rating.Good
+    assert policy.rate(True, 12.0001, None) is fsrs.Rating.Hard
+
+
+@pytest.mark.parametrize("bad", [True, -3, "5", 2.5, None])
+def test_a_stored_counter_that_is_not_a_count_reads_as_zero(store, bad):
+    progress = Progress(store)
+    answer(progress, "name:3D", True, T0)
+    doc = store.get(DOC_KIND, "default/name:3D")
+    doc["reviews"] = doc["lapses"] = bad
+    store.put(DOC_KIND, "default/name:3D", doc)
+    progress.reload()
+    status = progress.status("name:3D", T0)
+    assert (status.reviews, status.lapses) == (0, 0)
+    answer(progress, "name:3D", False, T0 + timedelta(days=1))
+    assert (progress.status("name:3D", T0).reviews, progress.status("name:3D", T0).lapses) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("stored", "reason"),
+    [([1, 2], "not an object"), ({"reviews": 1}, "'card'"), ("{broken", "is not valid JSON")],
+)
+def test_a_damaged_item_names_itself_and_the_way_out_and_the_others_stay_usable(store, stored, reason):
+    import sqlite3
+
+    from trainer.quiz import QuizError
+
+    progress = Progress(store, "ann")
+    answer(progress, "name:2C", True, T0)
+    if stored == "{broken":
+        store.put(DOC_KIND, "ann/name:3D", {})
+        raw = sqlite3.connect(store.path)
+        raw.execute("UPDATE documents SET body='{broken' WHERE key='ann/name:3D'")
+        raw.commit()
+        raw.close()
+    else:
+        store.put(DOC_KIND, "ann/name:3D", stored)
+    progress = Progress(store, "ann")  # loads although one row is damaged
+    assert progress.seen() == ("name:3D", "name:2C")
+    with pytest.raises(QuizError) as raised:
+        progress.card("name:3D")
+    message = str(raised.value)
+    assert message.startswith(f"the saved memory of 'name:3D' in {store.path} is damaged (")
+    assert reason in message
+    assert message.endswith("); forget that item with 'aluette quiz --profile ann --reset-item name:3D' "
+                            "(the other items are kept)")
+    assert progress.status("name:2C", T0).reviews == 1
+
+
+def test_a_profile_reads_only_its_own_known_items(store):
+    import sqlite3
+
+    answer(Progress(store, "bob"), "name:3D", True, T0)
+    store.put(DOC_KIND, "ann/name:ZZ", {"card": {}, "reviews": 1})  # not a quiz item (an old version's?)
+    store.put(DOC_KIND, "bob/name:2C", {})
+    raw = sqlite3.connect(store.path)
+    raw.execute("UPDATE documents SET body='{broken' WHERE key='bob/name:2C'")  # bob's damage is bob's
+    raw.commit()
+    raw.close()
+    ann = Progress(store, "ann")
+    assert ann.seen() == () and ann.card("name:3D") is None and ann.card("name:2C") is None
+    assert Progress(store, "bob").seen() == ("name:3D", "name:2C")
+
+
+def test_the_schedule_has_no_random_fuzz(tmp_path: Path):
+    """The same answers at the same times give the same schedule (the scheduler's fuzz is off)."""
+    dues = []
+    for name in ("a", "b", "c"):
+        with Store.open(tmp_path / f"{name}.sqlite3") as store:
+            progress = Progress(store)
+            now = T0
+            for _ in range(8):
+                answer(progress, "name:3D", True, now, seconds=1.0)
+                now = progress.card("name:3D").due
+            dues.append(now)
+    assert dues[0] == dues[1] == dues[2]
+    assert dues[0] - T0 > timedelta(days=30)  # far enough for fuzz to have moved it
+
+
+def test_times_are_stored_in_utc_whatever_the_machines_zone(store, monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        progress = Progress(store)
+        paris = timezone(timedelta(hours=1))
+        review = answer(progress, "name:3D", True, T0.astimezone(paris))
+        [record] = progress.history()
+        assert record["due"].endswith("+00:00") and review.due.utcoffset() == timedelta(0)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+
+def test_ordering_answers_take_numbers_or_codes_with_any_separator_and_say_what_is_wrong():
+    from trainer.quiz import QuizError
+
+    question = make_question("order:strong", random.Random(0))
+    codes = [card.code for card in question.cards]
+    assert question.parse("1,2,3,4") == question.parse("1 > 2 > 3 > 4") == question.parse("1>2>3>4") == tuple(codes)
+    assert question.parse(",".join(reversed(codes))) == tuple(reversed(codes))
+    for typed, message in (
+        ("1 2 3", "give each of the numbers 1 to 4 once, strongest card first"),
+        ("1 1 2 3", "give each of the numbers 1 to 4 once, strongest card first"),
+        ("big small", "'big small': give the 4 card codes (e.g. 3D 2C) or their numbers, strongest first"),
+        (" ".join(codes[:3]), "give exactly the 4 cards shown, each once, strongest first"),
+    ):
+        with pytest.raises(QuizError) as raised:
+            question.parse(typed)
+        assert str(raised.value) == message
