@@ -330,3 +330,72 @@ def test_records_limits_are_checked_and_zero_means_none(tmp_path: Path):
             assert str(raised.value) == f"limit {bad!r} must be a non-negative integer"
         with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
             store.records("")
+
+
+def test_damaged_rows_are_listed_with_their_reason_or_raise(tmp_path: Path):
+    path = tmp_path / "rows.sqlite3"
+    with Store.open(path) as store:
+        store.put("settings", "a", 1)
+        store.put("settings", "b", 2)
+        store.append("attempt", {"n": 1}, time=1.0)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE documents SET body='{x' WHERE key='b'")
+    raw.execute("UPDATE log SET record='[' WHERE kind='attempt'")
+    raw.commit()
+    raw.close()
+    with Store.open(path) as store:
+        damaged: list[tuple[str, str]] = []
+        assert store.items("settings", damaged=damaged) == [("a", 1)]
+        assert damaged == [("b", f"document settings/b in {path} is not valid JSON: it was edited by hand or "
+                                 "damaged; delete or reset that entry (the rest of the file is fine)")]
+        with pytest.raises(DamagedEntryError, match=r"^document settings/b in "):
+            store.items("settings")
+        with pytest.raises(DamagedEntryError, match=r"^log record attempt#1 in "):
+            store.records("attempt")
+        for read in (store.keys, store.items, store.records, store.count):
+            with pytest.raises(StorageError, match=r"^kind '' must be a non-empty string"):
+                read("")
+
+
+def test_log_entries_carry_their_kind(tmp_path: Path):
+    with Store.open(tmp_path / "kinds.sqlite3") as store:
+        store.append("attempt", {"n": 1}, time=1.0)
+        [entry] = store.records("attempt")
+        assert (entry.kind, entry.time, entry.record) == ("attempt", 1.0, {"n": 1})
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "where"),
+    [("SQLITE_BUSY", "is locked by another program", "while checking it"),
+     ("SQLITE_IOERR_READ", "the disk failed", "while checking it"),
+     ("SQLITE_CORRUPT", "is damaged", "it was left untouched"),
+     ("SQLITE_NOTADB", "is damaged", "it was left untouched")],
+)
+def test_a_check_that_fails_says_so_and_leaves_the_file_as_found(saved: Path, monkeypatch, name, words, where):
+    """The read-only check of an existing file (before anything is written) fails: one message naming
+    the file, nothing left beside it."""
+    import trainer.storage as storage
+
+    before = _untouched(saved)
+    real_connect = sqlite3.connect
+
+    class FailingCheck:
+        def __init__(self, connection):
+            self._connection = connection
+
+        def execute(self, sql, *args):
+            if sql.startswith("PRAGMA user_version"):
+                raise _error(name, "the check failed")
+            return self._connection.execute(sql, *args)
+
+        def close(self):
+            self._connection.close()
+
+    monkeypatch.setattr(storage.sqlite3, "connect",
+                        lambda target, *a, **k: FailingCheck(real_connect(target, *a, **k)) if k.get("uri")
+                        else real_connect(target, *a, **k))
+    with pytest.raises(StorageError) as raised:
+        Store.open(saved)
+    message = str(raised.value)
+    assert str(saved) in message and words in message and "the check failed" in message and where in message
+    assert _untouched(saved) == before
