@@ -172,6 +172,9 @@ def _scratch_config(area: Area) -> str:
         # Data the tests read beside the code (golden playthroughs, models, the docs' figures).
         'also_copy = ["samples", "models", "docs", "README.md", "scripts"]\n'
     )
+    if area.isolation == "forkserver":
+        # The fork server imports nothing of the tests: each worker loads OpenCV for itself.
+        section += 'forkserver_warmup = "none"\n'
     return text + section
 
 
