@@ -104,3 +104,16 @@ def test_a_tie_goes_to_whoever_got_there_first_when_resumed():
     tricks = [(0, [0, 1, 2, 3], 2), (2, [4, 5, 6, 7], 1), (1, [8, 9, 10, 11], 1), (1, [12, 13, 14, 15], 2)]
     resumed = FastDeal.resume([[20, 21, 22, 23, 24]] * 4, 2, (), tricks, total_tricks=9)
     assert resumed.won == [0, 2, 2, 0] and resumed.deal_winner() == 1 and resumed.to_move == 2
+
+
+def test_random_deals_are_shuffled_from_dealer_zero_and_copies_keep_the_options():
+    first, second = FastDeal.random(random.Random(1)), FastDeal.random(random.Random(2))
+    assert first.hands != second.hands
+    assert sorted(c for h in first.hands for c in h) != list(range(36))  # not the deck's first cards
+    assert first.to_move == 1 and first.players == 4
+    assert FastDeal.random(random.Random(1)).hands == first.hands  # the seed decides
+    for options in ({"spoiler_leads": True, "pourri_breaks_run": True},
+                    {"spoiler_leads": False, "pourri_breaks_run": False}):
+        deal = FastDeal.random(random.Random(3), **options)
+        copy = deal.copy()
+        assert (copy.spoiler_leads, copy.pourri_breaks_run) == (options["spoiler_leads"], options["pourri_breaks_run"])
