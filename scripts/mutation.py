@@ -96,6 +96,12 @@ AREAS: dict[str, Area] = {
                 "tests/quiz/test_quiz_cli.py",
                 "--ignore",
                 "tests/quiz/test_storage_faults.py",
+                # Eight writers under mutmut's tracing on a loaded machine wait past the 30 s lock
+                # timeout and stop the clean run; the in-process two-writer tests stay.
+                "--deselect",
+                "tests/quiz/test_storage_concurrency.py::test_eight_processes_answering_at_once_lose_no_answer",
+                "--deselect",
+                "tests/quiz/test_storage_concurrency.py::test_four_first_starts_on_a_new_database_all_succeed",
             ),
         ),
         Area(
