@@ -60,3 +60,14 @@ def test_reset_forgets_the_stream_but_keeps_the_configuration():
     late = _starts(recognizer, 2.0, 0.4, 0.9)
     assert [e.gesture for e in late] == [Gesture.BROWS_UP]
     assert late[0].start == pytest.approx(1.5)
+
+
+def test_a_gesture_still_held_at_the_end_of_the_stream_ends_at_the_last_frame():
+    recognizer = Recognizer()
+    _starts(recognizer, 0.0, 1.5, 0.0)
+    started = _starts(recognizer, 1.5, 1.0, 0.9)  # held to the last frame, at 2.4667 s
+    assert [e.gesture for e in started] == [Gesture.BROWS_UP]
+    [event] = recognizer.flush()
+    assert event.start == pytest.approx(1.5)
+    assert event.end == pytest.approx(1.5 + 29 / 30)
+    assert recognizer.flush() == []  # nothing left open
