@@ -71,3 +71,13 @@ def test_a_gesture_still_held_at_the_end_of_the_stream_ends_at_the_last_frame():
     assert event.start == pytest.approx(1.5)
     assert event.end == pytest.approx(1.5 + 29 / 30)
     assert recognizer.flush() == []  # nothing left open
+
+
+def test_a_gesture_released_just_before_the_end_ends_when_it_fell():
+    recognizer = Recognizer()
+    _starts(recognizer, 0.0, 1.5, 0.0)
+    _starts(recognizer, 1.5, 0.5, 0.9)  # held 1.5-1.9667 s
+    _starts(recognizer, 2.0, 0.2, 0.0)  # fell at 2.0 s, within the release time when the stream ends
+    [event] = recognizer.flush()
+    assert event.gesture is Gesture.BROWS_UP
+    assert (event.start, event.end) == (pytest.approx(1.5), pytest.approx(2.0))
