@@ -451,6 +451,11 @@ def _probe(path: Path) -> None:
     except sqlite3.Error as error:
         raise _fault(error, path, "checking it") from None
     try:
+        # One read transaction for all the checks: another process may be creating this file right
+        # now, and its schema, version and mark arrive in one commit. Read one statement at a time,
+        # the mark could be read before that commit and the tables after it: a half-made file of
+        # "another program" (seen on first starts of several processes under load).
+        probe.execute("BEGIN")
         app_id = probe.execute("PRAGMA application_id").fetchone()[0]
         version = probe.execute("PRAGMA user_version").fetchone()[0]
         tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}

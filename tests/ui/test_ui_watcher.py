@@ -200,3 +200,28 @@ def test_prepare_builds_the_recognizer_before_the_first_frame(faces):
         assert len(built) == 1
     finally:
         watcher.close()
+
+
+
+@pytest.mark.parametrize("opencv_loaded", [True, False])
+def test_a_mirrored_frame_is_the_flipped_image_with_or_without_opencv(faces, opencv_loaded, monkeypatch):
+    """The shown frame is flipped by OpenCV when it is loaded (fast) and by numpy when it is not
+    (or is still being imported by another thread): the same pixels either way, in a new array."""
+    import sys
+
+    from trainer.ui.watcher import mirror_image
+
+    neutral, _ = faces
+    if not opencv_loaded:
+        monkeypatch.setitem(sys.modules, "cv2", None)
+    shown = mirror_image(neutral)
+    assert shown.flags["C_CONTIGUOUS"] and not np.shares_memory(shown, neutral)
+    assert np.array_equal(shown, neutral[:, ::-1])
+
+
+def test_the_overlay_draws_on_a_mirrored_copy_and_leaves_the_frame_alone(faces):
+    neutral, _ = faces
+    before = neutral.copy()
+    no_face = type("Analysis", (), {"landmarks": None})()
+    assert np.array_equal(recognition.draw(neutral, no_face, True), before[:, ::-1])
+    assert np.array_equal(neutral, before)

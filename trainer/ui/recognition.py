@@ -13,7 +13,7 @@ from typing import Any
 from trainer.signals.gestures import GestureEvent
 from trainer.ui import modes
 from trainer.ui.settings import Settings
-from trainer.ui.watcher import SignWatcher
+from trainer.ui.watcher import SignWatcher, mirror_image
 
 
 class RecognitionUnavailable(ValueError):
@@ -102,12 +102,10 @@ def draw(image, analysis, mirror: bool):
     """The frame to show with the vision layer's landmarks (not a hand drawn over the face). The
     meters are the page's (one set, the convention's signs only), not drawn on the video. Mirroring
     is for display only (:func:`trainer.vision.landmarks.mirrored_landmarks`)."""
-    import numpy as np
-
     from trainer.vision.annotate import draw_landmarks
     from trainer.vision.landmarks import mirrored_landmarks
 
-    out = np.ascontiguousarray(image[:, ::-1]) if mirror else image.copy()
+    out = mirror_image(image) if mirror else image.copy()
     landmarks = analysis.landmarks
     if landmarks is not None:
         landmarks = hands_off_the_face(landmarks)

@@ -1,0 +1,119 @@
+"""FastDeal (the playouts' trick-play) built three ways agrees with itself: dealt from a deck, built
+from the hands that deck gives, and resumed from any point of a played deal (finished included),
+with every table option; and its points follow RULES.md (none without a trick, 2 for mordienne).
+Written against mutants of trainer/rules/fastdeal.py the suite let pass (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, is_mordienne
+
+HAND = {3: 12, 4: 9, 6: 8}
+
+
+def _play(deal: FastDeal, rng: random.Random) -> list[int]:
+    moves = []
+    while not deal.finished:
+        move = rng.choice(deal.legal_actions())
+        deal.apply(move)
+        moves.append(move)
+    return moves
+
+
+def _result(deal: FastDeal):
+    return (deal.tricks, deal.winners, deal.won, deal.deal_winner(), deal.mordienne(), deal.points(), deal.to_move)
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize("options", [{}, {"spoiler_leads": True}, {"pourri_breaks_run": False},
+                                     {"spoiler_leads": True, "pourri_breaks_run": False}])
+def test_a_deal_from_a_deck_is_the_deal_of_the_hands_that_deck_gives(players, options):
+    for seed in range(25):
+        rng = random.Random(seed)
+        deck = list(range(48))
+        rng.shuffle(deck)
+        dealer = seed % players
+        dealt = FastDeal.from_deck(deck, players, dealer, **options)
+        hands = [[deck[p] for p in positions] for positions in deal_positions(players, dealer)]
+        built = FastDeal(hands, (dealer + 1) % players, **options)
+        assert dealt.hands == hands and dealt.to_move == built.to_move == (dealer + 1) % players
+        assert (dealt.spoiler_leads, dealt.pourri_breaks_run) == (built.spoiler_leads, built.pourri_breaks_run)
+        assert dealt.total_tricks == built.total_tricks == HAND[players]
+        moves = _play(dealt, random.Random(seed))
+        for move in moves:
+            built.apply(move)
+        assert _result(dealt) == _result(built)
+
+
+def test_from_deck_defaults_are_four_players_dealer_zero_trick_leader_leads_and_pourri_breaks_runs():
+    deck = list(range(48))
+    random.Random(3).shuffle(deck)
+    deal = FastDeal.from_deck(deck)
+    assert (deal.players, deal.to_move, deal.spoiler_leads, deal.pourri_breaks_run) == (4, 1, False, True)
+    assert deal.deal_winner() == NO_WINNER and deal.points() == 0 and not deal.mordienne()
+    with pytest.raises(TypeError) as raised:
+        FastDeal.from_deck(deck, colour="red", trumps=True)
+    assert str(raised.value) == "unknown FastDeal option(s) ['colour', 'trumps']"
+
+
+@pytest.mark.parametrize("options", [{}, {"spoiler_leads": True}, {"pourri_breaks_run": False}])
+def test_resuming_after_any_trick_goes_on_as_the_deal_did(options):
+    for seed in range(30):
+        rng = random.Random(seed)
+        players = (3, 4, 6)[seed % 3]
+        deal = FastDeal.random(rng, players=players, dealer=seed % players, **options)
+        snapshots = [deal.copy()]
+        while not deal.finished:
+            deal.apply(rng.choice(deal.legal_actions()))
+            if not deal.trick:
+                snapshots.append(deal.copy())
+        for snap in snapshots:  # after 0, 1, ... every trick, the finished deal included
+            resumed = FastDeal.resume(snap.hands, snap.leader, (), snap.tricks, total_tricks=snap.total_tricks,
+                                      **options)
+            assert (resumed.won, resumed.deal_winner(), resumed.to_move) == (snap.won, snap.deal_winner(), snap.to_move)
+            assert (resumed.spoiler_leads, resumed.pourri_breaks_run) == (snap.spoiler_leads, snap.pourri_breaks_run)
+            for _, cards, _ in deal.tricks[len(snap.tricks):]:
+                for card in cards:
+                    resumed.apply(card)
+            assert _result(resumed) == _result(deal)
+
+
+def test_a_deal_nobody_won_scores_nothing_and_mordienne_scores_two():
+    spoiled = [(0, [0, 1, 2, 3], NO_WINNER)] * 9
+    nobody = FastDeal.resume([[], [], [], []], 0, (), spoiled, total_tricks=9)
+    assert nobody.finished and nobody.to_move == NO_WINNER
+    assert (nobody.deal_winner(), nobody.points(), nobody.mordienne()) == (NO_WINNER, 0, False)
+    seen = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        deal = FastDeal.random(rng)
+        _play(deal, rng)
+        made = is_mordienne(deal.winners, deal.deal_winner())
+        assert deal.mordienne() is made
+        assert deal.points() == (2 if made else 1 if deal.deal_winner() >= 0 else 0)
+        seen.add(deal.points())
+        if seen >= {1, 2}:
+            break
+    assert seen >= {1, 2}
+
+
+def test_a_tie_goes_to_whoever_got_there_first_when_resumed():
+    tricks = [(0, [0, 1, 2, 3], 2), (2, [4, 5, 6, 7], 1), (1, [8, 9, 10, 11], 1), (1, [12, 13, 14, 15], 2)]
+    resumed = FastDeal.resume([[20, 21, 22, 23, 24]] * 4, 2, (), tricks, total_tricks=9)
+    assert resumed.won == [0, 2, 2, 0] and resumed.deal_winner() == 1 and resumed.to_move == 2
+
+
+def test_random_deals_are_shuffled_from_dealer_zero_and_copies_keep_the_options():
+    first, second = FastDeal.random(random.Random(1)), FastDeal.random(random.Random(2))
+    assert first.hands != second.hands
+    assert sorted(c for h in first.hands for c in h) != list(range(36))  # not the deck's first cards
+    assert first.to_move == 1 and first.players == 4
+    assert FastDeal.random(random.Random(1)).hands == first.hands  # the seed decides
+    for options in ({"spoiler_leads": True, "pourri_breaks_run": True},
+                    {"spoiler_leads": False, "pourri_breaks_run": False}):
+        deal = FastDeal.random(random.Random(3), **options)
+        copy = deal.copy()
+        assert (copy.spoiler_leads, copy.pourri_breaks_run) == (options["spoiler_leads"], options["pourri_breaks_run"])
