@@ -227,6 +227,7 @@ class RunningBaseline:
         self._key_set: frozenset[str] = frozenset()
         self._frames = 0
         self._built_at = -math.inf
+        self._start: float | None = None
 
     def add(self, timestamp: float, features: Mapping[str, float]) -> Profile | None:
         """Feed one frame's face features; returns a freshly rebuilt profile, or None (no change)."""
@@ -234,6 +235,8 @@ class RunningBaseline:
         if samples and timestamp < samples[-1][0]:
             self.reset()  # a new stream
             samples = self._samples
+        if self._start is None:
+            self._start = timestamp
         self._frames += 1
         if self._frames % self.keep_every == 0:
             if not features.keys() <= self._key_set:
@@ -243,8 +246,27 @@ class RunningBaseline:
                             np.array([features.get(k, nan) for k in self._keys], dtype=float)))
         while samples and timestamp - samples[0][0] > self.window:
             samples.popleft()
-        if (samples and samples[-1][0] - samples[0][0] >= self.min_span
-                and timestamp - self._built_at >= self.rebuild_every):
+        return self._build(timestamp)
+
+    def passes(self, timestamp: float) -> Profile | None:
+        """A frame kept out of the baseline (it shows a sign): no sample, but the stream's time goes
+        on. A sign made right after ``min_span`` seconds would otherwise keep the baseline from ever
+        existing (its frames are not at rest) and wait for it in vain."""
+        if self._samples and timestamp < self._samples[-1][0]:
+            self.reset()
+        if self._start is None or timestamp < self._start:
+            self._start = timestamp
+        return self._build(timestamp)
+
+    def _build(self, timestamp: float) -> Profile | None:
+        """A rebuilt profile once ``min_span`` seconds of rest are seen, or once the stream has lasted
+        ``min_span`` with at least half of it at rest (the rest before a sign is the person's neutral)."""
+        samples = self._samples
+        if not samples or timestamp - self._built_at < self.rebuild_every:
+            return None
+        rest = samples[-1][0] - samples[0][0]
+        lasted = timestamp - (self._start if self._start is not None else samples[0][0])
+        if rest >= self.min_span or (lasted >= self.min_span and rest >= self.min_span / 2):
             self._built_at = timestamp
             return profile_from_table("running baseline", self._keys, np.stack([row for _, _, row in samples]),
                                       kind="auto")

@@ -280,6 +280,25 @@ class Pipeline:
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
+    def _face_scores(self, reading, face):
+        """The face signs' scores and sides against the current neutral, and the population's
+        geometry (the talking detector's reference)."""
+        profile = self.baseline_profile
+        if self.signs is not None and reading.backend is FaceBackend.TASKS:
+            signed = score_face_signs(reading, self.neutral(profile), self.signs)
+            return signed.scores, signed.sides, self.signs.population.geometry
+        rules = self._mesh_rules(profile)
+        face_scores, face_sides = face_gestures.score_face(face, profile, rules)
+        return face_scores, face_sides, {name: stat.mean for name, stat in rules.population.stats.items()}
+
+    def _baseline_passes(self, timestamp: float) -> None:
+        opts = self.options
+        if self.profile is not None or not opts.auto_baseline or opts.static_image_mode:
+            return
+        rebuilt = self._baseline.passes(timestamp)
+        if rebuilt is not None:
+            self._auto_profile = rebuilt
+
     def _signing(self, timestamp: float, face_scores: dict[Gesture, float]) -> bool:
         """Whether this frame shows a face sign, which then stays out of the running baseline: the
         baseline is the person's face at rest, not the median of their signs. A clip that opens with a
@@ -440,17 +459,17 @@ class Pipeline:
             flat = reading.flat() if shapes else face
             if self.options.baseline_sign_level is None:
                 self._update_baseline(timestamp, flat)
-            profile = self.baseline_profile
-            if self.signs is not None and reading.backend is FaceBackend.TASKS:
-                signed = score_face_signs(reading, self.neutral(profile), self.signs)
-                face_scores, face_sides = signed.scores, signed.sides
-                population = self.signs.population.geometry
-            else:
-                rules = self._mesh_rules(profile)
-                face_scores, face_sides = face_gestures.score_face(face, profile, rules)
-                population = {name: stat.mean for name, stat in rules.population.stats.items()}
-            if self.options.baseline_sign_level is not None and not self._signing(timestamp, face_scores):
-                self._update_baseline(timestamp, flat)
+            face_scores, face_sides, population = self._face_scores(reading, face)
+            if self.options.baseline_sign_level is not None:
+                if self._signing(timestamp, face_scores):
+                    had_baseline = self._auto_profile is not None
+                    self._baseline_passes(timestamp)
+                    if not had_baseline and self._auto_profile is not None:
+                        # The sign that let the baseline exist is judged against it, not against the
+                        # population's face (which read this person's brows as raised).
+                        face_scores, face_sides, population = self._face_scores(reading, face)
+                else:
+                    self._update_baseline(timestamp, flat)
             hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
             if hidden:
                 # The face model reads the hand in front of the mouth: mute the mouth signs.
