@@ -95,6 +95,23 @@ def _choose_un_as(page, attempts: int = 3) -> None:
     raise AssertionError(f"choosing un as in Practice did not ask it in {attempts} attempts")
 
 
+def _try_again(page, seen, missed, attempts: int = 3) -> None:
+    """Press "Try again" until the verdict leaves the page (the new try has begun). With both cores
+    busy a click can land while the page is being redrawn and be lost (it showed the button's tooltip
+    and the old verdict stayed for a minute): the page's own state says whether to press again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
+
+    for _ in range(attempts):
+        page.get_by_role("button", name="Try again", exact=True).click()
+        try:
+            expect(seen.or_(missed)).to_have_count(0, timeout=20_000)
+            return
+        except (AssertionError, PlaywrightTimeout):
+            continue
+    raise AssertionError(f"'Try again' did not start a new try in {attempts} clicks")
+
+
 def _ask_until_seen(page, *, first: bool = False, asks: int = 3) -> int:
     """Ask for un as on Practice until the verdict says it was seen, with both times; returns how
     many asks it took. On a busy machine the recognizer (a few frames a second) can miss the clip's
@@ -106,7 +123,7 @@ def _ask_until_seen(page, *, first: bool = False, asks: int = 3) -> int:
     missed = page.get_by_text(re.compile(r"^Not seen: un as"))
     for ask in range(asks):
         if ask or not first:  # after a verdict: the same sign again
-            page.get_by_role("button", name="Try again", exact=True).click()
+            _try_again(page, seen, missed)
         else:
             _choose_un_as(page)
         expect(missed).to_have_count(0, timeout=60_000)  # the new try has begun
