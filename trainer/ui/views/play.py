@@ -395,6 +395,22 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
         st.markdown(f"**Deal {view.deal_number}** — before the first trick")
 
 
+def _middle_row(session, settings, view, turn, cards, *, right: int) -> None:
+    """The table's middle row: seat 1 on the left, the trick in the centre, seat ``right`` on the
+    right, each side's card between its seat and the centre."""
+    middle = st.columns([1, 1, 1, 1, 1])
+    with middle[0]:
+        _seat_box(session, 1, settings, view, turn)
+    with middle[1]:
+        st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
+    with middle[2]:
+        _centre(session, view, settings)
+    with middle[3]:
+        st.markdown(cards.get(right, _EMPTY), unsafe_allow_html=True)
+    with middle[4]:
+        _seat_box(session, right, settings, view, turn)
+
+
 def _seat_with_card(session: GameSession, seat: int, settings: Settings, view, turn: int | None,
                     cards: dict[int, str]) -> None:
     _seat_box(session, seat, settings, view, turn)
@@ -423,32 +439,12 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
         for col, seat in zip(top, (2, 3, 4)):
             with col:
                 _seat_with_card(session, seat, settings, view, turn, cards)
-        middle = st.columns([1, 1, 1, 1, 1])
-        with middle[0]:
-            _seat_box(session, 1, settings, view, turn)
-        with middle[1]:
-            st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
-        with middle[2]:
-            _centre(session, view, settings)
-        with middle[3]:
-            st.markdown(cards.get(5, _EMPTY), unsafe_allow_html=True)
-        with middle[4]:
-            _seat_box(session, 5, settings, view, turn)
+        _middle_row(session, settings, view, turn, cards, right=5)
     else:
         top = st.columns([1, 1, 1])
         with top[1]:
             _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards)
-        middle = st.columns([1, 1, 1, 1, 1])
-        with middle[0]:
-            _seat_box(session, 1, settings, view, turn)
-        with middle[1]:
-            st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
-        with middle[2]:
-            _centre(session, view, settings)
-        with middle[3]:
-            st.markdown(cards.get(3, _EMPTY), unsafe_allow_html=True)
-        with middle[4]:
-            _seat_box(session, 3, settings, view, turn)
+        _middle_row(session, settings, view, turn, cards, right=3)
     bottom = st.columns([1, 1, 1])
     with bottom[1]:
         st.markdown(cards.get(HUMAN_SEAT, _EMPTY), unsafe_allow_html=True)
