@@ -272,11 +272,13 @@ class Pipeline:
         return (self.profile is None and opts.auto_baseline and not opts.static_image_mode
                 and self._auto_profile is None)
 
-    def _update_baseline(self, timestamp: float, face: dict[str, float]) -> None:
+    def _update_baseline(self, timestamp: float, face: dict[str, float] | None) -> None:
+        """Feed the running neutral this frame's face, or only its time (``face`` None: a frame that
+        shows a sign stays out of it)."""
         opts = self.options
         if self.profile is not None or not opts.auto_baseline or opts.static_image_mode:
             return
-        rebuilt = self._baseline.add(timestamp, face)
+        rebuilt = self._baseline.add(timestamp, face) if face is not None else self._baseline.passes(timestamp)
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
@@ -290,14 +292,6 @@ class Pipeline:
         rules = self._mesh_rules(profile)
         face_scores, face_sides = face_gestures.score_face(face, profile, rules)
         return face_scores, face_sides, {name: stat.mean for name, stat in rules.population.stats.items()}
-
-    def _baseline_passes(self, timestamp: float) -> None:
-        opts = self.options
-        if self.profile is not None or not opts.auto_baseline or opts.static_image_mode:
-            return
-        rebuilt = self._baseline.passes(timestamp)
-        if rebuilt is not None:
-            self._auto_profile = rebuilt
 
     def _signing(self, timestamp: float, face_scores: dict[Gesture, float]) -> bool:
         """Whether this frame shows a face sign, which then stays out of the running baseline: the
@@ -463,7 +457,7 @@ class Pipeline:
             if self.options.baseline_sign_level is not None:
                 if self._signing(timestamp, face_scores):
                     had_baseline = self._auto_profile is not None
-                    self._baseline_passes(timestamp)
+                    self._update_baseline(timestamp, None)
                     if not had_baseline and self._auto_profile is not None:
                         # The sign that let the baseline exist is judged against it, not against the
                         # population's face (which read this person's brows as raised).
