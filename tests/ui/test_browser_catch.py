@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import launch_browser, require_chromium
+from ui_browser_support import launch_browser, require_chromium, server  # noqa: F401 (a fixture)
 
-from trainer.ui.launch import free_port, start_server, stop_server, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,18 +46,6 @@ ENDED = """([caught, opponents]) => {
   }
   return null;
 }"""
-
-
-@pytest.fixture()
-def server(tmp_path: Path, data_home: Path):
-    port = free_port()
-    log = tmp_path / "streamlit.log"
-    process = start_server(port, env={"ALUETTE_HOME": str(data_home)}, log=log)
-    try:
-        wait_healthy(port, timeout=60, process=process)
-        yield f"http://127.0.0.1:{port}", log
-    finally:
-        stop_server(process)
 
 
 def _watched_game():

@@ -23,10 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import launch_browser, require_chromium
+from ui_browser_support import launch_browser, require_chromium, server  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
-from trainer.ui.launch import free_port, start_server, stop_server, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.vision]
 
@@ -34,18 +33,6 @@ SAVE_NAME = "camera-deal"
 SWITCH_LIMIT_S = 2.0
 """A page change must show a newly analysed frame within this time (the issue's target)."""
 RECEIVED = re.compile(r"Camera signs received by your partner this deal: (\d+)")
-
-
-@pytest.fixture()
-def server(tmp_path: Path, data_home: Path):
-    port = free_port()
-    log = tmp_path / "streamlit.log"
-    process = start_server(port, env={"ALUETTE_HOME": str(data_home)}, log=log)
-    try:
-        wait_healthy(port, timeout=60, process=process)
-        yield f"http://127.0.0.1:{port}", log
-    finally:
-        stop_server(process)
 
 
 def server_errors(log: Path) -> list[str]:
