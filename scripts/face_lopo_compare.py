@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trainer.lab.face_fit import EYE_CLOSURES, HAND_LABELS, MOUTH_SHAPES, choose_shares, count, faces_from_samples, lopo_scores  # noqa: E402
+from trainer.signals.gestures import Gesture  # noqa: E402
 from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
 
 VARIANTS = {
@@ -26,6 +27,9 @@ VARIANTS = {
     "eyes and mouth": (EYE_CLOSURES, MOUTH_SHAPES),
     "mouth only": (MOUTH_SHAPES,),
     "eyes only (shipped)": (EYE_CLOSURES,),
+    "eyes, pout vs open": (EYE_CLOSURES, (Gesture.POUT, Gesture.MOUTH_OPEN)),
+    "eyes, pout vs open vs tongue": (EYE_CLOSURES, (Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.TONGUE_OUT)),
+    "eyes, grimace vs corner": (EYE_CLOSURES, (Gesture.GRIMACE, Gesture.LIP_CORNER)),
 }
 
 
