@@ -4,7 +4,8 @@ people left out: leave-one-person-out (LOPO) by the MANIFEST ``person`` column.
 A labelled face is a ``LabelledFace`` (its reading, its person, its truth per sign: True, False or
 None = don't care). Per sign, ``fit_sign`` fits a logistic regression over the sign's few cues
 (``SIGN_CUES``), with an L2 penalty on the standardised weights, so that a handful of odd photos cannot
-push a weight far. ``lopo`` refits without each person in turn and scores that person with the
+push a weight far; the signs of a ``COMPETING`` group (wink and eyes_closed) are fitted together by
+``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits without each person in turn and scores that person with the
 product's own ``score_face_signs``: the figures it returns are figures for faces never fitted.
 
 Each person weighs the same in the fit whatever their number of photos (one person's video frames must
