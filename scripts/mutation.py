@@ -79,7 +79,31 @@ AREAS: dict[str, Area] = {
             ),
         ),
         Area("signals", ("trainer/signals/*.py",), ("signs", "relative", "table", "conventions", "gestures"), ("tests/signals", "-m", "not slow and not vision and not browser")),
-        Area("bots", ("trainer/bots/*.py",), ("worlds", "knowledge", "playout", "search", "tactics", "heuristic", "signing"), ("tests/bots", "-m", "not slow and not vision and not browser")),
+        Area(
+            "bots",
+            ("trainer/bots/*.py",),
+            # The modules that decide play first: the heuristic's rules, the search, the worlds it
+            # samples, what a seat reads from the signs it received, then the signing policy.
+            ("heuristic", "tactics", "search", "playout", "worlds", "knowledge", "inference", "signing"),
+            # The thousands-of-deals sweeps (45 s together under load), the Ray cluster and the
+            # process pools each cost a minute per surviving mutant and test legality and plumbing
+            # that the targeted tests and the seeded whole games of test_bots_selfplay.py also run.
+            (
+                "tests/bots",
+                "-m",
+                "not slow and not vision and not browser",
+                *(
+                    arg
+                    for name in (
+                        "test_bots_selfplay.py::test_random_bots_play_thousands_of_deals",
+                        "test_bots_selfplay.py::test_heuristic_against_random_plays_thousands_of_deals",
+                        "test_bots_cluster.py::test_the_ray_backend_plays_the_serial_games",
+                        "test_bots_oracle_workers.py::test_workers_give_the_serial_results",
+                    )
+                    for arg in ("--deselect", f"tests/bots/{name}")
+                ),
+            ),
+        ),
         Area(
             "quiz",
             ("trainer/quiz/*.py",),
@@ -235,6 +259,40 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
     (root / "ran_at.txt").write_text(stamp, encoding="utf-8")
 
 
+def sample(area: Area, count: int, seed: int, minutes: float | None) -> None:
+    """Run ``count`` of the area's mutants not yet run, drawn with ``random.Random(seed)`` from the
+    modules outside ``area.first`` (those are run whole): an unbiased estimate of the rest of a large
+    area when it cannot all be run. Needs an earlier run of the area (mutmut lists the mutants then)."""
+    import random
+
+    root = SCRATCH / area.name
+    package = area.mutate[0].rsplit("/", 1)[0].replace("/", ".")
+    first = tuple(f"{package}.{m}." for m in area.first)
+    pool = []
+    for meta in sorted((root / "mutants").rglob("*.py.meta")) if (root / "mutants").exists() else []:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        pool += [name for name, code in data.get("exit_code_by_key", {}).items()
+                 if code is None and not name.startswith(first)]
+    if not pool:
+        print(f"== {area.name}: nothing to sample (run the area first)", flush=True)
+        return
+    chosen = random.Random(seed).sample(sorted(pool), min(count, len(pool)))
+    print(f"== sample of {len(chosen)} of the {len(pool)} mutants not run in {area.name} (seed {seed})", flush=True)
+    root = prepare(area)
+    env = dict(os.environ)
+    env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
+    mutmut = str(Path(sys.executable).with_name("mutmut"))
+    proc = subprocess.Popen([mutmut, "run", "--max-children", "1", *chosen], cwd=root, env=env,
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=None if minutes is None else minutes * 60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        print(f"   time budget of {minutes} min used up", flush=True)
+    (root / "sampled.txt").write_text(f"seed {seed}\n" + "\n".join(chosen) + "\n", encoding="utf-8")
+
+
 def recheck(area: Area) -> None:
     """Run the area's survivors again after new tests: fresh copy of code and tests, mutmut's record
     of which test covers which function rebuilt (new tests are not in it), only the survivors run."""
@@ -382,6 +440,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default="", metavar="M,M",
         help="only these modules of the area, e.g. --only fastdeal,cards,replay rules",
     )
+    parser.add_argument(
+        "--sample", type=int, default=0, metavar="N",
+        help="run N seeded random mutants not yet run, outside the area's first modules",
+    )
+    parser.add_argument("--seed", type=int, default=16, help="seed of --sample (default 16)")
     args = parser.parse_args(argv)
     names = list(AREAS) if args.all else args.areas
     unknown = [n for n in names if n not in AREAS]
@@ -390,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.recheck:
         for name in names:
             recheck(AREAS[name])
+    elif args.sample:
+        for name in names:
+            sample(AREAS[name], args.sample, args.seed, args.minutes)
     elif not args.report_only:
         for name in names:
             run(AREAS[name], args.minutes, tuple(m for m in args.only.split(",") if m))
