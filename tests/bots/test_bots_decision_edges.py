@@ -1,0 +1,79 @@
+"""Decisions of the bots at the edges the rule tests did not reach, each on a built deal through
+the real engine: who refuses a give-up, and how far a bot that hears its partner through a camera
+believes what it read. Written against mutants of trainer/bots that the suite let pass
+(docs/mutation.md)."""
+
+from __future__ import annotations
+
+import random
+
+from trainer.bots.channel import NoisyChannel
+from trainer.bots.heuristic import ACCEPT_GIVE_UP, HeuristicBot
+from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
+from trainer.rules.actions import ACCEPT, GIVE_UP, Phase
+from trainer.rules.cards import CARDS, Card
+from trainer.rules.game import Game
+from trainer.rules.ruleset import GivingUp, Ruleset
+from trainer.signals.gestures import Gesture
+from trainer.signals.table import mark_confidence
+
+WEAK = "RB CD VE 9E 8D 7C 6B 5E 4C"
+PARTNER_WEAK = "RD CC VB 9B 8E 7E 6D 5B 4D"
+
+
+def _deal(ruleset: Ruleset, codes: list[str | None], dealer: int = 3) -> Game:
+    """A deal with the given hands (None: filled from the cards left, strongest first)."""
+    hands = [Card.parse_many(c.split()) if c else None for c in codes]
+    used = {card for hand in hands if hand for card in hand}
+    rest = [c for c in CARDS if c not in used]
+    for seat, hand in enumerate(hands):
+        if hand is None:
+            hands[seat], rest = rest[:9], rest[9:]
+    return Game.from_deal(ruleset, dealer, hands, rest)
+
+
+def test_a_mordienne_hand_without_team_strength_takes_the_free_point():
+    # Pagat: seat 1 answers seat 0's give-up. Three luettes make a mordienne hand, but with no
+    # sign from its partner the team counts 3 trick-takers, far from the 8 a refusal commits to.
+    rules = Ruleset.preset("pagat", chant_allowed=False)
+    assert rules.giving_up is GivingUp.ACCEPT_OR_REFUSE
+    game = _deal(rules, [WEAK, "3D 3C 2D RC CE VC 8B 8C 7D", PARTNER_WEAK, None])
+    game.apply(GIVE_UP)
+    assert game.phase is Phase.ANSWER and game.to_move == 1
+    bot = HeuristicBot()
+    assert bot.choose(game.view(1), random.Random(0)) == ACCEPT
+    assert bot.last_rule == ACCEPT_GIVE_UP
+
+
+# Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
+# Monsieur (brows up, confidence 0.9). Monsieur is the only card that beats Madame.
+_CAMERA_HANDS = [
+    "3C AD RB 7C 6C 5E 4E 4B 5B",
+    "RD AC 7D 6D 5D 4D 4C 5C 6B",
+    "3D 6E 7E 8D 8C 8B 8E VD VC",
+    "2D 7B 2C 9D 9C 2B 2E AB VB",
+]
+
+
+def _camera_game() -> Game:
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), list(_CAMERA_HANDS))
+    while game.phase is Phase.DECLARE:
+        game.apply(game.legal_actions()[0])
+    game.record_signal(2, mark_confidence("monsieur", Gesture.BROWS_UP, 0.9), {0})
+    assert game.phase is Phase.PLAY and game.to_move == 0
+    return game
+
+
+def test_a_bot_that_hears_through_a_poor_camera_does_not_count_on_the_read_sign():
+    game = _camera_game()
+    # The recognizer's own figures: a brows-up read at 0.9 is most likely true, so Madame is the
+    # master card (Monsieur is with the partner) and the bot leads it.
+    trusting = HeuristicBot()
+    assert trusting.choose(game.view(0), random.Random(0)) == Card.MADAME
+    assert trusting.last_rule == LEAD_MASTER
+    # Through a camera that reads half the signs and invents six a minute, the same reading is
+    # more likely false: Monsieur may be an opponent's, so Madame is kept and the bot tests.
+    wary = HeuristicBot()
+    wary.hears_through(NoisyChannel.parse("0.5/6").reliability())
+    card = wary.choose(game.view(0), random.Random(0))
+    assert wary.last_rule == METTRE_A_LA_FORCE and card != Card.MADAME
