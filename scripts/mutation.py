@@ -41,6 +41,8 @@ REPO = Path(__file__).resolve().parents[1]
 SCRATCH = REPO / ".mutation"
 DOC = REPO / "docs" / "mutation.md"
 BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
+CHILDREN = 1
+"""mutmut workers at once (``--children``): 1 leaves the other core to the rest of the machine."""
 
 
 @dataclass(frozen=True)
@@ -246,7 +248,7 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
         print(f"-- {batch or 'the rest'}", flush=True)
         # Its own process group, so a stop at the time budget ends mutmut's forked workers too.
         proc = subprocess.Popen(
-            [mutmut, "run", "--max-children", "1", *([batch] if batch else [])],
+            [mutmut, "run", "--max-children", str(CHILDREN), *([batch] if batch else [])],
             cwd=root, env=env, start_new_session=True,
         )
         try:
@@ -259,20 +261,21 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
     (root / "ran_at.txt").write_text(stamp, encoding="utf-8")
 
 
-def sample(area: Area, count: int, seed: int, minutes: float | None) -> None:
+def sample(area: Area, count: int, seed: int, minutes: float | None, only: tuple[str, ...] = ()) -> None:
     """Run ``count`` of the area's mutants not yet run, drawn with ``random.Random(seed)`` from the
     modules outside ``area.first`` (those are run whole): an unbiased estimate of the rest of a large
-    area when it cannot all be run. Needs an earlier run of the area (mutmut lists the mutants then)."""
+    area when it cannot all be run; with ``only``, drawn from those modules instead. Needs an earlier run of the area (mutmut lists the mutants then)."""
     import random
 
     root = SCRATCH / area.name
     package = area.mutate[0].rsplit("/", 1)[0].replace("/", ".")
     first = tuple(f"{package}.{m}." for m in area.first)
+    wanted = tuple(f"{package}.{m}." for m in only)
     pool = []
     for meta in sorted((root / "mutants").rglob("*.py.meta")) if (root / "mutants").exists() else []:
         data = json.loads(meta.read_text(encoding="utf-8"))
         pool += [name for name, code in data.get("exit_code_by_key", {}).items()
-                 if code is None and not name.startswith(first)]
+                 if code is None and (name.startswith(wanted) if wanted else not name.startswith(first))]
     if not pool:
         print(f"== {area.name}: nothing to sample (run the area first)", flush=True)
         return
@@ -282,7 +285,7 @@ def sample(area: Area, count: int, seed: int, minutes: float | None) -> None:
     env = dict(os.environ)
     env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
     mutmut = str(Path(sys.executable).with_name("mutmut"))
-    proc = subprocess.Popen([mutmut, "run", "--max-children", "1", *chosen], cwd=root, env=env,
+    proc = subprocess.Popen([mutmut, "run", "--max-children", str(CHILDREN), *chosen], cwd=root, env=env,
                             start_new_session=True)
     try:
         proc.wait(timeout=None if minutes is None else minutes * 60)
@@ -309,7 +312,7 @@ def recheck(area: Area) -> None:
     # Those listed as equivalent in the doc would only survive again, each after the whole test run.
     live = [name for name in before.survivors if name not in equivalents()]
     print(f"== recheck {len(live)} survivors and {len(before.crashed)} crashed of {area.name}", flush=True)
-    subprocess.run([mutmut, "run", "--max-children", "1", *live, *before.crashed], cwd=root, env=env,
+    subprocess.run([mutmut, "run", "--max-children", str(CHILDREN), *live, *before.crashed], cwd=root, env=env,
                    check=False)
 
 
@@ -445,7 +448,10 @@ def main(argv: list[str] | None = None) -> int:
         help="run N seeded random mutants not yet run, outside the area's first modules",
     )
     parser.add_argument("--seed", type=int, default=16, help="seed of --sample (default 16)")
+    parser.add_argument("--children", type=int, default=1, help="mutmut workers at once (default 1)")
     args = parser.parse_args(argv)
+    global CHILDREN
+    CHILDREN = max(1, args.children)
     names = list(AREAS) if args.all else args.areas
     unknown = [n for n in names if n not in AREAS]
     if unknown:
@@ -455,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
             recheck(AREAS[name])
     elif args.sample:
         for name in names:
-            sample(AREAS[name], args.sample, args.seed, args.minutes)
+            sample(AREAS[name], args.sample, args.seed, args.minutes, tuple(m for m in args.only.split(",") if m))
     elif not args.report_only:
         for name in names:
             run(AREAS[name], args.minutes, tuple(m for m in args.only.split(",") if m))

@@ -8,14 +8,15 @@ from __future__ import annotations
 import random
 
 from trainer.bots.channel import NoisyChannel
-from trainer.bots.heuristic import ACCEPT_GIVE_UP, HeuristicBot
+from trainer.bots.heuristic import ACCEPT_GIVE_UP, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
-from trainer.rules.actions import ACCEPT, GIVE_UP, Phase
+from trainer.rules.actions import ACCEPT, GIVE_UP, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import GivingUp, Ruleset
 from trainer.signals.gestures import Gesture
-from trainer.signals.table import mark_confidence
+from trainer.signals.signs import Sign, Signal
+from trainer.signals.table import encode_message, mark_confidence
 
 WEAK = "RB CD VE 9E 8D 7C 6B 5E 4C"
 PARTNER_WEAK = "RD CC VB 9B 8E 7E 6D 5B 4D"
@@ -43,6 +44,34 @@ def test_a_mordienne_hand_without_team_strength_takes_the_free_point():
     bot = HeuristicBot()
     assert bot.choose(game.view(1), random.Random(0)) == ACCEPT
     assert bot.last_rule == ACCEPT_GIVE_UP
+
+
+def _answer_to_give_up(seat1: str, seat3: str | None = None, signs=()) -> tuple[object, str]:
+    game = _deal(Ruleset.preset("pagat", chant_allowed=False), [WEAK, seat1, PARTNER_WEAK, seat3])
+    for seat, signal in signs:  # seen by seat 1 (its partner's, or an opponent's it caught)
+        game.record_signal(seat, encode_message(signal), {1})
+    game.apply(GIVE_UP)
+    assert game.phase is Phase.ANSWER and game.to_move == 1
+    bot = HeuristicBot()
+    return bot.choose(game.view(1), random.Random(0)), bot.last_rule
+
+
+def test_a_team_of_exactly_eight_trick_takers_with_a_mordienne_hand_refuses():
+    # Four luettes and four aces: 8 cards at level 9 or better, the least that commits to mordienne.
+    assert _answer_to_give_up("3D 3C 2D 2C AD AC AB AE 4B") == (REFUSE, REFUSE_GIVE_UP)
+    # One ace fewer (a low card instead): 7, the free point.
+    assert _answer_to_give_up("3D 3C 2D 2C AD AC AB 4B 5C") == (ACCEPT, ACCEPT_GIVE_UP)
+
+
+def test_the_partners_signs_and_only_the_partners_count_in_the_team_strength():
+    # Seat 1 holds 5 trick-takers (three luettes, two aces); its partner, seat 3, holds two aces and
+    # the Vache. Told by signs, the team has 8: refuse and commit to mordienne.
+    seat1, seat3 = "3D 3C 2D AD AC 4B 5C 6C 7B", "AB AE 2C 4E 5D 6E 7D 8B 8C"
+    told = (Signal(Sign.AS, 2), Signal(Sign.VACHE))
+    assert _answer_to_give_up(seat1, seat3, [(3, s) for s in told]) == (REFUSE, REFUSE_GIVE_UP)
+    assert _answer_to_give_up(seat1, seat3) == (ACCEPT, ACCEPT_GIVE_UP)
+    # The same signs caught from an opponent (seat 2) add nothing to seat 1's team.
+    assert _answer_to_give_up(seat1, seat3, [(2, s) for s in told]) == (ACCEPT, ACCEPT_GIVE_UP)
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
