@@ -117,3 +117,13 @@ def test_random_deals_are_shuffled_from_dealer_zero_and_copies_keep_the_options(
         deal = FastDeal.random(random.Random(3), **options)
         copy = deal.copy()
         assert (copy.spoiler_leads, copy.pourri_breaks_run) == (options["spoiler_leads"], options["pourri_breaks_run"])
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_random_deal_is_dealt_from_the_given_dealer(players):
+    for dealer in range(players):
+        deal = FastDeal.random(random.Random(dealer), players=players, dealer=dealer)
+        # The seat left of the dealer leads; every seat has its deal's hand of distinct cards.
+        assert deal.to_move == deal.leader == (dealer + 1) % players
+        assert [len(h) for h in deal.hands] == [HAND[players]] * players
+        assert len({c for h in deal.hands for c in h}) == players * HAND[players]
