@@ -72,6 +72,10 @@ def test_the_partners_signs_and_only_the_partners_count_in_the_team_strength():
     assert _answer_to_give_up(seat1, seat3) == (ACCEPT, ACCEPT_GIVE_UP)
     # The same signs caught from an opponent (seat 2) add nothing to seat 1's team.
     assert _answer_to_give_up(seat1, seat3, [(2, s) for s in told]) == (ACCEPT, ACCEPT_GIVE_UP)
+    # An aces sign adds the aces it counts (one here), not the four cards the sign can stand for:
+    # 4 + 1 is far from 8.
+    assert _answer_to_give_up("3D 2D 2C AD 4B 5C 6C 7B 8B", "AE 3C 4E 5D 6E 7D 8C VD 3B",
+                              [(3, Signal(Sign.AS, 1))]) == (ACCEPT, ACCEPT_GIVE_UP)
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
