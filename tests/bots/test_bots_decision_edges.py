@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from trainer.bots.channel import NoisyChannel
-from trainer.bots.heuristic import ACCEPT_GIVE_UP, REFUSE_GIVE_UP, HeuristicBot
+from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
-from trainer.rules.actions import ACCEPT, GIVE_UP, REFUSE, Phase
+from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import GivingUp, Ruleset
@@ -76,6 +76,25 @@ def test_the_partners_signs_and_only_the_partners_count_in_the_team_strength():
     # 4 + 1 is far from 8.
     assert _answer_to_give_up("3D 2D 2C AD 4B 5C 6C 7B 8B", "AE 3C 4E 5D 6E 7D 8C VD 3B",
                               [(3, Signal(Sign.AS, 1))]) == (ACCEPT, ACCEPT_GIVE_UP)
+
+
+def _declaration(preset: str, seat0: str) -> tuple[object, str]:
+    game = _deal(Ruleset.preset(preset, chant_allowed=False), [seat0, None, None, None])
+    assert game.phase is Phase.DECLARE and game.to_move == 0
+    bot = HeuristicBot()
+    return bot.choose(game.view(0), random.Random(0)), bot.last_rule
+
+
+def test_announce_mordienne_from_eight_trick_takers_where_the_opponents_may_decline():
+    eight, seven = "3D 3C 2D 2C AD AC AB AE 4B", "3D 3C 2D 2C AD AC AB 4B 5C"
+    assert ANNOUNCE_MORDIENNE in _deal(Ruleset.preset("vendee", chant_allowed=False),
+                                       [eight, None, None, None]).legal_actions()
+    assert _declaration("vendee", eight) == (ANNOUNCE_MORDIENNE, ANNOUNCE)
+    assert _declaration("vendee", seven) == (PASS, PASS_RULE)
+    # Pagat: an announced mordienne extends the deal to ten tricks, not a bet they may decline.
+    pagat = _deal(Ruleset.preset("pagat", chant_allowed=False), [eight, None, None, None])
+    assert ANNOUNCE_MORDIENNE in pagat.legal_actions()
+    assert _declaration("pagat", eight) == (PASS, PASS_RULE)
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
