@@ -97,6 +97,28 @@ def test_announce_mordienne_from_eight_trick_takers_where_the_opponents_may_decl
     assert _declaration("pagat", eight) == (PASS, PASS_RULE)
 
 
+STRONG = "3D 3C 2D AD AB 9C 7E 6D 5B"
+
+
+def test_signs_once_a_deal_before_the_first_trick_and_never_when_told_not_to():
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), [STRONG, None, None, None])
+    bot = HeuristicBot()
+    first = bot.signals(game.view(0), random.Random(0))
+    assert Signal(Sign.MORDIENNE) in [i.signal for i in first] and len(first) >= 3
+    # A bot built without signs says nothing with the same hand.
+    assert HeuristicBot(signs=False).signals(game.view(0), random.Random(0)) == []
+    # Once its signs are made (recorded at the table), it has nothing more to say this deal.
+    for intent in first:
+        game.record_signal(0, encode_message(intent.signal), {2})
+    assert bot.signals(game.view(0), random.Random(0)) == []
+    # A bot that has not signed stays silent once a trick is played: the sign point has passed.
+    late = _deal(Ruleset.preset("vendee", chant_allowed=False), [STRONG, None, None, None])
+    while not late.tricks:
+        late.apply(late.legal_actions()[0])
+    assert late.phase is Phase.PLAY and len(late.view(0).tricks) == 1
+    assert bot.signals(late.view(0), random.Random(0)) == []
+
+
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
 # Monsieur (brows up, confidence 0.9). Monsieur is the only card that beats Madame.
 _CAMERA_HANDS = [
