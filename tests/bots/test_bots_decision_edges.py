@@ -15,6 +15,7 @@ from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import GivingUp, Ruleset
 from trainer.signals.gestures import Gesture
+from trainer.signals.relative import base_level, resolve
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import encode_message, mark_confidence
 
@@ -117,6 +118,20 @@ def test_signs_once_a_deal_before_the_first_trick_and_never_when_told_not_to():
         late.apply(late.legal_actions()[0])
     assert late.phase is Phase.PLAY and len(late.view(0).tricks) == 1
     assert bot.signals(late.view(0), random.Random(0)) == []
+
+
+def test_a_bot_that_announces_tells_its_figures_after_the_aces_sign_and_only_then():
+    # Two aces, a king (level 10) and a valet (level 12); no cavalier.
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), ["3D 3C 2D AD AB RC VB 6D 5B", None, None, None])
+    telling = HeuristicBot(announce=True).signals(game.view(0), random.Random(0))
+    aces = [i for i in telling if i.signal.sign is Sign.AS]
+    assert [i.signal for i in aces] == [Signal(Sign.AS, 2)]
+    # The partner reads the words back to the levels held: the king's and the valet's.
+    assert resolve(base_level(Sign.AS), aces[0].announcements) == (10, 12)
+    assert all(i.announcements == () for i in telling if i.signal.sign is not Sign.AS)
+    quiet = HeuristicBot().signals(game.view(0), random.Random(0))
+    assert [i.signal for i in quiet] == [i.signal for i in telling]
+    assert all(i.announcements == () for i in quiet)
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
