@@ -62,6 +62,8 @@ def test_a_team_of_exactly_eight_trick_takers_with_a_mordienne_hand_refuses():
     assert _answer_to_give_up("3D 3C 2D 2C AD AC AB AE 4B") == (REFUSE, REFUSE_GIVE_UP)
     # One ace fewer (a low card instead): 7, the free point.
     assert _answer_to_give_up("3D 3C 2D 2C AD AC AB 4B 5C") == (ACCEPT, ACCEPT_GIVE_UP)
+    # A king is no trick-taker (level 10): seven and a king are still seven.
+    assert _answer_to_give_up("3D 3C 2D 2C AD AC AB RC 5C") == (ACCEPT, ACCEPT_GIVE_UP)
 
 
 def test_the_partners_signs_and_only_the_partners_count_in_the_team_strength():

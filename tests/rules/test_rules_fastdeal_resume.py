@@ -170,3 +170,17 @@ def test_a_built_deal_checks_its_table_and_a_deal_of_no_tricks_is_over():
     assert FastDeal([[0], [1], [2], [3]], 3).to_move == 3
     empty = FastDeal([[], [], [], []], 1)
     assert empty.finished and empty.to_move == NO_WINNER and empty.legal_actions() == []
+
+
+def test_a_card_not_in_hand_or_after_the_end_is_refused_with_the_reason():
+    deal = FastDeal([[0, 4], [1, 5], [2, 6], [3, 7]], 0)
+    with pytest.raises(IllegalActionError) as raised:
+        deal.apply(9)  # seat 0 to move: the message is about its hand, not the end of the deal
+    assert str(raised.value) == "card 9 is not in the hand of seat 0: play one of [0, 4]"
+    assert deal.hands[0] == [0, 4] and deal.trick == []  # left untouched
+    for card in (0, 1, 2, 3, 4, 5, 6, 7):
+        deal.apply(card)
+    assert deal.finished
+    with pytest.raises(IllegalActionError) as raised:
+        deal.apply(8)
+    assert str(raised.value) == "the deal is over: card 8 cannot be played"
