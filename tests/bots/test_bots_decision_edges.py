@@ -136,6 +136,19 @@ def test_a_bot_that_announces_tells_its_figures_after_the_aces_sign_and_only_the
     assert all(i.announcements == () for i in quiet)
 
 
+def test_a_discreet_bluffer_bluffs_discreetly_and_only_at_a_table_with_lies():
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), [STRONG, None, None, None])
+    bot = HeuristicBot(lie_rate=1.0, discreet=True)
+    bot.seated(0, None, lying_allowed=True)
+    intents = bot.signals(game.view(0), random.Random(0))
+    # STRONG holds Monsieur, Madame and the Borgne: the one luette it can claim falsely is the Vache.
+    assert Signal(Sign.VACHE) in [i.signal for i in intents]
+    assert all(i.discreet is True for i in intents)
+    honest = HeuristicBot(lie_rate=1.0, discreet=True)
+    honest.seated(0, None, lying_allowed=False)
+    assert Signal(Sign.VACHE) not in [i.signal for i in honest.signals(game.view(0), random.Random(0))]
+
+
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
 # Monsieur (brows up, confidence 0.9). Monsieur is the only card that beats Madame.
 _CAMERA_HANDS = [
