@@ -420,13 +420,32 @@ def report(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def _kept_rows(block: str, fresh: set[str]) -> tuple[list[str], list[str]]:
+    """The table rows and survivor sections of areas in the old generated block that have no
+    results here (their scratch copy was made on another machine or cleaned): kept as they were,
+    so one area's run never drops another area's figures from the doc."""
+    rows = [line for line in block.splitlines()
+            if re.match(r"\| (\w+) \| \d{4}-", line) and line.split("|")[1].strip() not in fresh]
+    sections = []
+    for part in re.split(r"\n(?=### Survivors in )", block):
+        m = re.match(r"### Survivors in (\w+) ", part)
+        if m and m.group(1) not in fresh:
+            sections.append(part.rstrip())
+    return rows, sections
+
+
 def write_doc(results: list[Result]) -> None:
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Mutation testing\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text:
         text += f"\n{BEGIN}\n{END}\n"
     head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1] if END in rest else ""
-    DOC.write_text(head + report(results) + tail, encoding="utf-8")
+    old, tail = rest.split(END, 1) if END in rest else (rest, "")
+    rows, sections = _kept_rows(old, {r.area for r in results})
+    lines = report(results).splitlines()
+    table_end = next(i for i, line in enumerate(lines) if i > 3 and not line.startswith("|"))
+    lines[table_end:table_end] = rows
+    body = "\n".join(lines[:-2] + [s for section in sections for s in ["", section]] + ["", END])
+    DOC.write_text(head + body + tail, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
