@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from trainer.bots.channel import NoisyChannel
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
@@ -147,6 +149,17 @@ def test_a_discreet_bluffer_bluffs_discreetly_and_only_at_a_table_with_lies():
     honest = HeuristicBot(lie_rate=1.0, discreet=True)
     honest.seated(0, None, lying_allowed=False)
     assert Signal(Sign.VACHE) not in [i.signal for i in honest.signals(game.view(0), random.Random(0))]
+
+
+@pytest.mark.parametrize("hand, goes", [
+    ("3D 3C 9C 4B 5C 6C 7B 8B RC", False),  # two luettes and one double (the grand neuf)
+    ("3D 3C 9C 9D 5C 6C 7B 8B RC", True),   # two luettes and two doubles
+    ("3D 3C 2D 4B 5C 6C 7B 8B RC", True),   # three luettes
+])
+def test_the_mordienne_intention_needs_three_luettes_or_two_and_two_doubles(hand, goes):
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), [hand, None, None, None])
+    signs = [i.signal for i in HeuristicBot().signals(game.view(0), random.Random(0))]
+    assert (Signal(Sign.MORDIENNE) in signs) is goes
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
