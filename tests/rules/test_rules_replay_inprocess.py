@@ -143,3 +143,18 @@ def test_an_unreadable_file_is_named_as_the_replay_file(tmp_path):
     with pytest.raises(ReplayError) as raised:
         replay_file(str(broken))
     assert str(raised.value).startswith(f"replay file '{broken}' is not valid JSON")
+
+
+def test_dealer_zero_and_no_plays_key_are_a_deal_at_its_start(tmp_path):
+    data = mordienne_file(dealer=0)
+    del data["plays"]
+    assert _replay(tmp_path, data) == {"tricks": [], "tricks_won": [0, 0, 0, 0], "next_leader": 1}
+
+
+def test_the_team_of_a_deal_won_by_seat_two_is_team_zero(tmp_path):
+    # The mordienne deal turned one seat clockwise: West's run is now North's (seat 2).
+    data = mordienne_file(dealer=0)
+    data["hands"] = data["hands"][-1:] + data["hands"][:-1]
+    out = _replay(tmp_path, data)
+    assert (out["deal_winner"], out["team"], out["points"], out["mordienne"]) == (2, 0, 2, True)
+    assert out["tricks_won"] == [2, 2, 3, 2]
