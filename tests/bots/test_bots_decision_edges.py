@@ -155,6 +155,9 @@ def test_a_discreet_bluffer_bluffs_discreetly_and_only_at_a_table_with_lies():
     ("3D 3C 9C 4B 5C 6C 7B 8B RC", False),  # two luettes and one double (the grand neuf)
     ("3D 3C 9C 9D 5C 6C 7B 8B RC", True),   # two luettes and two doubles
     ("3D 3C 2D 4B 5C 6C 7B 8B RC", True),   # three luettes
+    ("3D 3C 2C 4B 5C 6C 7B 8B RC", True),   # three luettes, the Vache (level 4) one of them
+    ("3D 3C 2E 9D 5C 6C 7B 8B RC", True),   # two luettes and two doubles, the deux d'écrit (level 8) one
+    ("3D 3C 9C AD 5C 6C 7B 8B RC", False),  # an ace is no double
 ])
 def test_the_mordienne_intention_needs_three_luettes_or_two_and_two_doubles(hand, goes):
     game = _deal(Ruleset.preset("vendee", chant_allowed=False), [hand, None, None, None])
