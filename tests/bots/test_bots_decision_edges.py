@@ -10,16 +10,19 @@ import random
 import pytest
 
 from trainer.bots.channel import NoisyChannel
+from trainer.bots.playout import greedy_card
+from trainer.bots.signing import SIGNS_PAY_BELOW, choose_policy
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
+from trainer.rules.fastdeal import FastDeal
 from trainer.rules.game import Game
 from trainer.rules.ruleset import GivingUp, Ruleset
 from trainer.signals.gestures import Gesture
 from trainer.signals.relative import base_level, resolve
 from trainer.signals.signs import Sign, Signal
-from trainer.signals.table import encode_message, mark_confidence
+from trainer.signals.table import Vigilance, encode_message, mark_confidence
 
 WEAK = "RB CD VE 9E 8D 7C 6B 5E 4C"
 PARTNER_WEAK = "RD CC VB 9B 8E 7E 6D 5B 4D"
@@ -197,3 +200,31 @@ def test_a_bot_that_hears_through_a_poor_camera_does_not_count_on_the_read_sign(
     wary.hears_through(NoisyChannel.parse("0.5/6").reliability())
     card = wary.choose(game.view(0), random.Random(0))
     assert wary.last_rule == METTRE_A_LA_FORCE and card != Card.MADAME
+
+
+def test_the_signing_policy_steps_down_at_half_the_break_even_then_at_it():
+    # Catch chance of a discreet sign (here as high as an open one's): below half the measured
+    # break-even (0.5) every card up to the aces; up to the break-even the luettes and doubles only;
+    # past it the luettes only.
+    levels = {v: choose_policy(Vigilance(v, discreet_factor=1.0)).max_level for v in (0.2, 0.24, 0.26, 0.45, 0.55)}
+    assert SIGNS_PAY_BELOW == 0.5
+    assert levels == {0.2: 9, 0.24: 9, 0.26: 8, 0.45: 8, 0.55: 4}
+
+
+def _three_seat_deal() -> FastDeal:
+    # Three players, each alone: seat 0 leads a king (index 12), seat 1 a valet; seat 2 plays last.
+    deal = FastDeal([[12, 40], [22, 41], [0, 47]], 0)
+    deal.apply(12)
+    deal.apply(22)
+    return deal
+
+
+def test_the_rollout_policy_has_no_partner_at_three_and_one_across_at_four():
+    # At three, the king's holder is an opponent: the last player takes the trick with Monsieur.
+    assert greedy_card(_three_seat_deal(), random.Random(0)) == 0
+    # At four, seat 0 (the partner of seat 2) wins with the petit neuf after seat 1's low card:
+    # seat 2 plays its lowest card rather than Madame.
+    deal = FastDeal([[5, 40], [30, 41], [1, 47], [31, 42]], 0)
+    deal.apply(5)
+    deal.apply(30)
+    assert greedy_card(deal, random.Random(0)) == 47
