@@ -6,11 +6,13 @@ believes what it read. Written against mutants of trainer/bots that the suite le
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from trainer.bots.channel import NoisyChannel
-from trainer.bots.playout import greedy_card
+from trainer.bots.knowledge import knowledge_of, public_play
+from trainer.bots.playout import greedy_card, pimc_values
 from trainer.bots.signing import SIGNS_PAY_BELOW, choose_policy
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
@@ -228,3 +230,21 @@ def test_the_rollout_policy_has_no_partner_at_three_and_one_across_at_four():
     deal.apply(5)
     deal.apply(30)
     assert greedy_card(deal, random.Random(0)) == 47
+
+
+def test_after_an_accepted_announced_mordienne_every_deal_counts_double_in_the_search():
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), ["3D 3C 2D 2C AD AC AB AE 4B", None, None, None])
+    game.apply(ANNOUNCE_MORDIENNE)
+    while game.phase is not Phase.PLAY:
+        game.apply(ACCEPT if ACCEPT in game.legal_actions() else game.legal_actions()[0])
+    view = game.view(game.to_move)
+    public = public_play(view)
+    assert public.points_scale == 2
+    knowledge = knowledge_of(view)
+    legal = sorted({c.index for c in view.hand})
+    doubled = pimc_values(knowledge, public, legal, view.ruleset.team_of, random.Random(5),
+                          worlds=20, max_seconds=None)
+    plain = pimc_values(knowledge, replace(public, points_scale=1), legal, view.ruleset.team_of,
+                        random.Random(5), worlds=20, max_seconds=None)
+    assert any(v != 0 for v in plain.values.values())
+    assert doubled.values == {c: 2 * v for c, v in plain.values.items()}
