@@ -12,8 +12,9 @@ import pytest
 
 from trainer.bots.channel import NoisyChannel
 from trainer.bots.knowledge import knowledge_of, public_play
-from trainer.bots.playout import greedy_card, pimc_values
-from trainer.bots.signing import SIGNS_PAY_BELOW, choose_policy
+from trainer.bots.playout import POLICIES, greedy_card, pimc_values, random_card
+from trainer.bots.search import ISMCTSBot, SearchBot
+from trainer.bots.signing import SIGNS_PAY_BELOW, SignPolicy, choose_policy
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
@@ -248,3 +249,59 @@ def test_after_an_accepted_announced_mordienne_every_deal_counts_double_in_the_s
                         random.Random(5), worlds=20, max_seconds=None)
     assert any(v != 0 for v in plain.values.values())
     assert doubled.values == {c: 2 * v for c, v in plain.values.items()}
+
+
+def test_at_three_the_rollout_takes_a_trick_from_either_opponent():
+    # Seat 1's king leads the trick; seat 2, last, takes it with Monsieur (seats 1 and 2 are no team).
+    deal = FastDeal([[40, 41], [12, 42], [0, 47]], 0)
+    deal.apply(40)
+    deal.apply(12)
+    assert greedy_card(deal, random.Random(0)) == 0
+
+
+def test_a_spoiled_trick_is_nobody_s_in_the_search_s_playouts():
+    rules = Ruleset.preset("vendee", chant_allowed=False)
+    hands = ["AD 4D 4C 4B 4E 5D 5C 5B 5E", "AC 6D 6C 6B 6E 7D 7C 7B 7E",
+             "AB 8D 8C 8B 8E VD VC VB VE", "3E 3B 9E 9B CD CC CB CE RD"]
+    game = _deal(rules, hands)
+    while game.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[0])
+    for code in ("AD", "AC", "AB", "3E"):  # three aces: spoiled
+        game.apply(Card.parse(code))
+    assert game.tricks[0].winner is None
+    resumed = public_play(game.view(game.to_move)).resume([[c.index for c in game.hand(s)] for s in range(4)])
+    assert resumed.won == [0, 0, 0, 0] and resumed.deal_winner() == -1
+
+
+def test_a_search_bot_given_a_policy_keeps_it_at_any_table():
+    mine = SignPolicy(max_level=4, discreet=False)
+    bot = SearchBot(policy=mine, worlds=2, max_ms=None)
+    bot.at_table(Vigilance(0.0))
+    assert bot.policy.max_level == 4 and bot.policy.discreet is False
+    chosen = SearchBot(worlds=2, max_ms=None)
+    chosen.at_table(Vigilance(1.0, discreet_factor=1.0))
+    assert chosen.policy.max_level == 0  # no policy given: the table's vigilance decides
+
+
+def test_an_unseated_search_bot_believes_the_signs_it_receives():
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), list(_CAMERA_HANDS))
+    while game.phase is Phase.DECLARE:
+        game.apply(game.legal_actions()[0])
+    game.record_signal(2, encode_message(Signal(Sign.MONSIEUR)), {0})
+    bot = SearchBot(worlds=8, max_ms=None)
+    assert bot.trust == 1.0
+    card = bot.choose(game.view(0), random.Random(2))
+    assert card in game.hand(0)
+
+
+def test_ismcts_rolls_out_with_the_policy_it_was_given(monkeypatch):
+    calls = []
+
+    def counting(deal, rng):
+        calls.append(deal.to_move)
+        return random_card(deal, rng)
+
+    monkeypatch.setitem(POLICIES, "random", counting)
+    game = _camera_game()
+    ISMCTSBot(rollout="random", worlds=20, max_ms=None).choose(game.view(0), random.Random(1))
+    assert len(calls) > 20
