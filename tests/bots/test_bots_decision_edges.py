@@ -16,6 +16,7 @@ from trainer.bots.playout import POLICIES, greedy_card, pimc_values, random_card
 from trainer.bots.search import ISMCTSBot, SearchBot
 from trainer.bots.signing import SIGNS_PAY_BELOW, SignPolicy, choose_policy
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
+from trainer.bots.worlds import sample_hands
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
@@ -305,3 +306,19 @@ def test_ismcts_rolls_out_with_the_policy_it_was_given(monkeypatch):
     game = _camera_game()
     ISMCTSBot(rollout="random", worlds=20, max_ms=None).choose(game.view(0), random.Random(1))
     assert len(calls) > 20
+
+
+def test_a_partner_who_signed_two_aces_and_played_one_holds_exactly_one_more():
+    rules = Ruleset.preset("vendee", chant_allowed=False)
+    game = _deal(rules, ["3C RB 7C 6C 5E 4E 4B 5B 6B", None, "AD AC 7E 8D 8C 8B 8E VD VC", None])
+    while game.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[0])
+    game.record_signal(2, encode_message(Signal(Sign.AS, 2)), {0})
+    for seat in range(4):  # trick 1: the partner (seat 2) plays one of its aces
+        assert game.to_move == seat
+        game.apply(Card.AS_DENIERS if seat == 2 else game.legal_actions()[-1])
+    knowledge = knowledge_of(game.view(0))
+    aces = {c.index for c in CARDS if c.level == 9}
+    rng = random.Random(4)
+    held = {len(aces & set(sample_hands(knowledge, rng)[2])) for _ in range(60)}
+    assert held == {1}
