@@ -17,7 +17,7 @@ from trainer.bots.search import ISMCTSBot, SearchBot
 from trainer.bots.signing import SIGNS_PAY_BELOW, SignPolicy, choose_policy
 from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.worlds import sample_hands
-from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE
+from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE, MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.fastdeal import FastDeal
@@ -322,3 +322,19 @@ def test_a_partner_who_signed_two_aces_and_played_one_holds_exactly_one_more():
     rng = random.Random(4)
     held = {len(aces & set(sample_hands(knowledge, rng)[2])) for _ in range(60)}
     assert held == {1}
+
+
+def test_a_bot_goes_for_mordienne_after_signing_it_unless_it_never_tries():
+    def lead(bot: HeuristicBot, signed: bool) -> str:
+        game = _deal(Ruleset.preset("vendee", chant_allowed=False), [STRONG, None, None, None])
+        while game.phase is not Phase.PLAY:
+            game.apply(game.legal_actions()[0])
+        if signed:
+            game.record_signal(0, encode_message(Signal(Sign.MORDIENNE)), {2})
+        assert game.to_move == 0
+        bot.choose(game.view(0), random.Random(0))
+        return bot.last_rule
+
+    assert lead(HeuristicBot(), signed=True) == MORDIENNE_LOSE_EARLY
+    assert lead(HeuristicBot(), signed=False) not in (MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST)
+    assert lead(HeuristicBot(mordienne=False), signed=True) not in (MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST)
