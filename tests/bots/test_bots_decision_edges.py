@@ -338,3 +338,36 @@ def test_a_bot_goes_for_mordienne_after_signing_it_unless_it_never_tries():
     assert lead(HeuristicBot(), signed=True) == MORDIENNE_LOSE_EARLY
     assert lead(HeuristicBot(), signed=False) not in (MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST)
     assert lead(HeuristicBot(mordienne=False), signed=True) not in (MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST)
+
+
+def test_caught_opponent_signs_are_believed_only_at_an_honest_table():
+    # Both opponents were caught signing misère (nothing above an ace). Believed, the Borgne is the
+    # master card (Monsieur and Madame are then the partner's); at a table with lies a sign is a
+    # likelihood, the heuristic does not count on it, and keeps the Borgne.
+    hands = ["2D AD RB 7C 6C 5E 4E 4B 5B", "RD RC CD CC VD VC 8D 8C 7D",
+             "3D 3C 2C AC AB AE 9C 9D 2B", "RE CB CE VB VE 8B 8E 7B 7E"]
+
+    def lead(lying_allowed: bool):
+        game = _deal(Ruleset.preset("vendee", chant_allowed=False), list(hands))
+        while game.phase is not Phase.PLAY:
+            game.apply(game.legal_actions()[0])
+        for seat in (1, 3):
+            game.record_signal(seat, encode_message(Signal(Sign.MISERE)), {0})
+        bot = HeuristicBot()
+        bot.seated(0, None, lying_allowed=lying_allowed)
+        return bot.choose(game.view(0), random.Random(0)), bot.last_rule
+
+    assert lead(False) == (Card.BORGNE, LEAD_MASTER)
+    card, rule = lead(True)
+    assert rule == METTRE_A_LA_FORCE and card != Card.BORGNE
+
+
+def test_a_bot_that_announced_mordienne_plays_for_it():
+    game = _deal(Ruleset.preset("vendee", chant_allowed=False), ["3D 3C 2D 2C AD AC AB AE 4B", None, None, None])
+    game.apply(ANNOUNCE_MORDIENNE)
+    while game.phase is not Phase.PLAY:
+        game.apply(ACCEPT if ACCEPT in game.legal_actions() else game.legal_actions()[0])
+    assert game.to_move == 0
+    bot = HeuristicBot()
+    bot.choose(game.view(0), random.Random(0))
+    assert bot.last_rule == MORDIENNE_LOSE_EARLY
