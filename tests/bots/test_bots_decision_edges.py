@@ -371,3 +371,19 @@ def test_a_bot_that_announced_mordienne_plays_for_it():
     bot = HeuristicBot()
     bot.choose(game.view(0), random.Random(0))
     assert bot.last_rule == MORDIENNE_LOSE_EARLY
+
+
+@pytest.mark.parametrize("hand, vote, why", [
+    ("3D AD RB CD VE 9E 8D 7C 6B", "yes", "agree"),   # two trick-takers: a weak hand, reshuffle
+    ("3D AD AC RB CD VE 9E 8D 7C", "no", "refuse"),   # three: keep it
+])
+def test_the_chant_vote_turns_between_two_and_three_trick_takers(hand, vote, why):
+    from trainer.bots.heuristic import CHANT_NO, CHANT_YES
+    from trainer.rules.actions import NO, YES
+
+    game = _deal(Ruleset(), [hand, None, None, None])
+    assert game.phase is Phase.CHANT_VOTE and game.to_move == 0
+    bot = HeuristicBot()
+    action = bot.choose(game.view(0), random.Random(0))
+    assert (action, bot.last_rule) == ((YES, CHANT_YES) if vote == "yes" else (NO, CHANT_NO))
+    assert why in bot.last_rule
