@@ -41,6 +41,8 @@ REPO = Path(__file__).resolve().parents[1]
 SCRATCH = REPO / ".mutation"
 DOC = REPO / "docs" / "mutation.md"
 BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
+CHILDREN = 1
+"""mutmut workers at once (``--children``): 1 leaves the other core to the rest of the machine."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,31 @@ AREAS: dict[str, Area] = {
             ),
         ),
         Area("signals", ("trainer/signals/*.py",), ("signs", "relative", "table", "conventions", "gestures"), ("tests/signals", "-m", "not slow and not vision and not browser")),
-        Area("bots", ("trainer/bots/*.py",), ("worlds", "knowledge", "playout", "search", "tactics", "heuristic", "signing"), ("tests/bots", "-m", "not slow and not vision and not browser")),
+        Area(
+            "bots",
+            ("trainer/bots/*.py",),
+            # The modules that decide play first: the heuristic's rules, the search, the worlds it
+            # samples, what a seat reads from the signs it received, then the signing policy.
+            ("heuristic", "tactics", "search", "playout", "worlds", "knowledge", "inference", "signing"),
+            # The thousands-of-deals sweeps (45 s together under load), the Ray cluster and the
+            # process pools each cost a minute per surviving mutant and test legality and plumbing
+            # that the targeted tests and the seeded whole games of test_bots_selfplay.py also run.
+            (
+                "tests/bots",
+                "-m",
+                "not slow and not vision and not browser",
+                *(
+                    arg
+                    for name in (
+                        "test_bots_selfplay.py::test_random_bots_play_thousands_of_deals",
+                        "test_bots_selfplay.py::test_heuristic_against_random_plays_thousands_of_deals",
+                        "test_bots_cluster.py::test_the_ray_backend_plays_the_serial_games",
+                        "test_bots_oracle_workers.py::test_workers_give_the_serial_results",
+                    )
+                    for arg in ("--deselect", f"tests/bots/{name}")
+                ),
+            ),
+        ),
         Area(
             "quiz",
             ("trainer/quiz/*.py",),
@@ -222,7 +248,7 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
         print(f"-- {batch or 'the rest'}", flush=True)
         # Its own process group, so a stop at the time budget ends mutmut's forked workers too.
         proc = subprocess.Popen(
-            [mutmut, "run", "--max-children", "1", *([batch] if batch else [])],
+            [mutmut, "run", "--max-children", str(CHILDREN), *([batch] if batch else [])],
             cwd=root, env=env, start_new_session=True,
         )
         try:
@@ -233,6 +259,41 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
             print(f"   time budget of {minutes} min used up", flush=True)
             break
     (root / "ran_at.txt").write_text(stamp, encoding="utf-8")
+
+
+def sample(area: Area, count: int, seed: int, minutes: float | None, only: tuple[str, ...] = ()) -> None:
+    """Run ``count`` of the area's mutants not yet run, drawn with ``random.Random(seed)`` from the
+    modules outside ``area.first`` (those are run whole): an unbiased estimate of the rest of a large
+    area when it cannot all be run; with ``only``, drawn from those modules instead. Needs an earlier run of the area (mutmut lists the mutants then)."""
+    import random
+
+    root = SCRATCH / area.name
+    package = area.mutate[0].rsplit("/", 1)[0].replace("/", ".")
+    first = tuple(f"{package}.{m}." for m in area.first)
+    wanted = tuple(f"{package}.{m}." for m in only)
+    pool = []
+    for meta in sorted((root / "mutants").rglob("*.py.meta")) if (root / "mutants").exists() else []:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        pool += [name for name, code in data.get("exit_code_by_key", {}).items()
+                 if code is None and (name.startswith(wanted) if wanted else not name.startswith(first))]
+    if not pool:
+        print(f"== {area.name}: nothing to sample (run the area first)", flush=True)
+        return
+    chosen = random.Random(seed).sample(sorted(pool), min(count, len(pool)))
+    print(f"== sample of {len(chosen)} of the {len(pool)} mutants not run in {area.name} (seed {seed})", flush=True)
+    root = prepare(area)
+    env = dict(os.environ)
+    env.setdefault("ALUETTE_SHARED", str((REPO.parent / "shared").resolve()))
+    mutmut = str(Path(sys.executable).with_name("mutmut"))
+    proc = subprocess.Popen([mutmut, "run", "--max-children", str(CHILDREN), *chosen], cwd=root, env=env,
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=None if minutes is None else minutes * 60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        print(f"   time budget of {minutes} min used up", flush=True)
+    (root / "sampled.txt").write_text(f"seed {seed}\n" + "\n".join(chosen) + "\n", encoding="utf-8")
 
 
 def recheck(area: Area) -> None:
@@ -251,7 +312,7 @@ def recheck(area: Area) -> None:
     # Those listed as equivalent in the doc would only survive again, each after the whole test run.
     live = [name for name in before.survivors if name not in equivalents()]
     print(f"== recheck {len(live)} survivors and {len(before.crashed)} crashed of {area.name}", flush=True)
-    subprocess.run([mutmut, "run", "--max-children", "1", *live, *before.crashed], cwd=root, env=env,
+    subprocess.run([mutmut, "run", "--max-children", str(CHILDREN), *live, *before.crashed], cwd=root, env=env,
                    check=False)
 
 
@@ -359,13 +420,32 @@ def report(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def _kept_rows(block: str, fresh: set[str]) -> tuple[list[str], list[str]]:
+    """The table rows and survivor sections of areas in the old generated block that have no
+    results here (their scratch copy was made on another machine or cleaned): kept as they were,
+    so one area's run never drops another area's figures from the doc."""
+    rows = [line for line in block.splitlines()
+            if re.match(r"\| (\w+) \| \d{4}-", line) and line.split("|")[1].strip() not in fresh]
+    sections = []
+    for part in re.split(r"\n(?=### Survivors in )", block):
+        m = re.match(r"### Survivors in (\w+) ", part)
+        if m and m.group(1) not in fresh:
+            sections.append(part.rstrip())
+    return rows, sections
+
+
 def write_doc(results: list[Result]) -> None:
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Mutation testing\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text:
         text += f"\n{BEGIN}\n{END}\n"
     head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1] if END in rest else ""
-    DOC.write_text(head + report(results) + tail, encoding="utf-8")
+    old, tail = rest.split(END, 1) if END in rest else (rest, "")
+    rows, sections = _kept_rows(old, {r.area for r in results})
+    lines = report(results).splitlines()
+    table_end = next(i for i, line in enumerate(lines) if i > 3 and not line.startswith("|"))
+    lines[table_end:table_end] = rows
+    body = "\n".join(lines[:-2] + [s for section in sections for s in ["", section]] + ["", END])
+    DOC.write_text(head + body + tail, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,7 +462,15 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default="", metavar="M,M",
         help="only these modules of the area, e.g. --only fastdeal,cards,replay rules",
     )
+    parser.add_argument(
+        "--sample", type=int, default=0, metavar="N",
+        help="run N seeded random mutants not yet run, outside the area's first modules",
+    )
+    parser.add_argument("--seed", type=int, default=16, help="seed of --sample (default 16)")
+    parser.add_argument("--children", type=int, default=1, help="mutmut workers at once (default 1)")
     args = parser.parse_args(argv)
+    global CHILDREN
+    CHILDREN = max(1, args.children)
     names = list(AREAS) if args.all else args.areas
     unknown = [n for n in names if n not in AREAS]
     if unknown:
@@ -390,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.recheck:
         for name in names:
             recheck(AREAS[name])
+    elif args.sample:
+        for name in names:
+            sample(AREAS[name], args.sample, args.seed, args.minutes, tuple(m for m in args.only.split(",") if m))
     elif not args.report_only:
         for name in names:
             run(AREAS[name], args.minutes, tuple(m for m in args.only.split(",") if m))

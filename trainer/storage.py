@@ -428,21 +428,37 @@ def _check_existing(path: Path) -> None:
 @contextmanager
 def _left_as_found(path: Path) -> Iterator[None]:
     """A read-only connection to a WAL database creates empty -wal/-shm files beside it; when the
-    file is then refused, remove the ones the checks made, so a refused file is left as found."""
+    file is then refused, have SQLite remove the ones the checks made, so a refused file is left as
+    found -- and never a -wal/-shm another connection is using (see :func:`_release_companions`)."""
     companions = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
-    existed = {companion: companion.exists() for companion in companions}
+    existed = any(companion.exists() for companion in companions)
     try:
         yield
     except BaseException:
-        for companion in companions:
-            try:
-                if not existed[companion] and companion.stat().st_size <= 32768:
-                    # -shm is an index rebuilt from the -wal; an empty -wal holds no data
-                    if companion.name.endswith("-shm") or companion.stat().st_size == 0:
-                        companion.unlink()
-            except OSError:
-                pass
+        if not existed and any(companion.exists() for companion in companions):
+            _release_companions(path)
         raise
+
+
+def _release_companions(path: Path) -> None:
+    """Let SQLite itself delete a WAL database's -wal and -shm: a read-write connection that reads
+    once and closes deletes them only when it is the file's last connection, which SQLite tells by
+    its own locks (other processes' and this process's other connections alike).
+
+    Deleting them by hand (as before) could remove another process's live -shm and -wal, opened
+    while the check ran: its next commits would go to a file no one else can see, and be lost.
+    Called only when neither existed before the check, so the close's checkpoint copies nothing
+    that was there before: the database file is left byte for byte as found."""
+    try:
+        release = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=0)
+    except sqlite3.Error:
+        return
+    try:
+        release.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.Error:
+        pass  # damaged or busy: what is beside it stays, which loses nothing
+    finally:
+        release.close()
 
 
 def _probe(path: Path) -> None:

@@ -52,3 +52,17 @@ def test_bad_codes_are_rejected_naming_the_code(code):
 
 def test_format_and_parse_round_trip():
     assert Card.parse_many(format_cards(CARDS).lower().split()) == CARDS
+
+
+def test_names_default_to_french_and_bad_arguments_are_named():
+    assert Card.VACHE.name_in() == Card.VACHE.name_in("fr") == "la Vache"
+    with pytest.raises(CardError) as raised:
+        Card.VACHE.name_in("de")
+    assert str(raised.value) == "unknown language 'de': use 'fr', 'en' or 'it'"
+    with pytest.raises(CardError) as raised:
+        Card.parse(32)
+    assert str(raised.value) == "card code must be a string like '3D', got 32"
+    for level in (0, 20):
+        with pytest.raises(CardError) as raised:
+            cards_at_level(level)
+        assert str(raised.value) == f"strength level {level} does not exist: levels run from 1 to 19"

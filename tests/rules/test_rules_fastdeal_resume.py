@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from trainer.rules.errors import IllegalActionError
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, is_mordienne
 
 HAND = {3: 12, 4: 9, 6: 8}
@@ -117,3 +118,69 @@ def test_random_deals_are_shuffled_from_dealer_zero_and_copies_keep_the_options(
         deal = FastDeal.random(random.Random(3), **options)
         copy = deal.copy()
         assert (copy.spoiler_leads, copy.pourri_breaks_run) == (options["spoiler_leads"], options["pourri_breaks_run"])
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_random_deal_is_dealt_from_the_given_dealer(players):
+    for dealer in range(players):
+        deal = FastDeal.random(random.Random(dealer), players=players, dealer=dealer)
+        # The seat left of the dealer leads; every seat has its deal's hand of distinct cards.
+        assert deal.to_move == deal.leader == (dealer + 1) % players
+        assert [len(h) for h in deal.hands] == [HAND[players]] * players
+        assert len({c for h in deal.hands for c in h}) == players * HAND[players]
+
+
+def test_mordienne_runs_by_rules_md():
+    # Every trick to one seat: no trick before the run, so mordienne (the run is the whole deal).
+    assert is_mordienne([2] * 9, 2)
+    assert is_mordienne([1, 1, 1], 1)
+    # With spoiled tricks skipped inside the run, the run may reach back to the first trick.
+    assert is_mordienne([2, NO_WINNER, 2, 2], 2, pourri_breaks_run=False)
+    assert not is_mordienne([2, NO_WINNER, 2, 2], 2)
+    # A trick taken before the run, even just before the trick that broke it, spoils mordienne.
+    assert not is_mordienne([2, 1, 2, 2, 2], 2)
+    assert not is_mordienne([3, 2, 1, 2, 2, 2], 2)
+    assert is_mordienne([3, NO_WINNER, 1, 2, 2, 2], 2)  # pagat's example shape
+
+
+def test_a_deal_is_not_a_mordienne_before_its_last_trick():
+    # Seat 0 took the first three tricks and leads the fourth: a run of three so far, but the
+    # deal is not over (RULES.md: "up to and including the ninth").
+    tricks = [(1, [20, 21, 22, 1], 0), (0, [2, 23, 24, 25], 0), (0, [3, 26, 27, 28], 0)]
+    left = [c for c in range(48) if c not in {1, 2, 3} | set(range(20, 29))]
+    hands = [left[k * 6:(k + 1) * 6] for k in range(4)]
+    deal = FastDeal.resume(hands, 0, (), tricks, total_tricks=9)
+    assert deal.to_move == 0 and deal.won == [3, 0, 0, 0] and deal.deal_winner() == 0
+    assert deal.mordienne() is False and deal.points() == 1
+    # Seat 0 holds the six strongest cards left (lowest indices): played out, it takes every
+    # trick, and the deal is a mordienne.
+    while not deal.finished:
+        deal.apply(min(deal.legal_actions()))
+    assert deal.winners == [0] * 9 and deal.mordienne() is True and deal.points() == 2
+
+
+def test_a_built_deal_checks_its_table_and_a_deal_of_no_tricks_is_over():
+    with pytest.raises(IllegalActionError) as raised:
+        FastDeal([[0], [1]], 0)
+    assert str(raised.value) == "a deal needs 3, 4 or 6 hands, got 2"
+    for leader in (-1, 4):
+        with pytest.raises(IllegalActionError) as raised:
+            FastDeal([[0], [1], [2], [3]], leader)
+        assert str(raised.value) == f"leader seat {leader} is not at a 4-player table"
+    assert FastDeal([[0], [1], [2], [3]], 3).to_move == 3
+    empty = FastDeal([[], [], [], []], 1)
+    assert empty.finished and empty.to_move == NO_WINNER and empty.legal_actions() == []
+
+
+def test_a_card_not_in_hand_or_after_the_end_is_refused_with_the_reason():
+    deal = FastDeal([[0, 4], [1, 5], [2, 6], [3, 7]], 0)
+    with pytest.raises(IllegalActionError) as raised:
+        deal.apply(9)  # seat 0 to move: the message is about its hand, not the end of the deal
+    assert str(raised.value) == "card 9 is not in the hand of seat 0: play one of [0, 4]"
+    assert deal.hands[0] == [0, 4] and deal.trick == []  # left untouched
+    for card in (0, 1, 2, 3, 4, 5, 6, 7):
+        deal.apply(card)
+    assert deal.finished
+    with pytest.raises(IllegalActionError) as raised:
+        deal.apply(8)
+    assert str(raised.value) == "the deal is over: card 8 cannot be played"
