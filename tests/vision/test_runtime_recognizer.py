@@ -10,7 +10,6 @@ import pytest
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.recognizer import (
-    MOUTH_ACTIVITY,
     GestureTiming,
     Recognizer,
     RecognizerConfig,
@@ -27,7 +26,7 @@ def frame(t: float, scores: dict[Gesture, float] | None = None, activity: float 
           side: Side | None = None) -> FrameScores:
     scores = scores or {}
     sides = {g: side for g in scores} if side else {}
-    return FrameScores(t, {MOUTH_ACTIVITY: activity}, scores, sides, face_found=True, hands_found=0)
+    return FrameScores(t, {}, scores, sides, face_found=True, hands_found=0, mouth_activity=activity)
 
 
 def quiet(fps: float, seconds: float, start: float = 0.0) -> list[FrameScores]:
@@ -352,17 +351,15 @@ def test_the_other_side_is_a_new_event():
 
 
 def test_face_signs_wait_for_the_neutral_face():
-    """First second of a video with no calibrated profile (the pipeline sets neutral_known = 0): a face
+    """First second of a video with no calibrated profile (the pipeline sets neutral_known False): a face
     sign measured against the population's neutral is not reported; its hold starts once the neutral
     is known. Hand signs do not wait."""
-    from trainer.vision.recognizer import NEUTRAL_KNOWN
-
     recognizer = Recognizer()
     reported: dict[Gesture, float] = {}
     for i in range(90):
         t = i / 30
-        known = {} if t >= 1.0 else {NEUTRAL_KNOWN: 0.0}
-        f = FrameScores(t, {MOUTH_ACTIVITY: 0.0, **known}, {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1)
+        f = FrameScores(t, {}, {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1,
+                        mouth_activity=0.0, neutral_known=t >= 1.0)
         for event in recognizer.update(f).started:
             reported.setdefault(event.gesture, t)
     assert reported[Gesture.THUMB] <= 0.15

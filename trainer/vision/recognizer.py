@@ -17,14 +17,14 @@ below ``exit``):
   slow release does not fire twice.
 * Talking. Speech opens and closes the lips several times a second with irregular amplitudes; a
   deliberate mouth sign is one slow opening (or a few). The talking level is how many direction
-  reversals the ``mouth_activity`` feature made over the last ``talk_window_ms`` (zigzag filter with
+  reversals ``FrameScores.mouth_activity`` made over the last ``talk_window_ms`` (zigzag filter with
   ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
   ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
   ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
   never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
   stressed words, the head sway and the short eye closures of speech (``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
-  profile, first second: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures wait unless they
+  profile, first second: ``FrameScores.neutral_known`` False), face gestures wait unless they
   score at least ``unsure_enter`` (0.95, a sign as clear as on a single photo): their hold starts
   once the neutral is known, so a face that differs from the population does not fire.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
@@ -41,19 +41,12 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from trainer.signals.gestures import BodyPart, Gesture, GestureEvent, Side
 from trainer.vision.hand_gestures import count_reversals
 from trainer.vision.types import FrameScores
-
-MOUTH_ACTIVITY = "mouth_activity"
-"""Feature name the pipeline puts in FrameScores.features for the talking detector."""
-NEUTRAL_KNOWN = "neutral_known"
-"""Feature the pipeline sets to 0.0 while it does not know this person's neutral face yet (first
-second of a video without a calibrated profile); face gestures then wait for it."""
-
 
 @dataclass(frozen=True, slots=True)
 class GestureTiming:
@@ -93,7 +86,7 @@ class RecognizerConfig:
     )
     talk_window_ms: float = 1500.0
     talk_min_move: float = 0.04
-    """Smallest lip movement (mouth_activity units: fraction of the inter-ocular distance) counted
+    """Smallest lip movement (``FrameScores.mouth_activity`` units: fraction of the inter-ocular distance) counted
     as a stroke of the talking detector."""
     talk_reversals: tuple[float, float] = (2.0, 5.0)
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
@@ -108,7 +101,7 @@ class RecognizerConfig:
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
-    """While the neutral face is unknown (``NEUTRAL_KNOWN`` = 0), a face gesture scoring at least this
+    """While the neutral face is unknown (``FrameScores.neutral_known`` False), a face gesture scoring at least this
     (against the population's neutral, as on a single photo) may start; None: face gestures wait for
     the neutral. Waiting lost every sign made in a stream's first second (a wink at 0.2 s on two
     clips scored 0.99); 0.95 kept the talking clips' false events where waiting had them (replays of
@@ -192,10 +185,10 @@ class Recognizer:
         self.__init__(self.config)
 
     # -- talking -----------------------------------------------------------------------------
-    def _update_talking(self, timestamp: float, features: Mapping[str, float], face_found: bool) -> float:
+    def _update_talking(self, timestamp: float, mouth_activity: float | None, face_found: bool) -> float:
         cfg = self.config
-        if face_found and MOUTH_ACTIVITY in features:
-            self._mouth.append((timestamp, float(features[MOUTH_ACTIVITY])))
+        if face_found and mouth_activity is not None:
+            self._mouth.append((timestamp, float(mouth_activity)))
         while self._mouth and (timestamp - self._mouth[0][0]) * 1000.0 > cfg.talk_window_ms:
             self._mouth.popleft()
         if len(self._mouth) < 3:
@@ -213,11 +206,11 @@ class Recognizer:
                 "feed frames in order, or reset() the recognizer for a new stream"
             )
         self._last_time = t
-        self._talking = self._update_talking(t, frame.features, frame.face_found)
+        self._talking = self._update_talking(t, frame.mouth_activity, frame.face_found)
         if self._talking >= 0.5:
             self._last_talking = t
         talking = (t - self._last_talking) * 1000.0 <= self.config.talk_hangover_ms
-        unsure = frame.features.get(NEUTRAL_KNOWN, 1.0) < 0.5
+        unsure = not frame.neutral_known
         # Until the detector has seen most of a window of mouth movement it cannot tell speech from
         # a sign, so the start of a stream (or of a face) is treated as possibly talking.
         if not self._mouth or (t - self._mouth[0][0]) * 1000.0 < 0.66 * self.config.talk_window_ms:
