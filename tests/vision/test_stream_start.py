@@ -104,3 +104,26 @@ def test_the_recognizer_inputs_are_typed_fields_not_feature_keys():
     opened = max(f.mouth_activity for f in faces if f.timestamp > 10.2)
     closed = max(f.mouth_activity for f in faces if f.timestamp < 0.15)
     assert opened > closed + 0.2
+
+
+def test_a_mouth_sign_in_the_first_second_is_not_taken_for_speech():
+    """sequence/lp_d19.mp4 opens with a smirk at 0.30-0.80 s (clip_spans.tsv; recorded landmarks
+    samples/streams_lp_d19.npz). The talking detector has not yet seen a window then; assuming speech
+    gave the smirk the 800 ms talking hold and lost it. Its lips opened once and closed once (one
+    reversal), which is not speech (``talk_warmup_reversals`` = 2): the smirk is an event, reported
+    within 250 ms of its onset."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.recognizer import RecognizerConfig
+    from trainer.vision.streams import load_stream, replay
+
+    stream = load_stream(REPO / "samples" / "streams_lp_d19.npz")
+
+    def first_smirk(config):
+        for scores, started, _ in replay(stream, Pipeline(PipelineOptions(recognizer=config))):
+            if any(e.gesture is Gesture.LIP_CORNER for e in started) and scores.timestamp < 1.0:
+                return scores.timestamp
+        return None
+
+    reported = first_smirk(RecognizerConfig())
+    assert reported is not None and reported <= 0.30 + 0.25
+    assert first_smirk(RecognizerConfig(talk_warmup_reversals=None)) is None  # speech assumed: lost

@@ -514,6 +514,7 @@ class Pipeline:
             mouth_hidden=hidden,
             blendshapes=shapes,
             mouth_activity=mouth_activity,
+            jaw_open=shapes.get("jawOpen"),
             neutral_known=neutral_known,
         )
 

@@ -18,10 +18,11 @@ below ``exit``):
 * Talking. Speech opens and closes the lips several times a second with irregular amplitudes; a
   deliberate mouth sign is one slow opening (or a few). The talking level is how many direction
   reversals ``FrameScores.mouth_activity`` made over the last ``talk_window_ms`` (zigzag filter with
-  ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
-  ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
-  ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
-  never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
+  ``talk_min_move``), or ``FrameScores.jaw_open`` (``talk_jaw_min_move``) when that made more. While
+  talking, a mouth gesture (``Gesture.uses_mouth``) must be held for ``talking_hold_ms`` instead of
+  ``hold_ms`` to start (and talking is assumed to last ``talk_hangover_ms`` past the last
+  detection, for pauses between words): mouth shapes of speech never last that long, a deliberate
+  sign does. The same goes for the brow flashes speakers make on
   stressed words, the head sway and the short eye closures of speech (``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
   profile, first second: ``FrameScores.neutral_known`` False), face gestures wait unless they
@@ -88,6 +89,13 @@ class RecognizerConfig:
     talk_min_move: float = 0.04
     """Smallest lip movement (``FrameScores.mouth_activity`` units: fraction of the inter-ocular distance) counted
     as a stroke of the talking detector."""
+    talk_jaw_min_move: float | None = 0.04
+    """Smallest movement of the ``jawOpen`` blendshape (0..1) counted as a stroke; the detector counts
+    the reversals of the lips' gap and of the jaw and keeps the larger count (None: lips only). The
+    jaw channel caught the speech of lp_d13, whose lips' gap moved less than ``talk_min_move`` while
+    she talked: its pout of 0.4 s during speech was the talking clips' last face event (talking
+    streams 0.81 -> 0.40 false events a minute; choice between 0.03, 0.04 and 0.05 in
+    docs/vision-runtime.md)."""
     talk_reversals: tuple[float, float] = (2.0, 5.0)
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
@@ -106,6 +114,13 @@ class RecognizerConfig:
     the neutral. Waiting lost every sign made in a stream's first second (a wink at 0.2 s on two
     clips scored 0.99); 0.95 kept the talking clips' false events where waiting had them (replays of
     the recorded clips, scripts/record_clip_runs.py; docs/vision-personal.md)."""
+    talk_warmup_reversals: int | None = 2
+    """Until the talking detector has seen most of its window (a stream's or a face's first second),
+    talking is inferred from this many reversals seen so far (None: talking is assumed). Speech opens
+    and closes the lips several times in its first second; a sign made from a still face opens them
+    once and closes them once (one reversal). Assuming talking lost every mouth sign made in a
+    stream's first second (a smirk at 0.3 s, a tongue out from the first frame); 2 rather than 3 (the
+    same figures on the clips) calls talking on less evidence."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -175,8 +190,10 @@ class Recognizer:
         self._tracks: dict[Gesture, _Track] = {g: _Track() for g in self.config.gestures}
         self._timings = {g: self.config.timing(g) for g in self.config.gestures}
         self._mouth: deque[tuple[float, float]] = deque()
+        self._jaw: deque[tuple[float, float]] = deque()
         self._last_time: float | None = None
         self._talking = 0.0
+        self._reversals = 0
         self._last_talking = float("-inf")
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
@@ -185,15 +202,21 @@ class Recognizer:
         self.__init__(self.config)
 
     # -- talking -----------------------------------------------------------------------------
-    def _update_talking(self, timestamp: float, mouth_activity: float | None, face_found: bool) -> float:
+    def _update_talking(self, frame: FrameScores) -> float:
         cfg = self.config
-        if face_found and mouth_activity is not None:
-            self._mouth.append((timestamp, float(mouth_activity)))
-        while self._mouth and (timestamp - self._mouth[0][0]) * 1000.0 > cfg.talk_window_ms:
-            self._mouth.popleft()
+        channels = ((self._mouth, frame.mouth_activity, cfg.talk_min_move),
+                    (self._jaw, frame.jaw_open, cfg.talk_jaw_min_move))
+        reversals = 0
+        for values, value, min_move in channels:
+            if frame.face_found and value is not None and min_move is not None:
+                values.append((frame.timestamp, float(value)))
+            while values and (frame.timestamp - values[0][0]) * 1000.0 > cfg.talk_window_ms:
+                values.popleft()
+            if len(values) >= 3 and min_move is not None:
+                reversals = max(reversals, count_reversals([v for _, v in values], min_move))
+        self._reversals = reversals
         if len(self._mouth) < 3:
             return 0.0
-        reversals = count_reversals([v for _, v in self._mouth], cfg.talk_min_move)
         low, high = cfg.talk_reversals
         return max(0.0, min(1.0, (reversals - low) / (high - low))) if high > low else float(reversals >= high)
 
@@ -206,15 +229,20 @@ class Recognizer:
                 "feed frames in order, or reset() the recognizer for a new stream"
             )
         self._last_time = t
-        self._talking = self._update_talking(t, frame.mouth_activity, frame.face_found)
+        self._talking = self._update_talking(frame)
         if self._talking >= 0.5:
             self._last_talking = t
         talking = (t - self._last_talking) * 1000.0 <= self.config.talk_hangover_ms
         unsure = not frame.neutral_known
-        # Until the detector has seen most of a window of mouth movement it cannot tell speech from
-        # a sign, so the start of a stream (or of a face) is treated as possibly talking.
+        # Until the detector has seen most of a window of mouth movement it cannot measure the rate of
+        # speech, so the start of a stream (or of a face) is treated as possibly talking, or as
+        # talking once its lips reversed (talk_warmup_reversals).
         if not self._mouth or (t - self._mouth[0][0]) * 1000.0 < 0.66 * self.config.talk_window_ms:
-            talking = True
+            needed = self.config.talk_warmup_reversals
+            if needed is None or self._reversals >= needed:
+                talking = True
+                if needed is not None:
+                    self._last_talking = t
         started: list[GestureEvent] = []
         finished: list[GestureEvent] = []
         for gesture, track in self._tracks.items():
