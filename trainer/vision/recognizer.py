@@ -121,6 +121,13 @@ class RecognizerConfig:
     once and closes them once (one reversal). Assuming talking lost every mouth sign made in a
     stream's first second (a smirk at 0.3 s, a tongue out from the first frame); 2 rather than 3 (the
     same figures on the clips) calls talking on less evidence."""
+    yields_to: tuple[tuple[Gesture, Gesture], ...] = ((Gesture.WINK, Gesture.EYES_CLOSED),)
+    """(gesture, rival) pairs: ``gesture`` cannot start while ``rival`` is on (active or releasing),
+    nor afterwards until its score has fallen below ``exit`` (a new movement). One movement of the face
+    is one sign: eyes that close unevenly read as a wink during and after the eyes_closed event they
+    make (lp_d3 looking down with low lids: two false winks on the held-out clip replays, no sign
+    lost on any clip). The price: a wink begun while a long eye closure is still releasing (600 ms)
+    must open the eye first."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -152,6 +159,8 @@ class _Track:
     onset_talking: bool = False
     switch_since: float | None = None
     """When a sided gesture started showing on the other side (None: same side)."""
+    yielded: bool = False
+    """It gave way to a rival (``RecognizerConfig.yields_to``) and has not fallen below exit since."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +206,8 @@ class Recognizer:
         self._last_talking = float("-inf")
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+        self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
+                        for g in self.config.gestures}
 
     def reset(self) -> None:
         self.__init__(self.config)
@@ -250,8 +261,10 @@ class Recognizer:
             self._scores[gesture] = score
             timing = self._timings[gesture]
             side = frame.sides.get(gesture)
+            yielding = any(self._tracks[r].phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING)
+                           for r in self._rivals[gesture])
             self._step(gesture, track, timing, t, score, side, talking, started, finished,
-                       unsure and gesture.body_part is BodyPart.FACE)
+                       unsure and gesture.body_part is BodyPart.FACE, yielding)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
     def _speech_prone(self, gesture: Gesture) -> bool:
@@ -259,7 +272,8 @@ class Recognizer:
         return gesture.uses_mouth or gesture in self.config.talking_also
 
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
-              side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False) -> None:
+              side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False,
+              yielding: bool = False) -> None:
         ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
         # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
         # the other hand) is a new sign, once the other side has held for the hold time.
@@ -281,8 +295,12 @@ class Recognizer:
                 track.switch_since = None
         elif track.phase is TrackPhase.PENDING and other_side:
             self._begin(track, t, score, side, talking, gesture)
+        if yielding and track.phase in (TrackPhase.IDLE, TrackPhase.PENDING):
+            track.phase, track.yielded = TrackPhase.IDLE, True
+        elif track.yielded and score < timing.exit:
+            track.yielded = False
         if track.phase is TrackPhase.IDLE:
-            if score >= timing.enter and t >= track.refractory_until:
+            if score >= timing.enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
             if score < timing.exit:
