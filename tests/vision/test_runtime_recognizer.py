@@ -437,3 +437,18 @@ def test_a_wink_after_the_eyes_reopen_is_a_new_sign():
     stream += quiet(30.0, 1.0, 3.5)
     events = recognize(stream)
     assert [e.gesture for e in events] == [Gesture.EYES_CLOSED, Gesture.WINK]
+
+
+def test_lips_pressing_as_a_wide_mouth_closes_are_not_a_lip_bite():
+    """sequence/lp_d18.mp4 (samples/streams_lp_d18.npz) opens its mouth wide at 3.80-5.20 s, then
+    pushes its lower lip up with the corners down (a sulky face, not a bite: clip_spans.tsv) as the
+    mouth closes. That closing read as a lip bite of 1.8 s. A lip bite yields to the mouth_open event
+    it closes: the two openings stay, no lip bite."""
+    (stream,) = _streams("streams_lp_d18.npz")
+
+    def events(config):
+        return [(e.gesture.value, round(e.start, 1)) for e in _replay(stream, config)[0]]
+
+    shipped = events(RecognizerConfig())
+    assert [g for g, _ in shipped].count("mouth_open") == 2 and "lip_bite" not in [g for g, _ in shipped]
+    assert ("lip_bite", 5.4) in events(RecognizerConfig(yields_to=((Gesture.WINK, Gesture.EYES_CLOSED),)))

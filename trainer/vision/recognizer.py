@@ -121,13 +121,19 @@ class RecognizerConfig:
     once and closes them once (one reversal). Assuming talking lost every mouth sign made in a
     stream's first second (a smirk at 0.3 s, a tongue out from the first frame); 2 rather than 3 (the
     same figures on the clips) calls talking on less evidence."""
-    yields_to: tuple[tuple[Gesture, Gesture], ...] = ((Gesture.WINK, Gesture.EYES_CLOSED),)
+    yields_to: tuple[tuple[Gesture, Gesture], ...] = (
+        (Gesture.WINK, Gesture.EYES_CLOSED),
+        (Gesture.LIP_BITE, Gesture.MOUTH_OPEN),
+    )
     """(gesture, rival) pairs: ``gesture`` cannot start while ``rival`` is on (active or releasing),
     nor afterwards until its score has fallen below ``exit`` (a new movement). One movement of the face
     is one sign: eyes that close unevenly read as a wink during and after the eyes_closed event they
-    make (lp_d3 looking down with low lids: two false winks on the held-out clip replays, no sign
-    lost on any clip). The price: a wink begun while a long eye closure is still releasing (600 ms)
-    must open the eye first."""
+    make (lp_d3 looking down with low lids: two false winks on the held-out clip replays); lips that
+    press as a wide-open mouth closes read as a lip bite (lp_d18 after its wide opening: one false
+    event). No sign was lost on any clip. The price: a wink begun while a long eye closure is still
+    releasing (600 ms) must open the eye first, a lip bite made within 600 ms of an open mouth must
+    be made again. Not a tongue out in an open mouth (two false events), since a real tongue out
+    often opens the mouth first."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
