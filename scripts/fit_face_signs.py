@@ -5,7 +5,8 @@
 
 Reads the faces recorded by scripts/record_face_signs.py (never the images), leaves out the photos of
 hand signs (a hand over the mouth is muted by the pipeline), picks each sign's positive share
-leave-one-person-out (trainer.lab.face_fit.choose_shares), fits every sign on all people with it,
+leave-one-person-out (trainer.lab.face_fit.choose_shares), fits every sign on all people with it (the
+competing signs, ``face_fit.COMPETING``, jointly: they are scored as a softmax with "none"),
 and stores the held-out (LOPO) figures beside the parameters. Prints the held-out table.
 """
 
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     shares, held = choose_shares(faces)
     fitted = fit_params(faces, shares)
     params = FaceSignParams(fitted.models, fitted.population, held_out={
-        g.value: {**held[g].to_json(), "positive_share": shares[g]} for g in held})
+        g.value: {**held[g].to_json(), "positive_share": shares[g]} for g in held}, compete=fitted.compete)
     about = {
         "created": dt.date.today().isoformat(),
         "about": "Population parameters of the face signs (trainer.vision.face_signs), fitted by "

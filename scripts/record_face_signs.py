@@ -10,6 +10,11 @@ scripts/fit_face_signs.py fits the population parameters from it (leave-one-pers
 check the product against it on held-out people. Rerun after the labels or the features change:
 
     nice .venv/bin/python scripts/record_face_signs.py [GESTURES_DIR]
+
+After a change of the labels alone (MANIFEST notes, samples/gestures_review.tsv), ``--labels-only``
+rewrites each recorded row's truth without running MediaPipe again:
+
+    .venv/bin/python scripts/record_face_signs.py --labels-only [GESTURES_DIR]
 """
 
 from __future__ import annotations
@@ -65,9 +70,26 @@ def record(gestures: Path) -> list[dict]:
     return rows
 
 
+def relabel(gestures: Path) -> list[dict]:
+    """The recorded rows with their truth (and person) read again from the labels: no MediaPipe run."""
+    labels = {item.file: item for item in read_labels(gestures)}
+    who = persons(gestures)
+    rows = json.loads(OUT.read_text(encoding="utf-8"))["rows"]
+    missing = [r["file"] for r in rows if r["file"] not in labels]
+    if missing:
+        raise SystemExit(f"{len(missing)} recorded stills are no longer labelled (first: {missing[0]}): "
+                         "rerun without --labels-only")
+    for row in rows:
+        row["person"] = who.get(row["file"], row["file"])
+        row["truth"] = {g.value: labels[row["file"]].truth(g) for g in FACE_SIGNS}
+    return rows
+
+
 def main(argv: list[str]) -> int:
+    labels_only = "--labels-only" in argv
+    argv = [a for a in argv if a != "--labels-only"]
     gestures = Path(argv[0]) if argv else REPO.parent / "shared" / "gestures"
-    rows = record(gestures)
+    rows = relabel(gestures) if labels_only else record(gestures)
     header = {
         "about": "What the product's Pipeline (still mode, Tasks FaceLandmarker models/face_landmarker.task) "
                  "reads on every still of ../shared/gestures: blendshapes, trainer.vision.face_features "

@@ -57,12 +57,14 @@ def held_out():
 
 # Floors a little under what the product reaches held out (docs/vision-face.md has the table), so a
 # change that makes new faces worse fails here.
+# Wink and eyes_closed compete since 2026-12-02 (no false one of either held out: 1.00 / 0.88 and
+# 1.00 / 0.94); brows_up rose with the reviewed labels of that day.
 FLOORS = {
-    Gesture.EYES_CLOSED: (0.85, 0.9),
-    Gesture.WINK: (0.8, 0.8),
+    Gesture.EYES_CLOSED: (0.95, 0.9),
+    Gesture.WINK: (0.95, 0.85),
     Gesture.MOUTH_OPEN: (0.75, 0.75),
     Gesture.HEAD_TILT: (0.55, 0.8),
-    Gesture.BROWS_UP: (0.6, 0.6),
+    Gesture.BROWS_UP: (0.85, 0.7),
     Gesture.GRIMACE: (0.6, 0.55),
     Gesture.TONGUE_OUT: (0.6, 0.75),
 }

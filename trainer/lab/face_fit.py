@@ -4,7 +4,8 @@ people left out: leave-one-person-out (LOPO) by the MANIFEST ``person`` column.
 A labelled face is a ``LabelledFace`` (its reading, its person, its truth per sign: True, False or
 None = don't care). Per sign, ``fit_sign`` fits a logistic regression over the sign's few cues
 (``SIGN_CUES``), with an L2 penalty on the standardised weights, so that a handful of odd photos cannot
-push a weight far. ``lopo`` refits without each person in turn and scores that person with the
+push a weight far; the signs of a ``COMPETING`` group (wink and eyes_closed) are fitted together by
+``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits without each person in turn and scores that person with the
 product's own ``score_face_signs``: the figures it returns are figures for faces never fitted.
 
 Each person weighs the same in the fit whatever their number of photos (one person's video frames must
@@ -49,6 +50,15 @@ SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile"),
 }
 """The cues each sign reads: chosen for what the sign is (RULES.md), not searched over the photos."""
+
+EYE_CLOSURES: tuple[Gesture, ...] = (Gesture.WINK, Gesture.EYES_CLOSED)
+MOUTH_SHAPES: tuple[Gesture, ...] = (Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.TONGUE_OUT, Gesture.LIP_BITE,
+                                     Gesture.GRIMACE, Gesture.LIP_CORNER)
+"""Two groups of signs no labelled photo shows together (a test checks it on samples/face_signs.json)."""
+COMPETING: tuple[tuple[Gesture, ...], ...] = (EYE_CLOSURES,)
+"""The groups the product fits jointly as a softmax with "none" (``fit_group``) and scores so
+(``FaceSignParams.compete``). The mouth group is not among them: held out it traded recall for
+precision (docs/vision-face.md, "Signs that compete"; ``scripts/face_lopo_compare.py``)."""
 
 PENALTY = 1.0
 """L2 penalty on the standardised weights (the bias is free)."""
@@ -124,15 +134,111 @@ def fit_sign(gesture: Gesture, faces: Sequence[LabelledFace], neutral: Neutral,
     return SignModel(gesture, cues, tuple(center.tolist()), tuple(scale.tolist()), tuple(weights.tolist()), bias)
 
 
+def _person_weights(rows: Sequence[LabelledFace]) -> np.ndarray:
+    per_person: dict[str, int] = defaultdict(int)
+    for f in rows:
+        per_person[f.person] += 1
+    return np.array([1.0 / per_person[f.person] for f in rows])
+
+
+def group_class(face: LabelledFace, group: Sequence[Gesture]) -> int | None:
+    """The face's class in a competing group: 1 + the index of its one positive member, 0 for none of
+    them, None when it cannot be told (a don't-care and no positive, or two positives)."""
+    truths = [face.truth.get(g) for g in group]
+    positives = [i for i, t in enumerate(truths) if t is True]
+    if len(positives) == 1:
+        return positives[0] + 1
+    if positives or any(t is None for t in truths):
+        return None
+    return 0
+
+
+def _softmax_fit(blocks: list[np.ndarray], y: np.ndarray, w: np.ndarray, penalty: float
+                 ) -> list[tuple[np.ndarray, float]]:
+    """Weighted L2-penalised softmax with a fixed "none" class (logit 0), where class k's logit reads
+    only its own standardised inputs ``blocks[k]``: Newton's method on the stacked parameters."""
+    n = len(y)
+    designs = [np.hstack([b, np.ones((n, 1))]) for b in blocks]
+    sizes = [d.shape[1] for d in designs]
+    starts = np.cumsum([0] + sizes)
+    beta = np.zeros(starts[-1])
+    reg = np.concatenate([np.r_[np.full(s - 1, penalty), 0.0] for s in sizes])
+    onehot = np.stack([(y == k + 1).astype(float) for k in range(len(blocks))], axis=1)
+    for _ in range(100):
+        z = np.stack([d @ beta[a:b] for d, a, b in zip(designs, starts[:-1], starts[1:])], axis=1)
+        z = np.clip(z, -30, 30)
+        top = np.maximum(0.0, z.max(axis=1, keepdims=True))
+        e = np.exp(z - top)
+        p = e / (np.exp(-top) + e.sum(axis=1, keepdims=True))
+        grad = np.concatenate([d.T @ (w * (p[:, k] - onehot[:, k])) for k, d in enumerate(designs)]) + reg * beta
+        hess = np.diag(reg) + 1e-9 * np.eye(len(beta))
+        for k, dk in enumerate(designs):
+            for j, dj in enumerate(designs):
+                c = w * p[:, k] * ((k == j) - p[:, j])
+                hess[starts[k]:starts[k + 1], starts[j]:starts[j + 1]] += (dk * c[:, None]).T @ dj
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return [(beta[a:b - 1], float(beta[b - 1])) for a, b in zip(starts[:-1], starts[1:])]
+
+
+def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: Neutral,
+              shares: dict[Gesture, float] | None = None, penalty: float = PENALTY) -> tuple[SignModel, ...]:
+    """The models of signs that exclude each other, fitted jointly: a softmax over "none" and each
+    member, each member's logit over its own cues (``SIGN_CUES``: as many parameters as fitting them
+    one by one). Members without a positive among ``faces`` are left out (no model)."""
+    rows = [(f, group_class(f, group)) for f in faces]
+    rows = [(f, k) for f, k in rows if k is not None]
+    present = [g for i, g in enumerate(group) if any(k == i + 1 for _, k in rows)]
+    if not present or not any(k == 0 for _, k in rows):
+        return ()
+    remap = {0: 0, **{group.index(g) + 1: i + 1 for i, g in enumerate(present)}}
+    y = np.array([remap[k] for _, k in rows])
+    # Every person weighs the same; then each member's positives weigh `share` x the "none" faces.
+    w = _person_weights([f for f, _ in rows])
+    none_total = w[y == 0].sum()
+    for i, g in enumerate(present):
+        chosen = y == i + 1
+        w[chosen] *= (shares or {}).get(g, 0.5) * none_total / w[chosen].sum()
+    w = w * len(rows) / w.sum()
+    blocks, stats = [], []
+    for g in present:
+        x = np.array([cue_values(f.reading, neutral, SIGN_CUES[g]) for f, _ in rows], dtype=float)
+        center, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale < 1e-6] = 1e-6
+        blocks.append((x - center) / scale)
+        stats.append((center, scale))
+    fitted = _softmax_fit(blocks, y, w, penalty)
+    return tuple(SignModel(g, SIGN_CUES[g], tuple(c.tolist()), tuple(s.tolist()), tuple(wt.tolist()), b)
+                 for g, (c, s), (wt, b) in zip(present, stats, fitted))
+
+
 def fit_params(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
-               signs: Iterable[Gesture] = FACE_SIGNS) -> FaceSignParams:
+               signs: Iterable[Gesture] = FACE_SIGNS,
+               compete: tuple[tuple[Gesture, ...], ...] = COMPETING) -> FaceSignParams:
+    """Every sign's model: the competing groups jointly (``fit_group``), the others alone."""
     neutral = population_neutral(faces)
-    models = []
+    signs = tuple(signs)
+    groups = tuple(tuple(g for g in group if g in signs) for group in compete)
+    groups = tuple(group for group in groups if len(group) > 1)
+    grouped = {g for group in groups for g in group}
+    models: list[SignModel] = []
+    fitted_groups = []
+    for group in groups:
+        members = fit_group(group, faces, neutral, shares)
+        models.extend(members)
+        if len(members) > 1:
+            fitted_groups.append(tuple(m.gesture for m in members))
     for g in signs:
+        if g in grouped:
+            continue
         model = fit_sign(g, faces, neutral, (shares or {}).get(g, 0.5))
         if model is not None:
             models.append(model)
-    return FaceSignParams(tuple(models), neutral)
+    order = {g: i for i, g in enumerate(FACE_SIGNS)}
+    models.sort(key=lambda m: order[m.gesture])
+    return FaceSignParams(tuple(models), neutral, compete=tuple(fitted_groups))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +269,7 @@ def product_scores(face: LabelledFace, params: FaceSignParams) -> dict[Gesture, 
 def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
                 scorer: Scorer = product_scores, signs: Iterable[Gesture] = FACE_SIGNS,
                 fit_on: Callable[[LabelledFace], bool] = lambda face: True,
+                compete: tuple[tuple[Gesture, ...], ...] = COMPETING,
                 ) -> list[tuple[LabelledFace, dict[Gesture, float]]]:
     """Every face scored by parameters fitted without its person (on the other people's faces that
     ``fit_on`` accepts)."""
@@ -173,7 +280,7 @@ def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | No
         by_person[f.person].append(f)
     for person, held in by_person.items():
         rest = [f for f in faces if f.person != person and fit_on(f)]
-        params = fit_params(rest, shares, signs)
+        params = fit_params(rest, shares, signs, compete)
         out.extend((f, scorer(f, params)) for f in held)
     return out
 
@@ -194,7 +301,8 @@ def count(scored: Iterable[tuple[LabelledFace, dict[Gesture, float]]], gesture: 
     return Counts(tp, fp, fn, len(people))
 
 
-def choose_shares(faces: Sequence[LabelledFace], signs: Iterable[Gesture] = FACE_SIGNS
+def choose_shares(faces: Sequence[LabelledFace], signs: Iterable[Gesture] = FACE_SIGNS,
+                  compete: tuple[tuple[Gesture, ...], ...] = COMPETING,
                   ) -> tuple[dict[Gesture, float], dict[Gesture, Counts]]:
     """Per sign, the positive share whose leave-one-person-out F1 is best (ties: the smaller share,
     fewer false triggers), and that held-out count. Choosing on the held-out figure makes it slightly
@@ -202,7 +310,7 @@ def choose_shares(faces: Sequence[LabelledFace], signs: Iterable[Gesture] = FACE
     signs = tuple(signs)
     best: dict[Gesture, tuple[float, Counts]] = {}
     for share in SHARES:
-        scored = lopo_scores(faces, {g: share for g in signs}, signs=signs)
+        scored = lopo_scores(faces, {g: share for g in signs}, signs=signs, compete=compete)
         for g in signs:
             c = count(scored, g)
             if g not in best or c.f1 > best[g][1].f1 + 1e-9:

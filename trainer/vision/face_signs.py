@@ -10,8 +10,14 @@ scores (0..1, 0.5 = the decision threshold, as ``FrameScores`` promises) and sid
 * Each sign reads a few named **cues** (``CUES``): a blendshape or a left/right pair relative to
   neutral, an asymmetry between the sides, a geometry value blendshapes lack (``head_roll`` for the
   tilt, the iris for the gaze), the mouth appearance (the tongue has no blendshape). The sign's
-  ``SignModel`` is a logistic regression over its 1-5 cues: few parameters, fitted by
+  ``SignModel`` is a linear score (logit) over its 1-5 cues: few parameters, fitted by
   ``trainer.lab.face_fit`` on people grouped by MANIFEST ``person`` and judged leave-one-person-out.
+* **Signs that compete** (``FaceSignParams.compete``): the mouth makes one shape at a time (a pout, an
+  open mouth, a tongue, a bite, a grimace or a raised corner, never two on one labelled photo), and an
+  eye closure is a wink or both eyes shut. A group's scores are a softmax over its members' logits and
+  "none" (logit 0), so one face is explained by its most likely sign instead of firing every sign whose
+  cues it brushes (a surprise "O" mouth reads as a pucker *and* an open jaw: the open mouth wins). A
+  sign alone (brows_up, look_up, head_tilt) is the logistic of its logit: a group of one.
   Google trained the blendshapes on far more faces than we have labelled; the few weights on top of
   them are what a new face cannot break.
 
@@ -214,9 +220,13 @@ class SignModel:
         if any(not s > 0 for s in self.scale):
             raise VisionError(f"{self.gesture.value}: a non-positive scale: rerun scripts/fit_face_signs.py")
 
-    def probability(self, values: tuple[float, ...]) -> float:
+    def logit(self, values: tuple[float, ...]) -> float:
         total = self.bias + sum(w * (v - c) / s for w, v, c, s in zip(self.weights, values, self.center, self.scale))
-        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, total))))
+        return max(-60.0, min(60.0, total))
+
+    def probability(self, values: tuple[float, ...]) -> float:
+        """The sign alone (no competitor): the logistic of its logit."""
+        return 1.0 / (1.0 + math.exp(-self.logit(values)))
 
     def score(self, reading: FaceReading, neutral: Neutral) -> float:
         return self.probability(cue_values(reading, neutral, self.cues))
@@ -247,6 +257,20 @@ class FaceSignParams:
     min_face_px: float = 20.0
     held_out: Mapping[str, Mapping] = field(default_factory=dict)
     """Leave-one-person-out figures of the fit, per gesture (for reports; not used to score)."""
+    compete: tuple[tuple[Gesture, ...], ...] = ()
+    """Groups of signs that exclude each other on one face: scored by a softmax with "none"."""
+
+    def __post_init__(self) -> None:
+        seen: set[Gesture] = set()
+        modelled = {m.gesture for m in self.models}
+        for group in self.compete:
+            missing = [g.value for g in group if g not in modelled]
+            twice = [g.value for g in group if g in seen]
+            if missing or twice or len(set(group)) != len(group):
+                raise VisionError(f"face signs: competing group {[g.value for g in group]} names "
+                                  f"{'signs without a model ' + str(missing) if missing else 'a sign twice'}: "
+                                  "rerun scripts/fit_face_signs.py")
+            seen |= set(group)
 
     def model(self, gesture: Gesture) -> SignModel | None:
         return next((m for m in self.models if m.gesture is gesture), None)
@@ -255,6 +279,7 @@ class FaceSignParams:
         return {"schema": SIGNS_SCHEMA, **(dict(about) if about else {}),
                 "min_face_px": self.min_face_px, "population": self.population.to_json(),
                 "signs": {m.gesture.value: m.to_json() for m in self.models},
+                "compete": [[g.value for g in group] for group in self.compete],
                 "held_out": dict(self.held_out)}
 
     @classmethod
@@ -269,8 +294,13 @@ class FaceSignParams:
             except ValueError:
                 raise VisionError(f"face signs file names unknown gesture {name!r}") from None
             models.append(SignModel.from_json(gesture, model))
+        try:
+            compete = tuple(tuple(Gesture(name) for name in group) for group in data.get("compete", ()))
+        except (TypeError, ValueError):
+            raise VisionError(f"face signs file: bad competing groups {data.get('compete')!r}: "
+                              "rerun scripts/fit_face_signs.py") from None
         return cls(tuple(models), Neutral.from_json(data["population"]),
-                   float(data.get("min_face_px", 20.0)), dict(data.get("held_out", {})))
+                   float(data.get("min_face_px", 20.0)), dict(data.get("held_out", {})), compete)
 
 
 def load_face_signs(path: Path | str | None = None) -> FaceSignParams:
@@ -304,12 +334,24 @@ def score_face_signs(reading: FaceReading | None, neutral: Neutral | None,
     if reading is None or reading.geometry.get("face_px", params.min_face_px) < params.min_face_px:
         return FaceSignScores(scores, {})
     base = neutral or params.population
-    for model in params.models:
-        scores[model.gesture] = model.score(reading, base)
+    scores.update(sign_probabilities(reading, base, params))
     # Both eyes shut is eyes_closed, not a wink (a firm one-eye closure often reads as both closing
     # a little; a blink is never perfectly even).
     scores[Gesture.WINK] = min(scores[Gesture.WINK], 1.0 - scores[Gesture.EYES_CLOSED])
     return FaceSignScores(scores, face_sides(reading, base))
+
+
+def sign_probabilities(reading: FaceReading, neutral: Neutral, params: FaceSignParams) -> dict[Gesture, float]:
+    """Each modelled sign's probability: a softmax with "none" inside a competing group, the logistic
+    of its logit for a sign alone."""
+    logits = {m.gesture: m.logit(cue_values(reading, neutral, m.cues)) for m in params.models}
+    grouped = {g: group for group in params.compete for g in group}
+    out = {}
+    for gesture, z in logits.items():
+        group = grouped.get(gesture, (gesture,))
+        top = max(0.0, *(logits[g] for g in group))  # subtracted: exp stays finite
+        out[gesture] = math.exp(z - top) / (math.exp(-top) + sum(math.exp(logits[g] - top) for g in group))
+    return out
 
 
 def face_sides(reading: FaceReading, neutral: Neutral) -> dict[Gesture, Side]:
