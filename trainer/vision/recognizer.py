@@ -28,6 +28,9 @@ below ``exit``):
   profile, first second: ``FrameScores.neutral_known`` False), face gestures wait unless they
   score at least ``unsure_enter`` (0.95, a sign as clear as on a single photo): their hold starts
   once the neutral is known, so a face that differs from the population does not fire.
+* One movement, one sign. Eyes that close unevenly read as a wink during and after an eyes_closed
+  event, lips pressing as a wide-open mouth closes as a lip bite: such a gesture yields to its rival
+  (``yields_to``) and may start only once its own score has fallen and risen again.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
