@@ -23,9 +23,12 @@ from trainer.lab.face_fit import (
     fit_params,
     group_class,
 )
+from trainer.lab.labels import read_labels
 from trainer.signals.gestures import Gesture
 from trainer.vision.face_signs import (
+    FACE_SIGNS,
     FaceSignParams,
+    cue_values,
     load_face_signs,
     score_face_signs,
     sign_probabilities,
@@ -111,7 +114,6 @@ def test_a_group_is_a_softmax_with_none_and_a_sign_alone_its_logistic():
     neutral_face = face("neutral/yale_s01_normal.jpg").reading
     probabilities = sign_probabilities(neutral_face, params.population, params)
     wink, closed = params.model(Gesture.WINK), params.model(Gesture.EYES_CLOSED)
-    from trainer.vision.face_signs import cue_values
     zw = wink.logit(cue_values(neutral_face, params.population, wink.cues))
     zc = closed.logit(cue_values(neutral_face, params.population, closed.cues))
     assert probabilities[Gesture.WINK] == pytest.approx(math.exp(zw) / (1 + math.exp(zw) + math.exp(zc)))
@@ -140,9 +142,6 @@ def test_competing_groups_round_trip_and_bad_groups_are_named(tmp_path):
 def test_the_cached_truths_are_the_labels_of_today(gestures_dir):
     """samples/face_signs.json carries each photo's truth: a review row added without rerunning
     ``scripts/record_face_signs.py --labels-only`` would leave the fit and these tests on old labels."""
-    from trainer.vision.face_signs import FACE_SIGNS  # noqa: PLC0415
-    from trainer.lab.labels import read_labels  # noqa: PLC0415
-
     labels = {item.file: item for item in read_labels(gestures_dir)}
     rows = json.loads(SAMPLES.read_text(encoding="utf-8"))["rows"]
     stale = [r["file"] for r in rows
