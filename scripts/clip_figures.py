@@ -28,8 +28,13 @@ from trainer.signals.gestures import Gesture  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
 from trainer.vision.recognizer import RecognizerConfig  # noqa: E402
 
+# The temporal side before the second session of 2026-12-02: speech assumed in a stream's first
+# second, the lips' gap alone for the talking detector, winks free to start during eye closures.
+_MORNING = dict(talk_warmup_reversals=None, talk_jaw_min_move=None, yields_to=())
 VARIANTS = {
-    "2026-12-01": PipelineOptions(baseline_sign_level=None, recognizer=RecognizerConfig(unsure_enter=None)),
+    "2026-12-01": PipelineOptions(baseline_sign_level=None,
+                                  recognizer=RecognizerConfig(unsure_enter=None, **_MORNING)),
+    "2026-12-02a": PipelineOptions(recognizer=RecognizerConfig(**_MORNING)),
     "now": PipelineOptions(),
 }
 

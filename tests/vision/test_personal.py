@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from personal_clips import face_model, frames, recorded
-from trainer.signals.gestures import Gesture
+from trainer.signals.gestures import BodyPart, Gesture
 from trainer.vision.personal import ENTER, PersonalSigns, is_personal_json, teach
 from trainer.lab.personal_eval import replay_events
 from trainer.vision.types import VisionError
@@ -140,3 +140,12 @@ def test_talking_frames_teach_the_margin_against_speech(shared, gestures_dir):
     assert np.mean(_scores(plain, held_out, Gesture.POUT) >= ENTER) > 0.2
     assert _scores(guarded, held_out, Gesture.POUT).max() < ENTER
     assert np.mean(_scores(guarded, pucker, Gesture.POUT) >= ENTER) >= 0.5
+
+
+def test_the_population_column_is_the_tasks_population(d18):
+    """eval_personal's population column replays a run as the clip figures do: blendshapes handed to
+    the pipeline as blendshapes (Tasks rules), not inside the face features, where the frame was read
+    as a face mesh's and scored by the mesh's rules."""
+    from trainer.lab.clip_replay import replay
+
+    assert [e for e in replay_events(d18)] == [e for e in replay(d18) if e.gesture.body_part is BodyPart.FACE]

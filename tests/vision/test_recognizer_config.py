@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from trainer.signals.gestures import Gesture
-from trainer.vision.recognizer import MOUTH_ACTIVITY, GestureTiming, Recognizer, RecognizerConfig, with_timing
+from trainer.vision.recognizer import GestureTiming, Recognizer, RecognizerConfig, with_timing
 from trainer.vision.types import FrameScores
 
 
 def _frame(t: float, score: float = 0.0) -> FrameScores:
-    return FrameScores(t, {MOUTH_ACTIVITY: 0.0}, {Gesture.BROWS_UP: score}, {}, face_found=True, hands_found=0)
+    return FrameScores(t, {}, {Gesture.BROWS_UP: score}, {}, face_found=True, hands_found=0, mouth_activity=0.0)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, Recognizer, RecognizerConfig
+from trainer.vision.recognizer import Recognizer, RecognizerConfig
 from trainer.vision.types import FrameScores
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,9 +19,8 @@ def _first_report(score: float, config: RecognizerConfig | None = None, fps: flo
     recognizer = Recognizer(config)
     for i in range(int(2.0 * fps)):
         t = i / fps
-        known = {NEUTRAL_KNOWN: 0.0} if t < 1.0 else {}
-        frame = FrameScores(t, {MOUTH_ACTIVITY: 0.0, **known}, {Gesture.WINK: score}, {Gesture.WINK: Side.LEFT},
-                            face_found=True, hands_found=0)
+        frame = FrameScores(t, {}, {Gesture.WINK: score}, {Gesture.WINK: Side.LEFT},
+                            face_found=True, hands_found=0, mouth_activity=0.0, neutral_known=t >= 1.0)
         if any(e.gesture is Gesture.WINK for e in recognizer.update(frame).started):
             return t
     return None
@@ -83,3 +82,48 @@ def test_a_sign_held_at_the_start_does_not_become_the_neutral():
     assert [e.start < 2.6 for e in tilts] == [True], [(round(e.start, 2), round(e.end, 2)) for e in tilts]
     every_frame = _tilt_then_upright(PipelineOptions(hands=False, baseline_sign_level=None))
     assert any(e.start >= 2.6 for e in every_frame)  # the old baseline learnt the tilt
+
+
+def test_the_recognizer_inputs_are_typed_fields_not_feature_keys():
+    """Issue 11 item 5: the talking detector's input and the 'neutral still unknown' flag travel as
+    ``FrameScores.mouth_activity`` / ``neutral_known``, not as keys of the features dict (where a
+    Calibrator stored them as if they were face features). On a real clip (samples/streams_lp_d3.npz):
+    unknown during the first second, known after, and the lips' activity follows the mouth."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.streams import load_stream, replay
+
+    stream = load_stream(REPO / "samples" / "streams_lp_d3.npz")
+    frames = [scores for scores, _, _ in replay(stream, Pipeline(PipelineOptions()))]
+    faces = [f for f in frames if f.face_found]
+    assert faces and all("mouth_activity" not in f.features and "neutral_known" not in f.features for f in frames)
+    assert not faces[0].neutral_known and faces[-1].neutral_known
+    known_at = next(f.timestamp for f in faces if f.neutral_known)
+    assert 0.9 <= known_at <= 1.5
+    assert all(isinstance(f.mouth_activity, float) and f.mouth_activity >= 0.0 for f in faces)
+    # the surprise at 9.95-11.8 s opens the mouth wide; the first second is closed
+    opened = max(f.mouth_activity for f in faces if f.timestamp > 10.2)
+    closed = max(f.mouth_activity for f in faces if f.timestamp < 0.15)
+    assert opened > closed + 0.2
+
+
+def test_a_mouth_sign_in_the_first_second_is_not_taken_for_speech():
+    """sequence/lp_d19.mp4 opens with a smirk at 0.30-0.80 s (clip_spans.tsv; recorded landmarks
+    samples/streams_lp_d19.npz). The talking detector has not yet seen a window then; assuming speech
+    gave the smirk the 800 ms talking hold and lost it. Its lips opened once and closed once (one
+    reversal), which is not speech (``talk_warmup_reversals`` = 2): the smirk is an event, reported
+    within 250 ms of its onset."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.recognizer import RecognizerConfig
+    from trainer.vision.streams import load_stream, replay
+
+    stream = load_stream(REPO / "samples" / "streams_lp_d19.npz")
+
+    def first_smirk(config):
+        for scores, started, _ in replay(stream, Pipeline(PipelineOptions(recognizer=config))):
+            if any(e.gesture is Gesture.LIP_CORNER for e in started) and scores.timestamp < 1.0:
+                return scores.timestamp
+        return None
+
+    reported = first_smirk(RecognizerConfig())
+    assert reported is not None and reported <= 0.30 + 0.25
+    assert first_smirk(RecognizerConfig(talk_warmup_reversals=None)) is None  # speech assumed: lost

@@ -21,6 +21,8 @@ from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
+"""Keys that runs recorded before 2026-12-02 kept in the frames' features (the recognizer's inputs
+now travel as ``FrameScores.mouth_activity`` / ``neutral_known``): not face features."""
 
 
 def load_runs(folder: Path | str) -> dict[str, ClipRun]:

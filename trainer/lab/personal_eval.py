@@ -29,11 +29,15 @@ def replay_events(run: ClipRun, personal: PersonalSigns | None = None) -> list[G
 
     if not run.features:
         raise VisionError(f"{run.path}: the run kept no features: run it with keep_features=True")
+    from trainer.lab.clip_replay import split_features  # noqa: PLC0415
+
     events: list[GestureEvent] = []
     with Pipeline(PipelineOptions(hands=False), personal=personal) as pipe:
         for frame in run.features:
-            face = {k: v for k, v in frame.features.items()} if frame.face else None
-            scores = pipe.score_parts(frame.timestamp, face, None, None)
+            # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
+            # inside the face features, the frame was read as a face mesh's and scored by its rules.
+            face, shapes = split_features(frame.features) if frame.face else (None, None)
+            scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     return sorted(events, key=lambda e: (e.start, e.gesture.value))

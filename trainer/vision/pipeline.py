@@ -49,7 +49,7 @@ from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand
-from trainer.vision.recognizer import MOUTH_ACTIVITY, NEUTRAL_KNOWN, LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
@@ -89,7 +89,7 @@ class PipelineOptions:
     """Seconds of a stream without a baseline after which every frame feeds it (see ``_signing``)."""
     baseline_min_span: float = 1.0
     """Seconds of a stream before its running baseline exists; face signs wait for it (the
-    recognizer's NEUTRAL_KNOWN), so this is also the delay of a face sign made from the very first
+    recognizer's ``FrameScores.neutral_known``), so this is also the delay of a face sign made from the very first
     frame of a session without a calibrated profile."""
     face_backend: FaceBackend | str = FaceBackend.TASKS
     """TASKS (default): the Tasks FaceLandmarker with blendshapes (models/face_landmarker.task, or
@@ -443,6 +443,8 @@ class Pipeline:
         shapes: dict[str, float] = {}
         hidden = False
         reading = None
+        mouth_activity: float | None = None
+        neutral_known = True
         if face:
             features.update(face)
             reading = self.face_reading(face, blendshapes)
@@ -480,9 +482,8 @@ class Pipeline:
             # the population's), since a running baseline taken during speech would clip them.
             fixed = self.profile.mean("mouth_open", population.get("mouth_open", 0.0)) if self.profile \
                 else population.get("mouth_open", 0.0)
-            features[MOUTH_ACTIVITY] = max(0.0, face.get("mouth_open", fixed) - fixed)
-            if self._learning_neutral():
-                features[NEUTRAL_KNOWN] = 0.0
+            mouth_activity = max(0.0, face.get("mouth_open", fixed) - fixed)
+            neutral_known = not self._learning_neutral()
         else:
             mouth = face_width = None
         hand_feats = []
@@ -512,6 +513,9 @@ class Pipeline:
             face=reading,
             mouth_hidden=hidden,
             blendshapes=shapes,
+            mouth_activity=mouth_activity,
+            jaw_open=shapes.get("jawOpen"),
+            neutral_known=neutral_known,
         )
 
     def step(self, scores: FrameScores) -> RecognizerUpdate:

@@ -17,16 +17,20 @@ below ``exit``):
   slow release does not fire twice.
 * Talking. Speech opens and closes the lips several times a second with irregular amplitudes; a
   deliberate mouth sign is one slow opening (or a few). The talking level is how many direction
-  reversals the ``mouth_activity`` feature made over the last ``talk_window_ms`` (zigzag filter with
-  ``talk_min_move``). While talking, a mouth gesture (``Gesture.uses_mouth``) must be held for
-  ``talking_hold_ms`` instead of ``hold_ms`` to start (and talking is assumed to last
-  ``talk_hangover_ms`` past the last detection, for pauses between words): mouth shapes of speech
-  never last that long, a deliberate sign does. The same goes for the brow flashes speakers make on
+  reversals ``FrameScores.mouth_activity`` made over the last ``talk_window_ms`` (zigzag filter with
+  ``talk_min_move``), or ``FrameScores.jaw_open`` (``talk_jaw_min_move``) when that made more. While
+  talking, a mouth gesture (``Gesture.uses_mouth``) must be held for ``talking_hold_ms`` instead of
+  ``hold_ms`` to start (and talking is assumed to last ``talk_hangover_ms`` past the last
+  detection, for pauses between words): mouth shapes of speech never last that long, a deliberate
+  sign does. The same goes for the brow flashes speakers make on
   stressed words, the head sway and the short eye closures of speech (``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
-  profile, first second: ``NEUTRAL_KNOWN`` = 0 in the features), face gestures wait unless they
+  profile, first second: ``FrameScores.neutral_known`` False), face gestures wait unless they
   score at least ``unsure_enter`` (0.95, a sign as clear as on a single photo): their hold starts
   once the neutral is known, so a face that differs from the population does not fire.
+* One movement, one sign. Eyes that close unevenly read as a wink during and after an eyes_closed
+  event, lips pressing as a wide-open mouth closes as a lip bite: such a gesture yields to its rival
+  (``yields_to``) and may start only once its own score has fallen and risen again.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
@@ -41,19 +45,12 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from trainer.signals.gestures import BodyPart, Gesture, GestureEvent, Side
 from trainer.vision.hand_gestures import count_reversals
 from trainer.vision.types import FrameScores
-
-MOUTH_ACTIVITY = "mouth_activity"
-"""Feature name the pipeline puts in FrameScores.features for the talking detector."""
-NEUTRAL_KNOWN = "neutral_known"
-"""Feature the pipeline sets to 0.0 while it does not know this person's neutral face yet (first
-second of a video without a calibrated profile); face gestures then wait for it."""
-
 
 @dataclass(frozen=True, slots=True)
 class GestureTiming:
@@ -93,8 +90,15 @@ class RecognizerConfig:
     )
     talk_window_ms: float = 1500.0
     talk_min_move: float = 0.04
-    """Smallest lip movement (mouth_activity units: fraction of the inter-ocular distance) counted
+    """Smallest lip movement (``FrameScores.mouth_activity`` units: fraction of the inter-ocular distance) counted
     as a stroke of the talking detector."""
+    talk_jaw_min_move: float | None = 0.04
+    """Smallest movement of the ``jawOpen`` blendshape (0..1) counted as a stroke; the detector counts
+    the reversals of the lips' gap and of the jaw and keeps the larger count (None: lips only). The
+    jaw channel caught the speech of lp_d13, whose lips' gap moved less than ``talk_min_move`` while
+    she talked: its pout of 0.4 s during speech was the talking clips' last face event (talking
+    streams 0.81 -> 0.40 false events a minute; choice between 0.03, 0.04 and 0.05 in
+    docs/vision-runtime.md)."""
     talk_reversals: tuple[float, float] = (2.0, 5.0)
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
@@ -108,11 +112,31 @@ class RecognizerConfig:
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
-    """While the neutral face is unknown (``NEUTRAL_KNOWN`` = 0), a face gesture scoring at least this
+    """While the neutral face is unknown (``FrameScores.neutral_known`` False), a face gesture scoring at least this
     (against the population's neutral, as on a single photo) may start; None: face gestures wait for
     the neutral. Waiting lost every sign made in a stream's first second (a wink at 0.2 s on two
     clips scored 0.99); 0.95 kept the talking clips' false events where waiting had them (replays of
     the recorded clips, scripts/record_clip_runs.py; docs/vision-personal.md)."""
+    talk_warmup_reversals: int | None = 2
+    """Until the talking detector has seen most of its window (a stream's or a face's first second),
+    talking is inferred from this many reversals seen so far (None: talking is assumed). Speech opens
+    and closes the lips several times in its first second; a sign made from a still face opens them
+    once and closes them once (one reversal). Assuming talking lost every mouth sign made in a
+    stream's first second (a smirk at 0.3 s, a tongue out from the first frame); 2 rather than 3 (the
+    same figures on the clips) calls talking on less evidence."""
+    yields_to: tuple[tuple[Gesture, Gesture], ...] = (
+        (Gesture.WINK, Gesture.EYES_CLOSED),
+        (Gesture.LIP_BITE, Gesture.MOUTH_OPEN),
+    )
+    """(gesture, rival) pairs: ``gesture`` cannot start while ``rival`` is on (active or releasing),
+    nor afterwards until its score has fallen below ``exit`` (a new movement). One movement of the face
+    is one sign: eyes that close unevenly read as a wink during and after the eyes_closed event they
+    make (lp_d3 looking down with low lids: two false winks on the held-out clip replays); lips that
+    press as a wide-open mouth closes read as a lip bite (lp_d18 after its wide opening: one false
+    event). No sign was lost on any clip. The price: a wink begun while a long eye closure is still
+    releasing (600 ms) must open the eye first, a lip bite made within 600 ms of an open mouth must
+    be made again. Not a tongue out in an open mouth (two false events), since a real tongue out
+    often opens the mouth first."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -144,6 +168,8 @@ class _Track:
     onset_talking: bool = False
     switch_since: float | None = None
     """When a sided gesture started showing on the other side (None: same side)."""
+    yielded: bool = False
+    """It gave way to a rival (``RecognizerConfig.yields_to``) and has not fallen below exit since."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,25 +208,35 @@ class Recognizer:
         self._tracks: dict[Gesture, _Track] = {g: _Track() for g in self.config.gestures}
         self._timings = {g: self.config.timing(g) for g in self.config.gestures}
         self._mouth: deque[tuple[float, float]] = deque()
+        self._jaw: deque[tuple[float, float]] = deque()
         self._last_time: float | None = None
         self._talking = 0.0
+        self._reversals = 0
         self._last_talking = float("-inf")
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+        self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
+                        for g in self.config.gestures}
 
     def reset(self) -> None:
         self.__init__(self.config)
 
     # -- talking -----------------------------------------------------------------------------
-    def _update_talking(self, timestamp: float, features: Mapping[str, float], face_found: bool) -> float:
+    def _update_talking(self, frame: FrameScores) -> float:
         cfg = self.config
-        if face_found and MOUTH_ACTIVITY in features:
-            self._mouth.append((timestamp, float(features[MOUTH_ACTIVITY])))
-        while self._mouth and (timestamp - self._mouth[0][0]) * 1000.0 > cfg.talk_window_ms:
-            self._mouth.popleft()
+        channels = ((self._mouth, frame.mouth_activity, cfg.talk_min_move),
+                    (self._jaw, frame.jaw_open, cfg.talk_jaw_min_move))
+        reversals = 0
+        for values, value, min_move in channels:
+            if frame.face_found and value is not None and min_move is not None:
+                values.append((frame.timestamp, float(value)))
+            while values and (frame.timestamp - values[0][0]) * 1000.0 > cfg.talk_window_ms:
+                values.popleft()
+            if len(values) >= 3 and min_move is not None:
+                reversals = max(reversals, count_reversals([v for _, v in values], min_move))
+        self._reversals = reversals
         if len(self._mouth) < 3:
             return 0.0
-        reversals = count_reversals([v for _, v in self._mouth], cfg.talk_min_move)
         low, high = cfg.talk_reversals
         return max(0.0, min(1.0, (reversals - low) / (high - low))) if high > low else float(reversals >= high)
 
@@ -213,15 +249,20 @@ class Recognizer:
                 "feed frames in order, or reset() the recognizer for a new stream"
             )
         self._last_time = t
-        self._talking = self._update_talking(t, frame.features, frame.face_found)
+        self._talking = self._update_talking(frame)
         if self._talking >= 0.5:
             self._last_talking = t
         talking = (t - self._last_talking) * 1000.0 <= self.config.talk_hangover_ms
-        unsure = frame.features.get(NEUTRAL_KNOWN, 1.0) < 0.5
-        # Until the detector has seen most of a window of mouth movement it cannot tell speech from
-        # a sign, so the start of a stream (or of a face) is treated as possibly talking.
+        unsure = not frame.neutral_known
+        # Until the detector has seen most of a window of mouth movement it cannot measure the rate of
+        # speech, so the start of a stream (or of a face) is treated as possibly talking, or as
+        # talking once its lips reversed (talk_warmup_reversals).
         if not self._mouth or (t - self._mouth[0][0]) * 1000.0 < 0.66 * self.config.talk_window_ms:
-            talking = True
+            needed = self.config.talk_warmup_reversals
+            if needed is None or self._reversals >= needed:
+                talking = True
+                if needed is not None:
+                    self._last_talking = t
         started: list[GestureEvent] = []
         finished: list[GestureEvent] = []
         for gesture, track in self._tracks.items():
@@ -229,8 +270,10 @@ class Recognizer:
             self._scores[gesture] = score
             timing = self._timings[gesture]
             side = frame.sides.get(gesture)
+            yielding = any(self._tracks[r].phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING)
+                           for r in self._rivals[gesture])
             self._step(gesture, track, timing, t, score, side, talking, started, finished,
-                       unsure and gesture.body_part is BodyPart.FACE)
+                       unsure and gesture.body_part is BodyPart.FACE, yielding)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
     def _speech_prone(self, gesture: Gesture) -> bool:
@@ -238,7 +281,8 @@ class Recognizer:
         return gesture.uses_mouth or gesture in self.config.talking_also
 
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
-              side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False) -> None:
+              side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False,
+              yielding: bool = False) -> None:
         ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
         # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
         # the other hand) is a new sign, once the other side has held for the hold time.
@@ -260,8 +304,12 @@ class Recognizer:
                 track.switch_since = None
         elif track.phase is TrackPhase.PENDING and other_side:
             self._begin(track, t, score, side, talking, gesture)
+        if yielding and track.phase in (TrackPhase.IDLE, TrackPhase.PENDING):
+            track.phase, track.yielded = TrackPhase.IDLE, True
+        elif track.yielded and score < timing.exit:
+            track.yielded = False
         if track.phase is TrackPhase.IDLE:
-            if score >= timing.enter and t >= track.refractory_until:
+            if score >= timing.enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
             if score < timing.exit:

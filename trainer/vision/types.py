@@ -115,6 +115,18 @@ class FrameScores:
     blendshapes: dict[str, float] = field(default_factory=dict)
     """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
     face mesh fallback or without a face). A personal model reads them here."""
+    mouth_activity: float | None = None
+    """How far the lips are apart beyond a fixed neutral (the user's, or the population's: a running
+    baseline taken during speech would clip the strokes), in fractions of the inter-ocular distance:
+    the recognizer's talking detector counts its reversals. None without a face."""
+    jaw_open: float | None = None
+    """MediaPipe's ``jawOpen`` blendshape (Tasks backend; None with the mesh fallback or without a
+    face): the talking detector's second channel. Some speakers articulate with the jaw more than
+    with the lips' gap."""
+    neutral_known: bool = True
+    """False while the pipeline is still learning this stream's neutral face (video without a
+    calibrated profile, before its running baseline exists): the recognizer then holds face signs
+    back unless they are as clear as on a photo (``RecognizerConfig.unsure_enter``)."""
 
 
 class Rates:
