@@ -1,0 +1,117 @@
+"""The per-game logs behind docs/bots.md's issue-14 tables (``trainer.lab.bots_games`` and
+``bots_report``): a run cut short resumes to the very games of one uninterrupted run, and the
+paired statistics (share of the oracle's edge, budget ranking) say what their definitions say."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trainer.lab import bots_games
+from trainer.lab.bots_games import edge_share, paired, paired_margin, play, read_lines
+from trainer.lab.bots_report import ranking
+
+
+def _line(seed: int, outcome: int, margins=(1, -1, 1)) -> dict:
+    return {"team_a": "x", "team_b": "heuristic", "channel": "perfect", "vigilance": 0.25,
+            "index": seed - 1, "seed": seed, "outcome": outcome, "margin_a": sum(margins),
+            "deal_margins": list(margins), "times_a_ms": [1.0]}
+
+
+def _strip_times(lines: list[dict]) -> list[dict]:
+    return [{k: v for k, v in line.items() if k != "times_a_ms"} for line in lines]
+
+
+def test_a_run_cut_short_resumes_to_the_games_of_one_run(tmp_path):
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    play("random", "heuristic", games=5, seed=7, out=whole, also=[("heuristic", "random")])
+    play("random", "heuristic", games=2, seed=7, out=cut, also=[("heuristic", "random")])
+    assert len(read_lines(cut)) == 4
+    play("random", "heuristic", games=5, seed=7, out=cut, also=[("heuristic", "random")])
+    a, b = read_lines(whole), read_lines(cut)
+    assert len(a) == 10
+    assert _strip_times(a) == _strip_times(b)
+    # Interleaved seed by seed: every match has played the same seeds at any cut.
+    assert [line["seed"] for line in a] == [7, 7, 8, 8, 9, 9, 10, 10, 11, 11]
+    # A resumed run with nothing left to play adds nothing.
+    play("random", "heuristic", games=5, seed=7, out=cut, also=[("heuristic", "random")])
+    assert len(read_lines(cut)) == 10
+
+
+def test_a_log_of_another_master_seed_is_not_taken_for_games_already_played(tmp_path):
+    out = tmp_path / "log.jsonl"
+    play("random", "heuristic", games=2, seed=1, out=out)
+    play("random", "heuristic", games=2, seed=100, out=out)
+    assert sorted(line["seed"] for line in read_lines(out)) == [1, 2, 100, 101]
+
+
+def test_edge_share_is_the_ratio_of_edges_with_a_seed_resampled_interval():
+    # Bound: 80 wins of 100 (edge 0.30); bot: the same games but 6 of the bound's wins lost (0.24).
+    bound = [_line(s, 1 if s <= 80 else -1) for s in range(1, 101)]
+    bot = [_line(s, 1 if 6 < s <= 80 else -1) for s in range(1, 101)]
+    share = edge_share(bound, bot, resamples=2000)
+    assert share["games"] == 100
+    assert share["share"] == pytest.approx(0.24 / 0.30)
+    assert share["edge_bound"] == pytest.approx(0.30)
+    lo, hi = share["ci95"]
+    assert lo < share["share"] < hi
+    # Paired, the bot only ever loses games the bound won: the share's interval stays under 1,
+    # and the fixed-bound lower end is 1 - (upper end of the paired difference) / edge.
+    assert hi <= 1.0
+    assert share["low_fixed_bound"] == pytest.approx(1 - paired(bound, bot)["ci95"][1] / 0.30)
+    # Same games both ways: the whole edge, exactly.
+    same = edge_share(bound, bound, resamples=200)
+    assert same["share"] == pytest.approx(1.0) and same["ci95"] == pytest.approx([1.0, 1.0])
+
+
+def test_edge_share_counts_only_the_seeds_both_played():
+    bound = [_line(s, 1) for s in range(1, 11)]
+    bot = [_line(s, 1 if s % 2 else -1) for s in range(1, 21)]
+    assert edge_share(bound, bot, resamples=100)["games"] == 10
+    assert edge_share(bound, bot, resamples=100)["share"] == pytest.approx(0.0)
+
+
+def test_paired_margin_is_per_seed_mean_deal_margin_difference():
+    x = [_line(1, 1, (2, 2)), _line(2, 1, (1, 1, 1)), _line(3, -1, (0, -1))]
+    y = [_line(1, 1, (1, 1)), _line(2, -1, (1, -1, -3)), _line(3, -1, (-1, -1))]
+    m = paired_margin(x, y)
+    assert m["games"] == 3
+    assert m["diff"] == pytest.approx(((2 - 1) + (1 - (-1)) + (-0.5 - (-1))) / 3)
+    assert m["ci95"][0] < m["diff"] < m["ci95"][1]
+
+
+def _budget(ms: int, lines: list[dict]) -> tuple[tuple, list[dict]]:
+    team = f"search:worlds=100000,max_ms={ms}"
+    return (team, "heuristic", "perfect", 0.25), [dict(line, team_a=team) for line in lines]
+
+
+def test_ranking_ranks_budgets_only_when_the_paired_interval_says_so():
+    weak = [_line(s, 1 if s % 2 else -1, (1, -1)) for s in range(1, 201)]
+    strong = [_line(s, 1, (1, 1)) for s in range(1, 201)]
+    table = ranking(dict([_budget(10, weak), _budget(30, strong), _budget(100, strong)]))
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines()[2:]}
+    assert "yes, more time wins more" in rows["30 vs 10 ms"]
+    assert "no: cannot tell apart" in rows["100 vs 30 ms"]
+    assert "yes, more time wins more" in rows["100 vs 10 ms"]
+    worse = ranking(dict([_budget(10, strong), _budget(30, weak)]))
+    assert "yes, more time wins less" in worse
+
+
+def test_summary_over_the_committed_oracle_log_is_consistent(tmp_path):
+    # The committed logs (docs/bots_games) read back: every line a finished game of the oracle,
+    # seeds contiguous from 1, and the report's share equals the ratio of the two win rates.
+    from pathlib import Path
+
+    from trainer.lab.bots_report import oracle_table
+
+    folder = Path(__file__).resolve().parents[2] / "docs" / "bots_games"
+    lines = read_lines(folder / "oracle_vs_heuristic.jsonl")
+    assert lines and all(line["team_a"] == "oracle" for line in lines)
+    assert sorted(line["seed"] for line in lines) == list(range(1, len(lines) + 1))
+    _text, figures = oracle_table(folder)
+    o, s = figures["oracle"]["win_rate_a"], figures["search"]["win_rate_a"]
+    assert figures["edge_share"] == pytest.approx((s - 0.5) / (o - 0.5))
+    assert figures["edge_share_ci95"]["ci95"][0] <= figures["edge_share"] <= figures["edge_share_ci95"]["ci95"][1]
+    json.dumps(figures)  # the report's JSON output holds plain values
+    assert bots_games.summary(lines)["games"] == len(lines)
