@@ -115,3 +115,23 @@ def test_summary_over_the_committed_oracle_log_is_consistent(tmp_path):
     assert figures["edge_share_ci95"]["ci95"][0] <= figures["edge_share"] <= figures["edge_share_ci95"]["ci95"][1]
     json.dumps(figures)  # the report's JSON output holds plain values
     assert bots_games.summary(lines)["games"] == len(lines)
+
+
+def test_a_run_started_at_an_even_offset_plays_the_same_games():
+    # What lets one long log be played in two parts and merged by seed (docs/bots.md: the oracle's
+    # seeds 751..1000 ran as --seed 751): a game depends on its seed and on the parity of its index
+    # (which side sits first), and master + index gives the seed.
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        whole, part = Path(d) / "whole.jsonl", Path(d) / "part.jsonl"
+        play("heuristic", "random", games=6, seed=1, out=whole)
+        play("heuristic", "random", games=2, seed=5, out=part)
+        tail = [dict(line, index=None) for line in _strip_times(read_lines(whole))[4:]]
+        assert tail == [dict(line, index=None) for line in _strip_times(read_lines(part))]
+        odd = Path(d) / "odd.jsonl"
+        play("heuristic", "random", games=2, seed=4, out=odd)
+        # An odd offset swaps the sides: not the same games.
+        assert [x["outcome"] for x in read_lines(odd)] != [x["outcome"] for x in _strip_times(read_lines(whole))[3:5]] \
+            or [x["deal_margins"] for x in read_lines(odd)] != [x["deal_margins"] for x in read_lines(whole)[3:5]]
