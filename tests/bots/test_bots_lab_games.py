@@ -135,3 +135,33 @@ def test_a_run_started_at_an_even_offset_plays_the_same_games():
         # An odd offset swaps the sides: not the same games.
         assert [x["outcome"] for x in read_lines(odd)] != [x["outcome"] for x in _strip_times(read_lines(whole))[3:5]] \
             or [x["deal_margins"] for x in read_lines(odd)] != [x["deal_margins"] for x in read_lines(whole)[3:5]]
+
+
+def test_parts_merged_by_seed_are_the_log_of_one_run(tmp_path):
+    whole, main = tmp_path / "whole.jsonl", tmp_path / "main.jsonl"
+    part_a, part_b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    play("heuristic", "random", games=8, seed=1, out=whole)
+    play("heuristic", "random", games=3, seed=1, out=main)   # cut short at seed 3 ...
+    play("heuristic", "random", games=2, seed=5, out=part_b)  # ... seeds 5..6 and 7..8 in parts,
+    play("heuristic", "random", games=2, seed=7, out=part_a)  # the later one merged first
+    play("heuristic", "random", games=1, seed=3, out=part_a)  # a seed both hold is kept once
+    assert bots_games.main(["--merge", str(part_a), str(part_b), "--out", str(main), "--seed", "1"]) == 0
+    merged = read_lines(main)
+    assert [x["seed"] for x in merged] == [1, 2, 3, 5, 6, 7, 8]
+    by_seed = {x["seed"]: x for x in _strip_times(read_lines(whole))}
+    assert _strip_times(merged) == [by_seed[s] for s in (1, 2, 3, 5, 6, 7, 8)]
+    # The merged log resumes like one run's: only seed 4 is left to play.
+    play("heuristic", "random", games=8, seed=1, out=main)
+    assert _strip_times(sorted(read_lines(main), key=lambda x: x["seed"])) == _strip_times(read_lines(whole))
+
+
+def test_a_part_at_an_odd_offset_is_refused_and_the_log_left_as_it_was(tmp_path, capsys):
+    main, odd = tmp_path / "main.jsonl", tmp_path / "odd.jsonl"
+    play("heuristic", "random", games=2, seed=1, out=main)
+    before = main.read_text()
+    play("heuristic", "random", games=1, seed=4, out=odd)
+    with pytest.raises(SystemExit):
+        bots_games.main(["--merge", str(odd), "--out", str(main), "--seed", "1"])
+    err = capsys.readouterr().err
+    assert "odd offset" in err and "replay that part with --seed 1 + an even number" in err
+    assert main.read_text() == before

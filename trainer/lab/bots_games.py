@@ -91,6 +91,29 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
                       file=sys.stderr, flush=True)
 
 
+def merge_logs(parts: list[Path], out: Path, seed: int) -> int:
+    """Fold logs played from later master seeds into ``out`` as if one run seeded ``seed`` had
+    played them: each line re-indexed to ``seed_of_game - seed``, one line per match and seed,
+    in seed order. Valid only for parts started at an even offset from ``seed`` (a game depends on
+    its seed and on its index's parity: which side sits first). Returns the lines written."""
+    lines: dict[tuple, dict] = {}
+    for path in [out, *parts]:
+        for line in read_lines(path):
+            offset = line["seed"] - line["index"] - seed
+            if offset % 2:
+                raise ValueError(
+                    f"{path}: game of seed {line['seed']} was played at index {line['index']}, an odd "
+                    f"offset from master seed {seed}: its sides are swapped, so it is not a game of that "
+                    f"run; replay that part with --seed {seed} + an even number")
+            line = dict(line, index=line["seed"] - seed)
+            lines.setdefault((*_key(line), line["seed"]), line)
+    ordered = sorted(lines.values(), key=lambda x: x["seed"])  # stable: a seed's matches keep their order
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text("".join(json.dumps(x) + "\n" for x in ordered))
+    tmp.replace(out)
+    return len(ordered)
+
+
 def summary(lines: list[dict]) -> dict:
     """Win rate (draw half) with its Wilson interval, points margin per deal with a normal interval."""
     n = len(lines)
@@ -198,7 +221,18 @@ def main(argv: list[str] | None = None) -> int:
                    help="another match, interleaved seed by seed")
     p.add_argument("--channels", default="perfect", help="';'-separated noisy channels (team A's partners)")
     p.add_argument("--summary", nargs="*", type=Path, help="print each file's figures instead of playing")
+    p.add_argument("--merge", nargs="+", type=Path, metavar="PART",
+                   help="fold these logs (started at --seed + an even offset) into --out, re-indexed to --seed")
     args = p.parse_args(argv)
+    if args.merge:
+        if not args.out:
+            p.error("--merge needs --out (the log to fold the parts into)")
+        try:
+            n = merge_logs(args.merge, args.out, args.seed)
+        except ValueError as error:
+            p.error(str(error))
+        print(f"{args.out}: {n} games")
+        return 0
     if args.summary:
         for path in args.summary:
             groups: dict[tuple, list[dict]] = {}
