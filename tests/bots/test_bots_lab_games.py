@@ -165,3 +165,13 @@ def test_a_part_at_an_odd_offset_is_refused_and_the_log_left_as_it_was(tmp_path,
     err = capsys.readouterr().err
     assert "odd offset" in err and "replay that part with --seed 1 + an even number" in err
     assert main.read_text() == before
+
+
+def test_signing_pays_only_where_an_interval_excludes_zero():
+    from trainer.lab.bots_report import pays
+
+    assert pays({"ci95": [0.51, 0.62], "points_margin_per_deal": [0.01, -0.01, 0.03]}) == "yes"
+    assert pays({"ci95": [0.45, 0.56], "points_margin_per_deal": [0.05, 0.01, 0.09]}) == "yes"
+    assert pays({"ci95": [0.45, 0.56], "points_margin_per_deal": [0.01, -0.02, 0.04]}) == "not shown"
+    assert pays({"ci95": [0.38, 0.49], "points_margin_per_deal": [-0.01, -0.03, 0.01]}) == "no: it costs"
+    assert pays({"ci95": [0.45, 0.52], "points_margin_per_deal": [-0.04, -0.06, -0.01]}) == "no: it costs"

@@ -129,6 +129,18 @@ def ranking(groups: dict[tuple, list[dict]]) -> str:
     return "\n".join(out)
 
 
+def pays(row: dict) -> str:
+    """Does signing pay through this channel? Only an interval that excludes zero says so, on games
+    won (Wilson) or on the points margin per deal."""
+    lo, hi = row["ci95"]
+    _m, mlo, mhi = row["points_margin_per_deal"]
+    if lo > 0.5 or mlo > 0:
+        return "yes"
+    if hi < 0.5 or mhi < 0:
+        return "no: it costs"
+    return "not shown"
+
+
 def channel_table(folder: Path, plot: Path | None, name: str = "channel_search.jsonl",
                   title: str = "Signing through a noisy camera (search team)") -> tuple[str, list[dict]]:
     groups = _groups(folder / name)
@@ -137,14 +149,15 @@ def channel_table(folder: Path, plot: Path | None, name: str = "channel_search.j
     for (a, _b, ch, v), lines in sorted(groups.items(), key=lambda kv: order.get(kv[0][2], 1)):
         sm = summary(lines)
         rows.append({"channel": ch, "vigilance": v, "seeds": _seeds(lines), **sm})
-    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) |",
-            "|---|---|---|---|---|"]
+    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signing pays? |",
+            "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["ci95"]
         m = r["points_margin_per_deal"]
+        r["pays"] = pays(r)
         text.append(f"| {r['channel']} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} | "
                     f"{100 * (2 * r['win_rate_a'] - 1):+.1f} pts ({100 * (2 * lo - 1):+.1f} to {100 * (2 * hi - 1):+.1f}) | "
-                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) |")
+                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['pays']} |")
     if plot is not None and rows:
         _errorbars(plot, list(range(len(rows))), rows, "channel between the partners",
                    "signing team's win rate against itself silent (%)", title,
