@@ -91,6 +91,29 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
                       file=sys.stderr, flush=True)
 
 
+def merge_logs(parts: list[Path], out: Path, seed: int) -> int:
+    """Fold logs played from later master seeds into ``out`` as if one run seeded ``seed`` had
+    played them: each line re-indexed to ``seed_of_game - seed``, one line per match and seed,
+    in seed order. Valid only for parts started at an even offset from ``seed`` (a game depends on
+    its seed and on its index's parity: which side sits first). Returns the lines written."""
+    lines: dict[tuple, dict] = {}
+    for path in [out, *parts]:
+        for line in read_lines(path):
+            offset = line["seed"] - line["index"] - seed
+            if offset % 2:
+                raise ValueError(
+                    f"{path}: game of seed {line['seed']} was played at index {line['index']}, an odd "
+                    f"offset from master seed {seed}: its sides are swapped, so it is not a game of that "
+                    f"run; replay that part with --seed {seed} + an even number")
+            line = dict(line, index=line["seed"] - seed)
+            lines.setdefault((*_key(line), line["seed"]), line)
+    ordered = sorted(lines.values(), key=lambda x: x["seed"])  # stable: a seed's matches keep their order
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text("".join(json.dumps(x) + "\n" for x in ordered))
+    tmp.replace(out)
+    return len(ordered)
+
+
 def summary(lines: list[dict]) -> dict:
     """Win rate (draw half) with its Wilson interval, points margin per deal with a normal interval."""
     n = len(lines)
@@ -111,12 +134,10 @@ def summary(lines: list[dict]) -> dict:
 def paired(x: list[dict], y: list[dict]) -> dict:
     """Two teams against the same opponent on the same seeds: the win-rate difference (x - y) with
     a 95% interval from the per-game paired differences, and the games each wins alone."""
-    by_seed = {line["seed"]: line for line in y}
-    pairs = [(a, by_seed[a["seed"]]) for a in x if a["seed"] in by_seed]
+    pairs = _common_pairs(x, y)
     n = len(pairs)
     if n < 2:
         return {"games": n}
-    score = lambda line: 1.0 if line["outcome"] > 0 else (0.5 if line["outcome"] == 0 else 0.0)
     diffs = [score(a) - score(b) for a, b in pairs]
     mean = statistics.fmean(diffs)
     half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
@@ -125,6 +146,65 @@ def paired(x: list[dict], y: list[dict]) -> dict:
         "only_x_wins": [a["seed"] for a, b in pairs if score(a) > score(b)],
         "only_y_wins": [a["seed"] for a, b in pairs if score(a) < score(b)],
     }
+
+
+def score(line: dict) -> float:
+    """A game's result for team A: 1 won, 0.5 drawn, 0 lost."""
+    return 1.0 if line["outcome"] > 0 else (0.5 if line["outcome"] == 0 else 0.0)
+
+
+def _common_pairs(x: list[dict], y: list[dict]) -> list[tuple[dict, dict]]:
+    by_seed = {line["seed"]: line for line in y}
+    return [(a, by_seed[a["seed"]]) for a in x if a["seed"] in by_seed]
+
+
+def edge_share(bound: list[dict], bot: list[dict], *, resamples: int = 4000, seed: int = 0) -> dict:
+    """The share of ``bound``'s edge over a coin toss that ``bot`` captures, both against the same
+    opponent on the same seeds: (win rate of bot - 1/2) / (win rate of bound - 1/2).
+
+    Its 95% interval resamples whole seeds (both bots' games of a seed together), so it carries the
+    pairing and the bound's own uncertainty, which a ratio of two Wilson intervals would not.
+    ``low_fixed_bound`` is the simpler lower end that takes the bound's edge as exact:
+    1 - (upper end of the paired difference) / edge."""
+    import random
+
+    pairs = _common_pairs(bound, bot)
+    n = len(pairs)
+    if n < 2:
+        return {"games": n}
+    sb = [score(a) for a, _ in pairs]
+    sy = [score(b) for _, b in pairs]
+
+    def ratio(ix) -> float:
+        eb = sum(sb[i] for i in ix) / len(ix) - 0.5
+        ey = sum(sy[i] for i in ix) / len(ix) - 0.5
+        return ey / eb if eb > 0 else float("nan")
+
+    rng = random.Random(seed)
+    draws = sorted(r for r in (ratio([rng.randrange(n) for _ in range(n)]) for _ in range(resamples))
+                   if not math.isnan(r))
+    est = ratio(range(n))
+    pair = paired(bound, bot)
+    edge = statistics.fmean(sb) - 0.5
+    low_fixed = 1 - pair["ci95"][1] / edge if edge > 0 else float("nan")
+    lo = draws[int(0.025 * len(draws))] if draws else float("nan")
+    hi = draws[min(len(draws) - 1, int(0.975 * len(draws)))] if draws else float("nan")
+    return {"games": n, "share": est, "ci95": [lo, hi], "low_fixed_bound": low_fixed,
+            "edge_bound": edge, "edge_bot": statistics.fmean(sy) - 0.5}
+
+
+def paired_margin(x: list[dict], y: list[dict]) -> dict:
+    """Points margin per deal, x - y, paired by seed: each seed's mean deal margin for x minus y's,
+    with a 95% interval over seeds (more sensitive than games won when both win most games)."""
+    pairs = _common_pairs(x, y)
+    n = len(pairs)
+    if n < 2:
+        return {"games": n}
+    per = lambda line: statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
+    diffs = [per(a) - per(b) for a, b in pairs]
+    mean = statistics.fmean(diffs)
+    half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
+    return {"games": n, "diff": mean, "ci95": [mean - half, mean + half]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,7 +221,18 @@ def main(argv: list[str] | None = None) -> int:
                    help="another match, interleaved seed by seed")
     p.add_argument("--channels", default="perfect", help="';'-separated noisy channels (team A's partners)")
     p.add_argument("--summary", nargs="*", type=Path, help="print each file's figures instead of playing")
+    p.add_argument("--merge", nargs="+", type=Path, metavar="PART",
+                   help="fold these logs (started at --seed + an even offset) into --out, re-indexed to --seed")
     args = p.parse_args(argv)
+    if args.merge:
+        if not args.out:
+            p.error("--merge needs --out (the log to fold the parts into)")
+        try:
+            n = merge_logs(args.merge, args.out, args.seed)
+        except ValueError as error:
+            p.error(str(error))
+        print(f"{args.out}: {n} games")
+        return 0
     if args.summary:
         for path in args.summary:
             groups: dict[tuple, list[dict]] = {}

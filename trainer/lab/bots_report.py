@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from trainer.lab.bots_games import paired, read_lines, summary
+from trainer.lab.bots_games import edge_share, paired, paired_margin, read_lines, summary
 
 
 def _groups(path: Path) -> dict[tuple, list[dict]]:
@@ -59,6 +59,7 @@ def oracle_table(folder: Path) -> tuple[str, dict]:
     edge_o, edge_s = so["win_rate_a"] - 0.5, ss["win_rate_a"] - 0.5
     pair = paired(o, s)
     share = edge_s / edge_o if edge_o > 0 else float("nan")
+    boot = edge_share(o, s)
     rows = [
         "| team A vs heuristic | games (seeds) | A win rate (95% CI) | points margin per deal (95% CI) | decision ms median / p99 (CPU) |",
         "|---|---|---|---|---|",
@@ -72,9 +73,11 @@ def oracle_table(folder: Path) -> tuple[str, dict]:
         f"(search {100 * edge_s:+.1f} points over 50 %, oracle {100 * edge_o:+.1f}). Paired on the same "
         f"games, oracle − search = {100 * pair['diff']:+.1f} points of win rate (95% CI "
         f"{100 * pair['ci95'][0]:+.1f} to {100 * pair['ci95'][1]:+.1f}); the oracle alone wins "
-        f"{len(pair['only_x_wins'])} games, search alone {len(pair['only_y_wins'])}."
+        f"{len(pair['only_x_wins'])} games, search alone {len(pair['only_y_wins'])}. "
+        f"95% interval of the share, resampling seeds: {100 * boot['ci95'][0]:.0f}–{100 * boot['ci95'][1]:.0f} % "
+        f"(taking the oracle's edge as exact: lower end {100 * boot['low_fixed_bound']:.0f} %)."
     )
-    return text, {"oracle": so, "search": ss, "edge_share": share, "paired": pair}
+    return text, {"oracle": so, "search": ss, "edge_share": share, "edge_share_ci95": boot, "paired": pair}
 
 
 def _ms(team: str) -> float:
@@ -97,30 +100,67 @@ def time_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
         m = r["points_margin_per_deal"]
         text.append(f"| {r['ms']:g} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} ({_ci(r['ci95'])}) | "
                     f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['decision_ms_a']['median']:.1f} / {r['decision_ms_a']['p99']:.1f} |")
+    text += ["", ranking(groups)]
     if plot is not None and rows:
         _errorbars(plot, [r["ms"] for r in rows], rows, "CPU ms per card (log scale)",
                    "search win rate vs heuristic (%)", "Play strength against time", logx=True, offset=0.0)
     return "\n".join(text), rows
 
 
-def channel_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
-    groups = _groups(folder / "channel_search.jsonl")
+def ranking(groups: dict[tuple, list[dict]]) -> str:
+    """Each budget against the next smaller one, paired on the seeds both played: the win-rate and
+    points-per-deal differences, and whether the interval ranks them."""
+    by_ms = sorted(((_ms(key[0]), lines) for key, lines in groups.items()), key=lambda kv: kv[0])
+    out = ["| budgets compared (same seeds) | games | win-rate difference (95% CI) | points per deal difference (95% CI) | ranked? |",
+           "|---|---|---|---|---|"]
+    steps = list(zip(by_ms, by_ms[1:]))
+    if len(by_ms) > 2:
+        steps.append((by_ms[0], by_ms[-1]))
+    for (lo_ms, lo_lines), (hi_ms, hi_lines) in steps:
+        w, m = paired(hi_lines, lo_lines), paired_margin(hi_lines, lo_lines)
+        if w["games"] < 2:
+            out.append(f"| {hi_ms:g} vs {lo_ms:g} ms | {w['games']} | | | too few common games |")
+            continue
+        ranked = ("yes, more time wins more" if w["ci95"][0] > 0 or m["ci95"][0] > 0 else
+                  "yes, more time wins less" if w["ci95"][1] < 0 or m["ci95"][1] < 0 else "no: cannot tell apart")
+        out.append(f"| {hi_ms:g} vs {lo_ms:g} ms | {w['games']} | {100 * w['diff']:+.1f} pts "
+                   f"({100 * w['ci95'][0]:+.1f} to {100 * w['ci95'][1]:+.1f}) | {m['diff']:+.3f} "
+                   f"({m['ci95'][0]:+.3f} to {m['ci95'][1]:+.3f}) | {ranked} |")
+    return "\n".join(out)
+
+
+def pays(row: dict) -> str:
+    """Does signing pay through this channel? Only an interval that excludes zero says so, on games
+    won (Wilson) or on the points margin per deal."""
+    lo, hi = row["ci95"]
+    _m, mlo, mhi = row["points_margin_per_deal"]
+    if lo > 0.5 or mlo > 0:
+        return "yes"
+    if hi < 0.5 or mhi < 0:
+        return "no: it costs"
+    return "not shown"
+
+
+def channel_table(folder: Path, plot: Path | None, name: str = "channel_search.jsonl",
+                  title: str = "Signing through a noisy camera (search team)") -> tuple[str, list[dict]]:
+    groups = _groups(folder / name)
     order = {"perfect": 0}
     rows = []
     for (a, _b, ch, v), lines in sorted(groups.items(), key=lambda kv: order.get(kv[0][2], 1)):
         sm = summary(lines)
         rows.append({"channel": ch, "vigilance": v, "seeds": _seeds(lines), **sm})
-    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) |",
-            "|---|---|---|---|---|"]
+    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signing pays? |",
+            "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["ci95"]
         m = r["points_margin_per_deal"]
+        r["pays"] = pays(r)
         text.append(f"| {r['channel']} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} | "
                     f"{100 * (2 * r['win_rate_a'] - 1):+.1f} pts ({100 * (2 * lo - 1):+.1f} to {100 * (2 * hi - 1):+.1f}) | "
-                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) |")
+                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['pays']} |")
     if plot is not None and rows:
         _errorbars(plot, list(range(len(rows))), rows, "channel between the partners",
-                   "signing team's win rate against itself silent (%)", "Signing through a noisy camera (search team)",
+                   "signing team's win rate against itself silent (%)", title,
                    labels=[r["channel"] for r in rows], offset=0.0)
     return "\n".join(text), rows
 
@@ -171,17 +211,22 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folder", type=Path)
     p.add_argument("--out", type=Path)
-    p.add_argument("--plots", nargs=2, type=Path, metavar=("TIME_PNG", "CHANNEL_PNG"))
+    p.add_argument("--plots", nargs="+", type=Path, metavar="PNG",
+                   help="TIME_PNG CHANNEL_PNG [HEURISTIC_CHANNEL_PNG]")
     args = p.parse_args(argv)
-    time_png, channel_png = args.plots if args.plots else (None, None)
+    plots = list(args.plots or []) + [None] * 3
     o_text, o = oracle_table(args.folder)
-    t_text, t = time_table(args.folder, time_png)
-    c_text, c = channel_table(args.folder, channel_png)
+    t_text, t = time_table(args.folder, plots[0])
+    c_text, c = channel_table(args.folder, plots[1])
+    h_text, h = channel_table(args.folder, plots[2], "channel_heuristic.jsonl",
+                              "Signing through a noisy camera (heuristic team)")
     a_text, a = announce_table(args.folder)
-    for title, text in (("oracle", o_text), ("time", t_text), ("channel", c_text), ("announce", a_text)):
+    for title, text in (("oracle", o_text), ("time", t_text), ("channel (search)", c_text),
+                        ("channel (heuristic)", h_text), ("announce", a_text)):
         print(f"### {title}\n\n{text}\n")
     if args.out:
-        args.out.write_text(json.dumps({"oracle": o, "time": t, "channel": c, "announce": a}, indent=1) + "\n")
+        args.out.write_text(json.dumps({"oracle": o, "time": t, "channel": c, "channel_heuristic": h,
+                                        "announce": a}, indent=1) + "\n")
     return 0
 
 
