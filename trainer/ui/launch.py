@@ -119,10 +119,12 @@ class AppServer:
 
 
 @contextmanager
-def serve_app(*, home: Path | None = None, log: Path | None = None, timeout: float = 60.0) -> Iterator[AppServer]:
-    """The app on a free local port for the length of the ``with`` (``home``: its ALUETTE_HOME data
-    folder; ``log``: where its output goes), stopped with its children on the way out."""
-    port = free_port()
+def serve_app(*, home: Path | None = None, log: Path | None = None, timeout: float = 60.0,
+              port: int | None = None) -> Iterator[AppServer]:
+    """The app on a local port (``port``, or a free one) for the length of the ``with`` (``home``:
+    its ALUETTE_HOME data folder; ``log``: where its output goes), stopped with its children on the
+    way out."""
+    port = port if port is not None else free_port()
     env = {"ALUETTE_HOME": str(home)} if home is not None else None
     process = start_server(port, env=env, log=log)
     try:
