@@ -113,9 +113,10 @@ def _remember_answered_offer(key: str, ctx: Any) -> None:
 def _forget_answered_offer(key: str) -> None:
     """Drop the worker of a connection the browser has replaced. When a stream drops and a new one
     starts soon after (:mod:`trainer.ui.camera_keeper`, or a quick STOP -> START on a busy machine),
-    the server may never run with the widget idle in between: it then sees a new offer while the old worker still stands, and the library
-    (which makes a worker only when there is none) leaves that offer unanswered for ever. Resetting
-    the context here lets this run's widget call build the worker for the new offer."""
+    the server may never run with the widget idle in between: it then sees a new offer while the
+    old worker still stands, and the library (which makes a worker only when there is none) leaves
+    that offer unanswered for ever. Resetting the context here lets this run's widget call build
+    the worker for the new offer."""
     from streamlit_webrtc.component import _reset_context
 
     context = st.session_state.get(key)

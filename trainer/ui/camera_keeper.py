@@ -53,6 +53,11 @@ SCRIPT = """
   const keeper = host.aluetteKeeper = host.aluetteKeeper ||
     {armed: false, reloaded: false, replaced: null, tries: 0, restarts: 0, playingSince: null, stoppedAt: 0};
   if (keeper.timer) host.clearInterval(keeper.timer);
+  // Streamlit draws this frame afresh on some page changes; the functions of a frame that is gone
+  // are never called again, its timer and its click listener included. So each drawing of this
+  // script takes over: a new timer, and its own listener on the widget's document.
+  const self = {};
+  keeper.owner = self;
   function widgetFrame() {
     return host.document.querySelector('[data-testid="stSidebar"] iframe[title*="webrtc"]');
   }
@@ -60,9 +65,10 @@ SCRIPT = """
     return Array.from(doc.querySelectorAll("button")).find(b => b.textContent.trim().toUpperCase() === label);
   }
   function listen(doc) {
-    if (doc.aluetteListening) return;
-    doc.aluetteListening = true;
+    if (doc.aluetteListener === self) return;
+    doc.aluetteListener = self;
     doc.addEventListener("click", function (event) {
+      if (keeper.owner !== self) return;  // an older drawing's listener, if its frame still lives
       const pressed = event.target.closest ? event.target.closest("button") : null;
       if (!pressed || !event.isTrusted) return;  // the person's clicks only, not this script's
       const label = pressed.textContent.trim().toUpperCase();
