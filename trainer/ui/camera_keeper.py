@@ -11,22 +11,23 @@ browser side again on every redraw of the widget while the restart is under way,
 peer connections race for one answer and the restart fails after a 15-30 s ICE timeout (seen in the
 browser console, on most restarts under load).
 
-So a small script, in a zero-height component beside the widget, watches the widget's own buttons
-once a second and presses its START, as a person would (one connection at a time), when:
+So a small script, in a frame of no height beside the widget, watches the widget's own buttons
+once a second and, when a stream ends by itself, presses its START as a person would (one
+connection at a time):
 
-* it has seen the widget's STOP (a stream playing or connecting) since the last start, and the person
-  has not pressed that STOP (a widget shown afresh is "off" until then; a start on its way, during
-  which START still shows, is never pressed twice);
-* the widget shows START again (its stream ended by itself);
-* and the server has dropped the ended connection's answer from the widget's arguments (the widget
-  would otherwise hand the new connection that stale answer, and it would fail after a 15-30 s ICE
-  timeout: seen on the first restarts after a stall, before this check).
+* it acts only if it has seen the widget's STOP (a stream playing or connecting) since the last
+  start and the person has not pressed that STOP (a widget shown afresh is "off" until then; a start
+  on its way, during which START still shows, is never pressed twice);
+* it first reloads the widget's frame, so that the widget holds the server's current arguments: the
+  old page still carried the ended connection's SDP answer, and a new connection took that stale
+  answer and failed after a 15-30 s ICE timeout (seen on the first restarts after a stall);
+* then it presses the reloaded widget's START.
 
 A start that fails before connecting (a camera taken away, a permission withdrawn: the widget shows
 the browser's error) never shows STOP, so it is not pressed again; and it gives up after
 :data:`MAX_TRIES` restarts in a row that did not play for :data:`SETTLED_S` seconds. START then
-waits for the person. Each restart is written to the browser console (``aluette:``), and
-counted in the widget frame's ``aluetteKeeper.restarts``, which the browser test reads.
+waits for the person. Each restart is written to the browser console (``aluette:``) and counted in
+the page's ``aluetteKeeper.restarts``, which the browser tests read.
 
 The widget's document is reached from the component's frame: both are served by the app's own
 server (same origin). The button labels are those of the pinned streamlit-webrtc 0.79 series.
