@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
-from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
 
 SAVE_NAME = "bench-deal"
 
@@ -43,7 +43,7 @@ def main() -> int:
     parser.add_argument("--signs", type=int, default=4, help="camera signs to time on Play (the page lists 4)")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
     args = parser.parse_args()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ["ALUETTE_HOME"] = folder
@@ -52,48 +52,36 @@ def main() -> int:
 
         persistence.save_game(SAVE_NAME, GameSession.start("vendee", "classic", seed_with_one_ace()).to_json())
         clip, loop = make_signing_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
-        port = free_port()
-        process = start_server(port, env={"ALUETTE_HOME": folder})
-        try:
-            wait_healthy(port, timeout=60, process=process)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                                     args=chromium_args(clip))
-                try:
-                    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                    page.goto(f"http://127.0.0.1:{port}")
-                    expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=60_000)
-                    page.get_by_text("Camera on", exact=True).click()
-                    camera = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
-                    start_button = camera.get_by_role("button", name=re.compile("^start$", re.I))
-                    start_button.wait_for(timeout=120_000)
-                    started = time.monotonic()
-                    start_button.click()
-                    page.locator("li", has_text=re.compile(r"→")).first.wait_for(timeout=180_000)
-                    first_sign = time.monotonic() - started
-                    rates = []
-                    for _ in range(int(args.seconds)):
-                        text = page.get_by_text(re.compile(r"\d+ frames/s analysed")).first.inner_text()
-                        rates.append(int(re.search(r"(\d+) frames/s", text).group(1)))
-                        page.wait_for_timeout(1000)
-                    page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-                    page.get_by_label("Saved games").first.click()
-                    page.get_by_role("option", name=SAVE_NAME).click()
-                    page.get_by_role("button", name="Resume", exact=True).click()
-                    count = re.compile(r"Camera signs received by your partner this deal: (\d+)")
-                    deadline = time.monotonic() + 120 + args.signs * 2 * loop
-                    while time.monotonic() < deadline:
-                        shown = page.get_by_text(count).first
-                        if shown.count() and int(count.search(shown.inner_text()).group(1)) >= args.signs:
-                            break
-                        page.wait_for_timeout(500)
-                    received = page.get_by_text(re.compile(r"received by your partner [\d.]+ s after"))
-                    latencies = [float(re.search(r"([\d.]+) s after", received.nth(i).inner_text()).group(1))
-                                 for i in range(received.count())]
-                finally:
-                    browser.close()
-        finally:
-            stop_server(process)
+        with serve_app(home=Path(folder)) as app, \
+                chromium_page(app.url, fake_video=clip, viewport=(1400, 1000)) as page:
+            expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=60_000)
+            page.get_by_text("Camera on", exact=True).click()
+            camera = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
+            start_button = camera.get_by_role("button", name=re.compile("^start$", re.I))
+            start_button.wait_for(timeout=120_000)
+            started = time.monotonic()
+            start_button.click()
+            page.locator("li", has_text=re.compile(r"→")).first.wait_for(timeout=180_000)
+            first_sign = time.monotonic() - started
+            rates = []
+            for _ in range(int(args.seconds)):
+                text = page.get_by_text(re.compile(r"\d+ frames/s analysed")).first.inner_text()
+                rates.append(int(re.search(r"(\d+) frames/s", text).group(1)))
+                page.wait_for_timeout(1000)
+            page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
+            page.get_by_label("Saved games").first.click()
+            page.get_by_role("option", name=SAVE_NAME).click()
+            page.get_by_role("button", name="Resume", exact=True).click()
+            count = re.compile(r"Camera signs received by your partner this deal: (\d+)")
+            deadline = time.monotonic() + 120 + args.signs * 2 * loop
+            while time.monotonic() < deadline:
+                shown = page.get_by_text(count).first
+                if shown.count() and int(count.search(shown.inner_text()).group(1)) >= args.signs:
+                    break
+                page.wait_for_timeout(500)
+            received = page.get_by_text(re.compile(r"received by your partner [\d.]+ s after"))
+            latencies = [float(re.search(r"([\d.]+) s after", received.nth(i).inner_text()).group(1))
+                         for i in range(received.count())]
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
     print(f"START -> first recognised sign: {first_sign:.1f} s (the clip opens the mouth once every {loop:.1f} s)")
     print(f"frames analysed per second on Practice: median {statistics.median(rates)} "

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.ui.fakecam import make_sign_clip  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, CHROMIUM, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
 
 COUNT_FRAMES = """async (seconds) => {
   const video = document.querySelector('video');
@@ -48,34 +48,20 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds to let the stream settle first")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory() as folder:
         clip = make_sign_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
-        port = free_port()
-        process = start_server(port, env={"ALUETTE_HOME": folder})
-        try:
-            wait_healthy(port, timeout=60, process=process)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                                     args=chromium_args(clip))
-                try:
-                    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                    page.goto(f"http://127.0.0.1:{port}")
-                    page.get_by_text("Practice the signs").wait_for(timeout=60_000)
-                    page.get_by_text("Camera on", exact=True).click()
-                    page.get_by_text("Mode: live camera.").wait_for(timeout=30_000)
-                    frame = page.frame_locator('iframe[title*="webrtc"]')
-                    frame.get_by_role("button", name=re.compile("start", re.I)).click(timeout=60_000)
-                    page.get_by_text(re.compile(r"frames/s analysed")).first.wait_for(timeout=90_000)
-                    time.sleep(args.warmup)
-                    iframe = next(f for f in page.frames if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url)
-                    result = iframe.evaluate(COUNT_FRAMES, args.seconds)
-                    analysed = page.get_by_text(re.compile(r"frames/s analysed")).first.inner_text()
-                finally:
-                    browser.close()
-        finally:
-            stop_server(process)
+        with serve_app(home=Path(folder)) as app, \
+                chromium_page(app.url, fake_video=clip, viewport=(1400, 1000)) as page:
+            page.get_by_text("Practice the signs").wait_for(timeout=60_000)
+            page.get_by_text("Camera on", exact=True).click()
+            page.get_by_text("Mode: live camera.").wait_for(timeout=30_000)
+            frame = page.frame_locator('iframe[title*="webrtc"]')
+            frame.get_by_role("button", name=re.compile("start", re.I)).click(timeout=60_000)
+            page.get_by_text(re.compile(r"frames/s analysed")).first.wait_for(timeout=90_000)
+            time.sleep(args.warmup)
+            iframe = next(f for f in page.frames if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url)
+            result = iframe.evaluate(COUNT_FRAMES, args.seconds)
+            analysed = page.get_by_text(re.compile(r"frames/s analysed")).first.inner_text()
     if not result:
         print("no <video> element found in the camera widget", file=sys.stderr)
         return 1

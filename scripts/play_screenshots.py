@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, start_server, stop_server, wait_healthy
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 
 def _shot(page, out: Path, name: str) -> None:
@@ -47,65 +47,57 @@ def main() -> None:
     parser.add_argument("--players", type=int, choices=(3, 4, 6), default=4,
                         help="table size chosen in the table settings before New game")
     args = parser.parse_args()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     args.out.mkdir(parents=True, exist_ok=True)
     home = tempfile.mkdtemp(prefix="aluette-shots-")
-    process = start_server(args.port, env={"ALUETTE_HOME": home}, log=Path(home) / "streamlit.log")
-    try:
-        wait_healthy(args.port, timeout=60, process=process)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=chromium_args(None))
-            page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(f"http://127.0.0.1:{args.port}", wait_until="domcontentloaded")
-            if args.language:
-                page.get_by_label("Language", exact=False).first.click()
-                page.get_by_role("option", name=args.language).click()
+    with serve_app(home=Path(home), log=Path(home) / "streamlit.log", port=args.port) as app, \
+            chromium_page(app.url) as page:
+        if args.language:
+            page.get_by_label("Language", exact=False).first.click()
+            page.get_by_role("option", name=args.language).click()
+            page.wait_for_timeout(1500)
+        page.get_by_role("link", name="Play").first.click()
+        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
+        if args.players != 4:
+            page.get_by_text(f"{args.players} (", exact=False).first.click()
+            page.wait_for_timeout(1500)
+        page.get_by_role("button", name="New game").first.click()
+        expect(page.get_by_text("Your hand").first).to_be_visible(timeout=60_000)
+        page.wait_for_timeout(2000)
+        taken: set[str] = set()
+        start = time.monotonic()
+        while time.monotonic() - start < args.max_seconds:
+            if page.get_by_text("Game over —").count():
+                _shot(page, args.out, f"{args.prefix}-game-over")
+                break
+            if _visible(page, "Next deal"):
+                if f"{args.prefix}-deal-over" not in taken:
+                    _shot(page, args.out, f"{args.prefix}-deal-over")
+                    taken.add(f"{args.prefix}-deal-over")
+                _click(page, "Next deal")
+            elif _visible(page, "Next trick"):
+                if f"{args.prefix}-closed-trick" not in taken:
+                    _shot(page, args.out, f"{args.prefix}-closed-trick")
+                    taken.add(f"{args.prefix}-closed-trick")
+                _click(page, "Next trick")
+            elif _visible(page, "Play"):
+                if f"{args.prefix}-your-turn" not in taken and page.get_by_text("Trick in progress").count():
+                    _shot(page, args.out, f"{args.prefix}-your-turn")
+                    taken.add(f"{args.prefix}-your-turn")
+                enabled = [b for b in page.get_by_role("button", name="Play", exact=True).all() if b.is_enabled()]
+                enabled[-1].click()
                 page.wait_for_timeout(1500)
-            page.get_by_role("link", name="Play").first.click()
-            expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
-            if args.players != 4:
-                page.get_by_text(f"{args.players} (", exact=False).first.click()
-                page.wait_for_timeout(1500)
-            page.get_by_role("button", name="New game").first.click()
-            expect(page.get_by_text("Your hand").first).to_be_visible(timeout=60_000)
-            page.wait_for_timeout(2000)
-            taken: set[str] = set()
-            start = time.monotonic()
-            while time.monotonic() - start < args.max_seconds:
-                if page.get_by_text("Game over —").count():
-                    _shot(page, args.out, f"{args.prefix}-game-over")
-                    break
-                if _visible(page, "Next deal"):
-                    if f"{args.prefix}-deal-over" not in taken:
-                        _shot(page, args.out, f"{args.prefix}-deal-over")
-                        taken.add(f"{args.prefix}-deal-over")
-                    _click(page, "Next deal")
-                elif _visible(page, "Next trick"):
-                    if f"{args.prefix}-closed-trick" not in taken:
-                        _shot(page, args.out, f"{args.prefix}-closed-trick")
-                        taken.add(f"{args.prefix}-closed-trick")
-                    _click(page, "Next trick")
-                elif _visible(page, "Play"):
-                    if f"{args.prefix}-your-turn" not in taken and page.get_by_text("Trick in progress").count():
-                        _shot(page, args.out, f"{args.prefix}-your-turn")
-                        taken.add(f"{args.prefix}-your-turn")
-                    enabled = [b for b in page.get_by_role("button", name="Play", exact=True).all() if b.is_enabled()]
-                    enabled[-1].click()
-                    page.wait_for_timeout(1500)
+            else:
+                for choice in ("Pass", "No chant", "Refuse"):
+                    if _visible(page, choice):
+                        if f"{args.prefix}-chant" not in taken and choice == "No chant":
+                            _shot(page, args.out, f"{args.prefix}-chant")
+                            taken.add(f"{args.prefix}-chant")
+                        _click(page, choice)
+                        break
                 else:
-                    for choice in ("Pass", "No chant", "Refuse"):
-                        if _visible(page, choice):
-                            if f"{args.prefix}-chant" not in taken and choice == "No chant":
-                                _shot(page, args.out, f"{args.prefix}-chant")
-                                taken.add(f"{args.prefix}-chant")
-                            _click(page, choice)
-                            break
-                    else:
-                        page.wait_for_timeout(1000)
-            browser.close()
-    finally:
-        stop_server(process)
+                    page.wait_for_timeout(1000)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
-from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
 
 SAVE_NAME = "screenshot-deal"
 MASK = "#4a4f5a"
@@ -70,7 +70,7 @@ def main() -> int:
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ["ALUETTE_HOME"] = folder
@@ -79,44 +79,31 @@ def main() -> int:
 
         persistence.save_game(SAVE_NAME, GameSession.start("vendee", "classic", seed_with_one_ace()).to_json())
         clip, _loop = make_signing_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
-        port = free_port()
-        process = start_server(port, env={"ALUETTE_HOME": folder})
-        try:
-            wait_healthy(port, timeout=60, process=process)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                                     args=chromium_args(clip))
-                try:
-                    page = browser.new_page(viewport={"width": 1400, "height": 1100})
-                    page.goto(f"http://127.0.0.1:{port}")
-                    expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=60_000)
-                    page.get_by_text("Camera on", exact=True).click()
-                    camera = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
-                    camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=120_000)
-                    expect(page.get_by_text(re.compile(r"frames/s analysed")).first).to_be_visible(timeout=120_000)
-                    ask_until_seen(page)
-                    expect(page.get_by_text("un as · mouth_open").first).to_be_visible(timeout=30_000)
-                    shoot(page, args.out, "practice")
+        with serve_app(home=Path(folder)) as app, chromium_page(app.url, fake_video=clip) as page:
+            expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=60_000)
+            page.get_by_text("Camera on", exact=True).click()
+            camera = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
+            camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=120_000)
+            expect(page.get_by_text(re.compile(r"frames/s analysed")).first).to_be_visible(timeout=120_000)
+            ask_until_seen(page)
+            expect(page.get_by_text("un as · mouth_open").first).to_be_visible(timeout=30_000)
+            shoot(page, args.out, "practice")
 
-                    page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-                    page.get_by_label("Saved games").first.click()
-                    page.get_by_role("option", name=SAVE_NAME).click()
-                    page.get_by_role("button", name="Resume", exact=True).click()
-                    expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
-                    shoot(page, args.out, "play")
+            page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
+            page.get_by_label("Saved games").first.click()
+            page.get_by_role("option", name=SAVE_NAME).click()
+            page.get_by_role("button", name="Resume", exact=True).click()
+            expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
+            shoot(page, args.out, "play")
 
-                    page.get_by_role("link", name=re.compile(r"\bQuiz$")).first.click()
-                    page.get_by_role("button", name="Start").click()
-                    expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
-                    shoot(page, args.out, "quiz")
+            page.get_by_role("link", name=re.compile(r"\bQuiz$")).first.click()
+            page.get_by_role("button", name="Start").click()
+            expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
+            shoot(page, args.out, "quiz")
 
-                    page.get_by_role("link", name=re.compile(r"\bRules$")).first.click()
-                    expect(page.get_by_role("heading", name="Rules of Aluette").first).to_be_visible(timeout=60_000)
-                    shoot(page, args.out, "rules")
-                finally:
-                    browser.close()
-        finally:
-            stop_server(process)
+            page.get_by_role("link", name=re.compile(r"\bRules$")).first.click()
+            expect(page.get_by_role("heading", name="Rules of Aluette").first).to_be_visible(timeout=60_000)
+            shoot(page, args.out, "rules")
     return 0
 
 

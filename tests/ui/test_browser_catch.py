@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import launch_browser, require_chromium, server  # noqa: F401 (a fixture)
+from ui_browser_support import browser_page, server, server_errors  # noqa: F401 (a fixture)
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -67,41 +67,33 @@ def _seen_button(page, seat: int):
     return page.locator(f".st-key-seen_{seat}").get_by_role("button", name="seen!")
 
 
-def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(server):
-    require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(server, tmp_path):
+    from playwright.sync_api import expect
 
     from trainer.ui import persistence
 
-    url, log = server
     session = _watched_game()
     persistence.save_game(SAVE_NAME, session.to_json())
     names = {1: "West", 3: "East"}
-    with sync_playwright() as playwright:
-        browser = launch_browser(playwright)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(url, wait_until="domcontentloaded")
-            page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-            expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
-            page.get_by_label("Saved games").first.click()
-            page.get_by_role("option", name=SAVE_NAME).click()
-            page.get_by_role("button", name="Resume", exact=True).click()
-            page.get_by_text("Your hand").first.wait_for(timeout=60_000)
+    with browser_page(server, tmp_path) as page:
+        page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
+        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=60_000)
+        page.get_by_label("Saved games").first.click()
+        page.get_by_role("option", name=SAVE_NAME).click()
+        page.get_by_role("button", name="Resume", exact=True).click()
+        page.get_by_text("Your hand").first.wait_for(timeout=60_000)
 
-            # Caught: click while an opponent's sign shows on its avatar.
-            seat, caught = page.wait_for_function(SHOWING_NOW, arg=[1, 3], timeout=60_000, polling=25).json_value()
-            _seen_button(page, seat).click()
-            expect(page.get_by_text(re.compile(rf"Caught! {names[seat]} signed"))).to_be_visible(timeout=30_000)
-            expect(page.get_by_text(re.compile(rf"Caught by you this deal: {names[seat]}'s sign"))).to_be_visible()
+        # Caught: click while an opponent's sign shows on its avatar.
+        seat, caught = page.wait_for_function(SHOWING_NOW, arg=[1, 3], timeout=60_000, polling=25).json_value()
+        _seen_button(page, seat).click()
+        expect(page.get_by_text(re.compile(rf"Caught! {names[seat]} signed"))).to_be_visible(timeout=30_000)
+        expect(page.get_by_text(re.compile(rf"Caught by you this deal: {names[seat]}'s sign"))).to_be_visible()
 
-            # Missed: another sign has shown and ended, and nothing shows on that seat: click late.
-            late_seat, late = page.wait_for_function(ENDED, arg=[caught, [1, 3]], timeout=60_000, polling=25).json_value()
-            _seen_button(page, late_seat).click()
-            expect(page.get_by_text(re.compile(rf"Missed: nothing of {names[late_seat]}'s was showing"))).to_be_visible(
-                timeout=30_000)
-        finally:
-            browser.close()
+        # Missed: another sign has shown and ended, and nothing shows on that seat: click late.
+        late_seat, late = page.wait_for_function(ENDED, arg=[caught, [1, 3]], timeout=60_000, polling=25).json_value()
+        _seen_button(page, late_seat).click()
+        expect(page.get_by_text(re.compile(rf"Missed: nothing of {names[late_seat]}'s was showing"))).to_be_visible(
+            timeout=30_000)
     # The page autosaved both clicks at their moments: the catch inside the first sign's hold, the
     # miss after the late sign's end; the autosave resumes with the first sign caught, the late one not.
     from trainer.ui.game_session import GameSession
@@ -118,5 +110,4 @@ def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(ser
     resumed = GameSession.from_json(saved)
     by_index = {t.event.index: t.event.caught_by for t in resumed.table.history}
     assert 0 in by_index[caught] and 0 not in by_index[late]
-    errors = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line or "Exception in" in line]
-    assert errors == [], "\n".join(errors)
+    assert server_errors(server.log) == [], "\n".join(server_errors(server.log))

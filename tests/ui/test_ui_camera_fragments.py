@@ -13,26 +13,29 @@ from streamlit.testing.v1 import AppTest
 pytestmark = pytest.mark.vision
 
 
+@pytest.fixture()
+def camera_page(data_home):
+    """Run an AppTest script that stands in for the camera (``ui_camera_stand_in``): no exception,
+    and one full run only (the camera path never reran the whole page)."""
+    def run(script) -> AppTest:
+        at = AppTest.from_function(script, default_timeout=120).run()
+        assert not at.exception, at.exception
+        assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+        return at
+    return run
+
+
 def _play_script() -> None:
     import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
 
     from trainer.rules.cards import ACES
     from trainer.signals.gestures import Gesture, GestureEvent
-    from trainer.ui import camera
     from trainer.ui.game_session import HUMAN_SEAT, GameSession
-    from trainer.ui.settings import Settings
-    from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import play_camera
     from trainer.ui.watcher import GestureReport, SignWatcher
 
-    class Playing:
-        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
-            playing = True
-
-    init_session_state()
-    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
-    set_settings(Settings(camera=True))
-    if "session" not in st.session_state:
+    def make_watcher() -> SignWatcher:
         seed = next(s for s in range(500) if sum(
             c in ACES for c in GameSession.start("vendee", "classic", s).table.view(HUMAN_SEAT).hand) == 1)
         st.session_state["session"] = GameSession.start("vendee", "classic", seed)
@@ -40,8 +43,9 @@ def _play_script() -> None:
         mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=3.0, confidence=0.9)
         watcher.reports.put(GestureReport(mouth, reported_at=2.2, final=False))
         watcher.reports.put(GestureReport(mouth, reported_at=3.6, final=True))
-        st.session_state["fake_watcher"] = watcher
-    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+        return watcher
+
+    stand_in_camera(make_watcher)
     session = st.session_state["session"]
 
     def send(signal, source, ago=None):
@@ -51,10 +55,8 @@ def _play_script() -> None:
     play_camera.panel(st.session_state["settings"], session, send)
 
 
-def test_a_camera_sign_on_play_reaches_the_partner_without_rerunning_the_page(data_home):
-    at = AppTest.from_function(_play_script, default_timeout=120).run()
-    assert not at.exception, at.exception
-    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+def test_a_camera_sign_on_play_reaches_the_partner_without_rerunning_the_page(camera_page):
+    at = camera_page(_play_script)
     session = at.session_state["session"]
     assert [e.signal.sign.value for e in session.table.signs.events if e.seat == 0] == ["as"]
     assert any("received by your partner this deal: **1**" in m.value for m in at.markdown)
@@ -63,23 +65,15 @@ def test_a_camera_sign_on_play_reaches_the_partner_without_rerunning_the_page(da
 
 def _practice_script() -> None:
     import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
 
     from trainer.signals.gestures import Gesture, GestureEvent
     from trainer.signals.signs import Sign
-    from trainer.ui import camera, tries
-    from trainer.ui.settings import Settings
-    from trainer.ui.state import init_session_state, set_settings
+    from trainer.ui import tries
     from trainer.ui.views import practice
     from trainer.ui.watcher import FrameReport, GestureReport, SignWatcher
 
-    class Playing:
-        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
-            playing = True
-
-    init_session_state()
-    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
-    set_settings(Settings(camera=True))
-    if "fake_watcher" not in st.session_state:
+    def make_watcher() -> SignWatcher:
         watcher = SignWatcher(lambda profile: None, None)
         watcher.reports.put(FrameReport(1.0, (), (), True, 0, 30, 30.0))
         blink = GestureEvent(Gesture.EYES_CLOSED, start=1.2, end=1.5, confidence=0.9)
@@ -88,17 +82,16 @@ def _practice_script() -> None:
         watcher.reports.put(GestureReport(mouth, reported_at=2.3, final=False))
         watcher.reports.put(GestureReport(blink, reported_at=2.5, final=True))
         watcher.reports.put(GestureReport(mouth, reported_at=3.4, final=True))
-        st.session_state["fake_watcher"] = watcher
         st.session_state["practice_target"] = Sign.AS
         st.session_state["practice_try"] = tries.ask(Sign.AS, None)
-    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+        return watcher
+
+    stand_in_camera(make_watcher)
     practice.show()
 
 
-def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_page(data_home):
-    at = AppTest.from_function(_practice_script, default_timeout=120).run()
-    assert not at.exception, at.exception
-    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_page(camera_page):
+    at = camera_page(_practice_script)
     (attempt,) = at.session_state["practice_log"]  # the blink was not a try
     assert attempt.success and attempt.detect_s == pytest.approx(1.3) and attempt.hold_s == pytest.approx(0.8)
     assert any(s.value.startswith("Seen: un as — recognised 1.30 s after it was asked, held 0.80 s")
@@ -113,22 +106,13 @@ def _quiz_script() -> None:
     import time
 
     import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
 
     from trainer.signals.gestures import GestureEvent
-    from trainer.ui import camera
-    from trainer.ui.settings import Settings
-    from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import quiz
     from trainer.ui.watcher import GestureReport, SignWatcher
 
-    class Playing:
-        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
-            playing = True
-
-    init_session_state()
-    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
-    set_settings(Settings(camera=True))
-    if "fake_watcher" not in st.session_state:
+    def make_watcher() -> SignWatcher:
         import random
 
         from trainer.quiz.questions import make_question
@@ -141,14 +125,13 @@ def _quiz_script() -> None:
         watcher = SignWatcher(lambda profile: None, None)
         made = GestureEvent(question.expected_gestures[0], start=1.0, end=1.4, confidence=0.9)
         watcher.reports.put(GestureReport(made, reported_at=1.2, final=False))
-        st.session_state["fake_watcher"] = watcher
-    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+        return watcher
+
+    stand_in_camera(make_watcher)
     quiz.show()
 
 
-def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(data_home):
-    at = AppTest.from_function(_quiz_script, default_timeout=120).run()
-    assert not at.exception, at.exception
-    assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(camera_page):
+    at = camera_page(_quiz_script)
     assert at.session_state["quiz_feedback"].correct
     assert any(s.value.startswith("Right!") for s in at.success)

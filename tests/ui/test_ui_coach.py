@@ -4,80 +4,28 @@ the DealResult's fields with who really answered."""
 
 from __future__ import annotations
 
-import re
-
 from trainer.bots import tactics
+from trainer.lab import coach_replay
 from trainer.rules.actions import Declaration, Declare
-from trainer.rules.cards import ACES, Card
+from trainer.rules.cards import Card
 from trainer.rules.game import Contract, DealEnd, DealResult
 from trainer.signals.signs import Sign, Signal
 from trainer.ui import coach
 from trainer.ui import table_talk as talk
-from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
+from trainer.ui.game_session import HUMAN_SEAT, GameSession
 from trainer.ui.settings import Language
-
-
-def _play(seed: int, *, until_deal: int | None = None, sign_in_deal: tuple[int, Sign] | None = None,
-          honest_except: int | None = None) -> GameSession:
-    """A game where the person passes, refuses the chant and plays its strongest legal card; with
-    ``sign_in_deal`` it makes that sign as its first input of that deal; with ``honest_except`` it
-    makes every honest sign its hand allows at the start of each deal but that one (0: every deal)."""
-    from trainer.signals.table import honest_signals
-
-    session = GameSession.start("vendee", "classic", seed)
-    signed = False
-    dealt: set[int] = set()
-    while not session.table.is_over:
-        if session.paused:
-            session.next()
-            continue
-        view = session.table.view(HUMAN_SEAT)
-        if until_deal is not None and view.deal_number > until_deal:
-            break
-        if honest_except is not None and view.deal_number not in dealt:
-            dealt.add(view.deal_number)
-            if view.deal_number != honest_except:
-                for signal in honest_signals(view.hand):
-                    session.sign(signal)
-        if sign_in_deal is not None and view.deal_number == sign_in_deal[0] and not signed:
-            sign = sign_in_deal[1]
-            count = sum(c in ACES for c in view.hand) if sign is Sign.AS else 1
-            session.sign(Signal(sign, count))
-            signed = True
-        actions = [a for a in view.legal_actions
-                   if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]
-        session.act(actions[0])
-    return session
-
-
-def _north_move(session: GameSession, deal: int, trick: int):
-    return next(m for m in session.moves if m.deal == deal and m.seat == PARTNER_SEAT
-                and m.trick == trick - 1 and isinstance(m.action, Card))
 
 
 def test_the_sign_the_coach_says_would_have_helped_makes_north_play_low():
     claims = confirmed = 0
     for seed in range(16):
-        session = _play(seed)
-        for result in session.table.game.results:
-            review = coach.deal_coach(session.moves, session.table.history, result, Language.ENGLISH,
-                                      hand=session.deal_hands.get(result.deal, ()))
-            for line in review.would_help:
-                claims += 1
-                trick = int(re.match(r"trick (\d+):", line).group(1))
-                mine = dict(result.tricks[trick - 1].plays(4))[HUMAN_SEAT]
-                before = _north_move(session, result.deal, trick)
-                assert before.rule in (tactics.WIN_WITH_MASTER, tactics.SPOIL_RATHER_THAN_GIVE)
-                assert talk.card_name(before.action, Language.ENGLISH) in line
-                sign = Sign.AS if mine in ACES else Sign.for_card(mine)
-                again = _play(seed, until_deal=result.deal, sign_in_deal=(result.deal, sign))
-                after = _north_move(again, result.deal, trick)
-                replayed = next(r for r in again.table.game.results if r.deal == result.deal)
-                # Confirmed: North now plays low, a card no stronger than the one it spent, and
-                # your team still takes the trick.
-                confirmed += (after.rule == tactics.PARTNER_WINNING_PLAY_LOW
-                              and after.action.strength <= before.action.strength
-                              and replayed.tricks[trick - 1].winner in (HUMAN_SEAT, PARTNER_SEAT))
+        for claim in coach_replay.would_help_claims(seed)[1]:
+            claims += 1
+            assert claim.before.rule in (tactics.WIN_WITH_MASTER, tactics.SPOIL_RATHER_THAN_GIVE)
+            assert talk.card_name(claim.before.action, Language.ENGLISH) in claim.line
+            # Confirmed: North now plays low, a card no stronger than the one it spent, and your
+            # team still takes the trick.
+            confirmed += claim.confirmed
     assert claims >= 4, claims
     # The replay may reach that trick another way (the sign changes earlier plays), so not every
     # claim can be confirmed; most must be.
@@ -86,7 +34,7 @@ def test_the_sign_the_coach_says_would_have_helped_makes_north_play_low():
 
 def test_the_coach_tells_a_caught_sign_and_the_signs_not_made():
     for seed in range(30):
-        session = _play(seed, until_deal=1, sign_in_deal=None)
+        session = coach_replay.play(seed, until_deal=1, sign_in_deal=None)
         hand = session.deal_hands[1]
         from trainer.signals.table import honest_signals
 
@@ -149,15 +97,9 @@ def test_the_signs_the_coach_says_helped_made_north_play_low():
     plays low in the first trick named (it does not know you can beat the trick)."""
     claims = confirmed = 0
     for seed in range(6):
-        session = _play(seed, honest_except=0)
-        for result in session.table.game.results:
-            review = coach.deal_coach(session.moves, session.table.history, result, Language.ENGLISH,
-                                      hand=session.deal_hands.get(result.deal, ()))
-            for line in review.helped:
-                claims += 1
-                trick = int(re.match(r"tricks? (\d+)", line).group(1))
-                assert _north_move(session, result.deal, trick).rule == tactics.PARTNER_WINNING_PLAY_LOW
-                silent = _play(seed, until_deal=result.deal, honest_except=result.deal)
-                confirmed += _north_move(silent, result.deal, trick).rule != tactics.PARTNER_WINNING_PLAY_LOW
+        for claim in coach_replay.helped_claims(seed):
+            claims += 1
+            assert claim.with_signs.rule == tactics.PARTNER_WINNING_PLAY_LOW
+            confirmed += claim.confirmed
     assert claims >= 5, claims
     assert confirmed / claims >= 0.75, (confirmed, claims)

@@ -17,31 +17,24 @@ CONFIDENCE = 0.56
 
 def _play_page_script() -> None:
     import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
 
     from trainer.rules.cards import ACES
     from trainer.signals.gestures import Gesture, GestureEvent
-    from trainer.ui import camera
     from trainer.ui.game_session import HUMAN_SEAT, GameSession
-    from trainer.ui.settings import Settings
-    from trainer.ui.state import init_session_state, set_settings
     from trainer.ui.views import play
     from trainer.ui.watcher import GestureReport, SignWatcher
 
-    class Playing:
-        class state:  # noqa: N801 - the shape of streamlit-webrtc's context
-            playing = True
-
-    init_session_state()
-    set_settings(Settings(camera=True))
-    if "fake_watcher" not in st.session_state:
+    def make_watcher() -> SignWatcher:
         seed = next(s for s in range(500) if sum(
             c in ACES for c in GameSession.start("vendee", "classic", s).table.view(HUMAN_SEAT).hand) == 1)
         st.session_state["game"] = GameSession.start("vendee", "classic", seed)
         watcher = SignWatcher(lambda profile: None, None)
         mouth = GestureEvent(Gesture.MOUTH_OPEN, start=2.0, end=2.7, confidence=0.56)
         watcher.reports.put(GestureReport(mouth, reported_at=3.3, final=True))
-        st.session_state["fake_watcher"] = watcher
-    st.session_state["camera_live"] = camera.Live(Playing(), st.session_state["fake_watcher"])
+        return watcher
+
+    stand_in_camera(make_watcher)
     play.show()
 
 

@@ -16,6 +16,10 @@ A camera that lives as long as the session:
   writes session state and draws inside the fragment.
 * **State outside the rerun.** The watcher (with its recognizer and session clock) is built once per
   session and kept in session state; reports wait in its queue between fragment runs.
+* **It comes back by itself.** A stream that ends without STOP (its connection dropped while the
+  machine was busy) is started again in the browser (:mod:`trainer.ui.camera_keeper`), and the
+  server answers the new connection's offer even if it never saw the old one end
+  (:func:`_forget_answered_offer`).
 
 On localhost the connection must not need any outside server, so the ICE server list is empty (the
 library's default would fetch STUN/TURN servers from the internet and stall ~40 s offline). The
@@ -30,7 +34,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from trainer.ui import modes
+from trainer.ui import camera_keeper, modes
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import Report, SignWatcher
 
@@ -60,6 +64,9 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
     """Show the camera widget; frames go through ``watcher``. Returns the webrtc context."""
     from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
+    _forget_answered_offer(key)
+    before = st.session_state.get(key)
+    answered = before is not None and getattr(before, "_sdp_answer_json", None) is not None
     ctx = webrtc_streamer(
         key=key,
         mode=WebRtcMode.SENDRECV,
@@ -70,7 +77,79 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
     _keep_across_pages(ctx)
+    _remember_answered_offer(key, ctx)
+    if answered and ctx._sdp_answer_json is None and ctx._get_worker() is None:
+        # The stream ended and the library dropped its answer, but this run already drew the widget
+        # with it, and the rerun the library asks for to take it out did not come (seen in the
+        # server: one run after the drop, none after it). A new connection would take that stale
+        # answer and fail after the ICE timeout, so rerun now.
+        st.rerun()
     return ctx
+
+
+OFFER_KEY = "camera_offer"
+"""(id of the worker, the browser's offer it answered): how a new offer for a new connection is told
+from the one the running worker already serves."""
+
+
+def _offer_sdp(key: str) -> str | None:
+    from streamlit_webrtc.component import generate_frontend_component_key
+
+    value = st.session_state.get(generate_frontend_component_key(key)) or {}
+    offer = value.get("sdpOffer") or None
+    return offer.get("sdp") if isinstance(offer, dict) else None
+
+
+def _remember_answered_offer(key: str, ctx: Any) -> None:
+    worker = ctx._get_worker() if hasattr(ctx, "_get_worker") else None
+    if worker is None:
+        st.session_state.pop(OFFER_KEY, None)
+        return
+    remembered = st.session_state.get(OFFER_KEY)
+    if remembered is None or remembered[0] != id(worker):
+        st.session_state[OFFER_KEY] = (id(worker), _offer_sdp(key))
+
+
+def _forget_answered_offer(key: str) -> None:
+    """Drop the worker of a connection the browser has replaced. When a stream drops and a new one
+    starts soon after (:mod:`trainer.ui.camera_keeper`, or a quick STOP -> START on a busy machine),
+    the server may never run with the widget idle in between: it then sees a new offer while the
+    old worker still stands, and the library (which makes a worker only when there is none) leaves
+    that offer unanswered for ever. Resetting the context here lets this run's widget call build
+    the worker for the new offer."""
+    from streamlit_webrtc.component import _reset_context
+
+    context = st.session_state.get(key)
+    remembered = st.session_state.get(OFFER_KEY)
+    offer = _offer_sdp(key)
+    if context is None or remembered is None or offer is None:
+        return
+    worker = context._get_worker()
+    if worker is not None and id(worker) == remembered[0] and remembered[1] not in (None, offer):
+        _reset_context(context)
+        st.session_state.pop(OFFER_KEY, None)
+
+
+def lifecycle_pending(key: str = WIDGET_KEY) -> bool:
+    """Whether the widget's state calls for a full run that has not come. streamlit-webrtc starts,
+    answers and ends connections only in a full run of the script, started by the widget's change
+    of value. But a camera fragment's timed run can take that change first (it applies every
+    widget's new value), and no full run follows: seen after a stalled server, when the ended stream
+    was never reset, its stale answer stayed in the widget, and the next start failed."""
+    context = st.session_state.get(key)
+    state = getattr(context, "state", None)
+    if state is None:
+        return False
+    worker = context._get_worker()
+    if not state.playing and not state.signalling:
+        return worker is not None or context._sdp_answer_json is not None  # an ended stream to reset
+    if state.signalling:
+        remembered = st.session_state.get(OFFER_KEY)
+        offer = _offer_sdp(key)
+        if worker is None:
+            return offer is not None  # an offer to answer
+        return remembered is not None and offer is not None and remembered[1] not in (None, offer)
+    return False
 
 
 def _keep_across_pages(ctx: Any) -> None:
@@ -145,6 +224,7 @@ def dock(settings: Settings, page: str) -> None:
         if not is_playing(ctx):
             st.caption("Press START (the browser asks for permission the first time). "
                        "The camera then stays on across pages until you press STOP.")
+        camera_keeper.keep_playing()
     st.session_state["camera_live"] = Live(ctx, watcher)
 
 
@@ -163,6 +243,8 @@ def pump(handle: Callable[[list[Report]], None], *, period: float = POLL_SECONDS
     @st.fragment(run_every=period if current() is not None else None)
     def camera_fragment() -> None:
         now = current()
+        if now is not None and lifecycle_pending():
+            st.rerun(scope="app")
         handle(now.watcher.drain() if now is not None else [])
 
     camera_fragment()

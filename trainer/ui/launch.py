@@ -1,7 +1,10 @@
 """Start and stop the Streamlit server, and the Chromium flags for a fake camera.
 
-Shared by ``aluette app``, the browser end-to-end test and the app benchmarks, so all three start the
-app the same way. Standard library only (Streamlit runs in a child process).
+Shared by ``aluette app``, the browser tests, the app benchmarks and the screenshot script, so all of
+them start the app the same way: :func:`serve_app` (the server for the length of a ``with``) and
+:func:`chromium_page` (Debian's headless Chromium on it, through Playwright). Standard library only at
+import time (Streamlit runs in a child process; Playwright, a test extra, is imported by
+:func:`chromium_page` alone).
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_SCRIPT = REPO_ROOT / "streamlit_app.py"
@@ -100,3 +106,54 @@ def chromium_args(fake_video: Path | None = None) -> list[str]:
     if fake_video is not None:
         args.append(f"--use-file-for-fake-video-capture={Path(fake_video).resolve()}")
     return args
+
+
+@dataclass(frozen=True, slots=True)
+class AppServer:
+    """A running app server: where to reach it, and its log (None: output discarded)."""
+
+    url: str
+    port: int
+    process: subprocess.Popen
+    log: Path | None
+
+
+@contextmanager
+def serve_app(*, home: Path | None = None, log: Path | None = None, timeout: float = 60.0,
+              port: int | None = None) -> Iterator[AppServer]:
+    """The app on a local port (``port``, or a free one) for the length of the ``with`` (``home``:
+    its ALUETTE_HOME data folder; ``log``: where its output goes), stopped with its children on the
+    way out."""
+    port = port if port is not None else free_port()
+    env = {"ALUETTE_HOME": str(home)} if home is not None else None
+    process = start_server(port, env=env, log=log)
+    try:
+        wait_healthy(port, timeout=timeout, process=process)
+        yield AppServer(f"http://127.0.0.1:{port}", port, process, log)
+    finally:
+        stop_server(process)
+
+
+@contextmanager
+def chromium_page(url: str | None = None, *, fake_video: Path | None = None, viewport: tuple[int, int] = (1400, 1100),
+                  on_console: Callable[[str], None] | None = None) -> Iterator[Any]:
+    """A Playwright page in Debian's headless Chromium (``executable_path``: no browser download),
+    its camera faked by ``fake_video`` if given, opened at ``url`` if given; the browser is closed on
+    the way out. ``on_console`` receives every console line of the page and its frames (the camera
+    widget's own connection messages included), as "type: text"."""
+    if not CHROMIUM.is_file():
+        raise LaunchError(f"Debian chromium not found at {CHROMIUM}: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=chromium_args(fake_video))
+        try:
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            if on_console is not None:
+                page.on("console", lambda message: on_console(f"{message.type}: {message.text}"))
+            if url is not None:
+                page.goto(url, wait_until="domcontentloaded")
+            yield page
+        finally:
+            browser.close()
