@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import ask_until_seen, browser_page, camera_button, camera_restarts, server, server_errors, start_camera  # noqa: F401 (a fixture)
+from ui_browser_support import ask_until_seen, browser_page, camera_button, camera_restarts, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip
 
@@ -60,4 +60,4 @@ def test_the_camera_reconnects_by_itself_after_the_server_stalls(server, gesture
         expect(camera_button(page, "stop")).to_be_visible()
         restarts = camera_restarts(page)
     print(f"restarts by the app: {restarts}; asks until un as was seen after the stall: {asks}")
-    assert server_errors(server.log) == [], "\n".join(server_errors(server.log))
+    assert server_errors(server.log) == [], server_error_report(server.log)

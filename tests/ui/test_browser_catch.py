@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import browser_page, server, server_errors  # noqa: F401 (a fixture)
+from ui_browser_support import browser_page, server, server_error_report, server_errors  # noqa: F401 (a fixture)
 
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -110,4 +110,4 @@ def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(ser
     resumed = GameSession.from_json(saved)
     by_index = {t.event.index: t.event.caught_by for t in resumed.table.history}
     assert 0 in by_index[caught] and 0 not in by_index[late]
-    assert server_errors(server.log) == [], "\n".join(server_errors(server.log))
+    assert server_errors(server.log) == [], server_error_report(server.log)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from ui_browser_support import LIVE, ask_until_seen, browser_page, camera_button, camera_restarts, server, server_errors, start_camera  # noqa: F401 (a fixture)
+from ui_browser_support import LIVE, ask_until_seen, browser_page, camera_button, camera_restarts, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
 
@@ -155,4 +155,4 @@ def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures
           f"fresh frame after each switch: {', '.join(f'{s:.2f} s' for s in switches)}; "
           f"streams the app started again by itself: {restarts}")
     assert max(switches) <= SWITCH_LIMIT_S, switches
-    assert server_errors(server.log) == [], "\n".join(server_errors(server.log))
+    assert server_errors(server.log) == [], server_error_report(server.log)
