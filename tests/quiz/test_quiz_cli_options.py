@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from trainer.cli import build_parser, main
-from trainer.quiz import Kind, make_question
+from trainer.quiz import make_question
 from trainer.quiz.cli import _until
 from trainer.quiz.memory import Progress
 from trainer.storage import Store
@@ -98,8 +98,8 @@ def test_every_quiz_and_deck_option_tells_what_it_does(capsys):
     deck = _help("deck", capsys=capsys)
     assert "[CODE ...]" in deck
     assert "CODE card codes such as 3D 2C RB (or 'back')" in deck
-    assert "With card codes, write those cards." in deck
+    assert ("Without arguments, write the contact sheet of all 48 cards (strongest first), the back and every "
+            "sign. With card codes, write those cards.") in deck
     assert "--png with --out: also a PNG of the sheet (headless Chromium)" in deck
     top = _help(capsys=capsys)
     assert "deck write the drawn cards as SVG: one card, the back, a sign, or the whole contact sheet" in top
-    assert Kind.ORDER.value in quiz
