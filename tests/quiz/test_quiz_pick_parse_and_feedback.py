@@ -90,3 +90,21 @@ def test_a_saved_memory_that_is_not_an_object_is_reported_as_such(tmp_path):
         with pytest.raises(QuizError) as raised:
             progress.card("name:3D")
     assert "'name:3D'" in str(raised.value) and "is damaged (not an object); forget that item" in str(raised.value)
+
+
+def test_with_items_due_every_third_question_is_the_next_new_item_in_teaching_order(tmp_path):
+    names = curriculum([Kind.NAME])
+    yesterday = datetime(2026, 2, 28, 9, 0, tzinfo=timezone.utc)
+    with Store.open(tmp_path / "n.sqlite3") as store:
+        progress = Progress(store)
+        for item in names[:3]:  # three lapses a day ago: all due now
+            progress.review(make_question(item, random.Random(0)), False, seconds=2.0, now=yesterday)
+        session = Session(progress, rng=random.Random(0), kinds=[Kind.NAME])
+        asked = []
+        for _ in range(Session.NEW_EVERY):
+            question = session.next_question(T0)
+            asked.append(question.item)
+            session.answer(question, "not a card", seconds=2.0, now=T0)
+    assert all(item in names[:3] for item in asked[:-1])  # due items first
+    assert progress.due(T0, [Kind.NAME])  # still some due when the new one comes
+    assert asked[-1] == names[3]  # the first item not yet seen, in teaching order
