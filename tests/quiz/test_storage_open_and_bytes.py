@@ -134,3 +134,26 @@ def test_equal_values_are_stored_as_the_same_bytes_whatever_their_key_order(tmp_
         raw.close()
     # canonical JSON: a backup or a diff of two files shows only what changed, not a key reordering
     assert bodies["a"] == bodies["b"] == '{"card":{"due":"x","stability":1.5},"lapses":0,"reviews":3}'
+
+
+def test_an_existing_file_the_check_cannot_open_is_one_clear_message_and_left_as_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "progress.sqlite3"
+    with Store.open(path) as store:
+        store.put("settings", "kept", 1)
+    before = path.read_bytes()
+    real_connect = sqlite3.connect
+
+    def refuse_the_check(*args, **kwargs):
+        if kwargs.get("uri"):  # the read-only check of an existing file
+            raise _error("SQLITE_CANTOPEN", "unable to open database file")
+        return real_connect(*args, **kwargs)
+
+    monkeypatch.setattr(storage.sqlite3, "connect", refuse_the_check)
+    with pytest.raises(StorageError) as raised:
+        Store.open(path)
+    assert str(raised.value) == (
+        f"cannot open {path} (unable to open database file) while checking it: check that the file and its "
+        f"folder {tmp_path} exist and are readable and writable, {ELSEWHERE}")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
