@@ -157,3 +157,26 @@ def test_an_existing_file_the_check_cannot_open_is_one_clear_message_and_left_as
         f"folder {tmp_path} exist and are readable and writable, {ELSEWHERE}")
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
+
+
+def test_the_check_of_a_file_held_locked_waits_the_configured_time_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """ALUETTE_BUSY_TIMEOUT bounds the read-only check's wait too: a user told 0.3 s is not kept
+    waiting SQLite's own 5 s while another program holds the file."""
+    import threading
+
+    path = tmp_path / "progress.sqlite3"
+    Store.open(path).close()
+    holder = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")  # readers are shut out, even in WAL mode
+    holder.execute("BEGIN EXCLUSIVE")
+    # released after 3 s: a check that waited SQLite's default 5 s would then open the file
+    release = threading.Timer(3.0, holder.close)
+    release.start()
+    monkeypatch.setattr(storage, "BUSY_TIMEOUT_S", 0.3)
+    try:
+        with pytest.raises(StorageError) as raised:
+            Store.open(path)
+    finally:
+        release.join()
+    assert str(raised.value).startswith(
+        f"{path} is locked by another program (database is locked) while checking it, for more than 0.3 s")
