@@ -15,35 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from sqlite_faults import FailingConnection, sqlite_error
+
 from trainer.storage import ELSEWHERE, ENV_HOME, DamagedEntryError, Store, StorageError, data_home
-
-
-class _FailingConnection:
-    """A real SQLite connection that raises ``error`` on the first statement starting with ``fail_on``."""
-
-    def __init__(self, path: Path, fail_on: str, error: sqlite3.Error) -> None:
-        self._real = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._fail_on = fail_on
-        self._error: sqlite3.Error | None = error
-
-    def execute(self, sql: str, params: tuple = ()):
-        if self._error is not None and sql.lstrip().upper().startswith(self._fail_on):
-            error, self._error = self._error, None
-            raise error
-        return self._real.execute(sql, params)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._real.in_transaction
-
-    def close(self) -> None:
-        self._real.close()
-
-
-def _error(name: str | None, text: str) -> sqlite3.Error:
-    error = sqlite3.OperationalError(text)
-    error.sqlite_errorname = name
-    return error
 
 
 @pytest.fixture()
@@ -56,7 +30,7 @@ def saved(tmp_path: Path) -> Path:
 
 
 def _failing_store(path: Path, fail_on: str, error: sqlite3.Error) -> Store:
-    return Store(path, _FailingConnection(path, fail_on, error))
+    return Store(path, FailingConnection(path, fail_on, error))
 
 
 # (SQLite's error name, its text, words of the cause, the way out that must be offered)
@@ -89,7 +63,7 @@ EXCLUSIVE = {"is read-only", "is full", "locked by another program", "is damaged
 
 @pytest.mark.parametrize(("name", "text", "cause", "way_out"), CLASSES, ids=[str(c[0]) for c in CLASSES])
 def test_each_sqlite_error_class_is_one_clear_message_and_loses_nothing(saved: Path, name, text, cause, way_out):
-    store = _failing_store(saved, "INSERT", _error(name, text))
+    store = _failing_store(saved, "INSERT", sqlite_error(name, text))
     with pytest.raises(StorageError) as raised:
         store.put("settings", "new", {"language": "fr"})
     message = str(raised.value)
@@ -113,7 +87,7 @@ def test_each_sqlite_error_class_is_one_clear_message_and_loses_nothing(saved: P
 
 @pytest.mark.parametrize("fail_on", ["BEGIN", "INSERT", "COMMIT"])
 def test_a_write_that_fails_at_any_step_is_reported_and_undone(saved: Path, fail_on: str):
-    store = _failing_store(saved, fail_on, _error("SQLITE_FULL", "database or disk is full"))
+    store = _failing_store(saved, fail_on, sqlite_error("SQLITE_FULL", "database or disk is full"))
     with pytest.raises(StorageError, match="is full") as raised:
         with store.transaction():
             store.put("settings", "a", 1)
@@ -127,7 +101,7 @@ def test_a_write_that_fails_at_any_step_is_reported_and_undone(saved: Path, fail
 
 
 def test_a_failed_read_says_reading_and_is_not_a_raw_sqlite_error(saved: Path):
-    store = _failing_store(saved, "SELECT", _error("SQLITE_IOERR_READ", "disk I/O error"))
+    store = _failing_store(saved, "SELECT", sqlite_error("SQLITE_IOERR_READ", "disk I/O error"))
     with pytest.raises(StorageError, match="the disk failed while reading it") as raised:
         store.get("settings", "kept")
     assert str(saved) in str(raised.value)
@@ -385,7 +359,7 @@ def test_a_check_that_fails_says_so_and_leaves_the_file_as_found(saved: Path, mo
 
         def execute(self, sql, *args):
             if sql.startswith("PRAGMA user_version"):
-                raise _error(name, "the check failed")
+                raise sqlite_error(name, "the check failed")
             return self._connection.execute(sql, *args)
 
         def close(self):

@@ -11,35 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from sqlite_faults import FailingConnection, sqlite_error
+
 import trainer.storage as storage
 from trainer.storage import ELSEWHERE, Store, StorageError
-
-
-def _error(name: str, text: str) -> sqlite3.Error:
-    error = sqlite3.OperationalError(text)
-    error.sqlite_errorname = name
-    return error
-
-
-class _FailingConnection:
-    """A real SQLite connection that raises ``error`` on the first statement starting with ``fail_on``."""
-
-    def __init__(self, path: Path, fail_on: str, error: sqlite3.Error) -> None:
-        self._real = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._fail_on, self._error = fail_on, error
-
-    def execute(self, sql: str, params: tuple = ()):
-        if self._error is not None and sql.lstrip().upper().startswith(self._fail_on):
-            error, self._error = self._error, None
-            raise error
-        return self._real.execute(sql, params)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._real.in_transaction
-
-    def close(self) -> None:
-        self._real.close()
 
 
 def test_a_new_file_gets_every_missing_folder_above_it(tmp_path: Path):
@@ -52,7 +27,7 @@ def test_a_new_file_gets_every_missing_folder_above_it(tmp_path: Path):
 
 def test_a_file_sqlite_cannot_open_is_one_clear_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     def refuse(*args, **kwargs):
-        raise _error("SQLITE_CANTOPEN", "unable to open database file")
+        raise sqlite_error("SQLITE_CANTOPEN", "unable to open database file")
 
     monkeypatch.setattr(storage.sqlite3, "connect", refuse)
     path = tmp_path / "new.sqlite3"
@@ -65,13 +40,13 @@ def test_a_file_sqlite_cannot_open_is_one_clear_message(tmp_path: Path, monkeypa
 
 @pytest.mark.parametrize(
     ("fail_on", "error", "words"),
-    [("PRAGMA JOURNAL_MODE", _error("SQLITE_IOERR_WRITE", "disk I/O error"), "the disk failed while preparing it"),
+    [("PRAGMA JOURNAL_MODE", sqlite_error("SQLITE_IOERR_WRITE", "disk I/O error"), "the disk failed while preparing it"),
      # the write lock taken to make the tables of a new file
-     ("BEGIN IMMEDIATE", _error("SQLITE_BUSY", "database is locked"), "(database is locked) while preparing it")],
+     ("BEGIN IMMEDIATE", sqlite_error("SQLITE_BUSY", "database is locked"), "(database is locked) while preparing it")],
 )
 def test_a_new_file_that_cannot_be_prepared_says_so(tmp_path: Path, fail_on, error, words):
     path = tmp_path / "new.sqlite3"
-    store = Store(path, _FailingConnection(path, fail_on, error))
+    store = Store(path, FailingConnection(path, fail_on, error))
     try:
         with pytest.raises(StorageError) as raised:
             store._prepare()
@@ -92,7 +67,7 @@ def test_a_check_that_cannot_open_in_a_folder_turned_read_only_says_make_it_writ
 
         def execute(self, sql, *args):
             if sql.startswith("PRAGMA application_id"):
-                raise _error("SQLITE_CANTOPEN", "unable to open database file")
+                raise sqlite_error("SQLITE_CANTOPEN", "unable to open database file")
             return self._connection.execute(sql, *args)
 
         def close(self):
@@ -146,7 +121,7 @@ def test_an_existing_file_the_check_cannot_open_is_one_clear_message_and_left_as
 
     def refuse_the_check(*args, **kwargs):
         if kwargs.get("uri"):  # the read-only check of an existing file
-            raise _error("SQLITE_CANTOPEN", "unable to open database file")
+            raise sqlite_error("SQLITE_CANTOPEN", "unable to open database file")
         return real_connect(*args, **kwargs)
 
     monkeypatch.setattr(storage.sqlite3, "connect", refuse_the_check)
