@@ -110,6 +110,16 @@ def _remember_answered_offer(key: str, ctx: Any) -> None:
         st.session_state[OFFER_KEY] = (id(worker), _offer_sdp(key))
 
 
+def _worker_of_replaced_offer(key: str) -> int | None:
+    """The id of the worker that answered the browser's earlier offer, if the browser has sent
+    another offer since (a new connection that worker does not serve); else None."""
+    remembered = st.session_state.get(OFFER_KEY)
+    offer = _offer_sdp(key)
+    if remembered is None or offer is None or remembered[1] in (None, offer):
+        return None
+    return remembered[0]
+
+
 def _forget_answered_offer(key: str) -> None:
     """Drop the worker of a connection the browser has replaced. When a stream drops and a new one
     starts soon after (:mod:`trainer.ui.camera_keeper`, or a quick STOP -> START on a busy machine),
@@ -120,12 +130,10 @@ def _forget_answered_offer(key: str) -> None:
     from streamlit_webrtc.component import _reset_context
 
     context = st.session_state.get(key)
-    remembered = st.session_state.get(OFFER_KEY)
-    offer = _offer_sdp(key)
-    if context is None or remembered is None or offer is None:
+    if context is None:
         return
     worker = context._get_worker()
-    if worker is not None and id(worker) == remembered[0] and remembered[1] not in (None, offer):
+    if worker is not None and _worker_of_replaced_offer(key) == id(worker):
         _reset_context(context)
         st.session_state.pop(OFFER_KEY, None)
 
@@ -144,11 +152,9 @@ def lifecycle_pending(key: str = WIDGET_KEY) -> bool:
     if not state.playing and not state.signalling:
         return worker is not None or context._sdp_answer_json is not None  # an ended stream to reset
     if state.signalling:
-        remembered = st.session_state.get(OFFER_KEY)
-        offer = _offer_sdp(key)
         if worker is None:
-            return offer is not None  # an offer to answer
-        return remembered is not None and offer is not None and remembered[1] not in (None, offer)
+            return _offer_sdp(key) is not None  # an offer to answer
+        return _worker_of_replaced_offer(key) is not None
     return False
 
 
