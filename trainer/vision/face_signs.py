@@ -12,12 +12,12 @@ scores (0..1, 0.5 = the decision threshold, as ``FrameScores`` promises) and sid
   tilt, the iris for the gaze), the mouth appearance (the tongue has no blendshape). The sign's
   ``SignModel`` is a linear score (logit) over its 1-5 cues: few parameters, fitted by
   ``trainer.lab.face_fit`` on people grouped by MANIFEST ``person`` and judged leave-one-person-out.
-* **Signs that compete** (``FaceSignParams.compete``): the mouth makes one shape at a time (a pout, an
-  open mouth, a tongue, a bite, a grimace or a raised corner, never two on one labelled photo), and an
-  eye closure is a wink or both eyes shut. A group's scores are a softmax over its members' logits and
-  "none" (logit 0), so one face is explained by its most likely sign instead of firing every sign whose
-  cues it brushes (a surprise "O" mouth reads as a pucker *and* an open jaw: the open mouth wins). A
-  sign alone (brows_up, look_up, head_tilt) is the logistic of its logit: a group of one.
+* **Signs that compete** (``FaceSignParams.compete``): an eye closure is a wink or both eyes shut,
+  never both. A group's scores are a softmax over its members' logits and "none" (logit 0), so one
+  face is explained by its most likely sign instead of firing every sign whose cues it brushes. A
+  sign outside every group is the logistic of its logit: a group of one. The shipped file groups
+  wink and eyes_closed only: a mouth group (one shape at a time) raised precision but lost recall
+  held out (tongues, grimaces and pouts open the jaw as far as an open mouth does; docs/vision-face.md).
   Google trained the blendshapes on far more faces than we have labelled; the few weights on top of
   them are what a new face cannot break.
 
