@@ -9,9 +9,9 @@ covered by it, so a face whose box lies mostly inside a detected hand's box is d
 The reverse happens too: the hand detector "finds" a tiny hand inside a face (CK+ ``S080`` and
 ``S084`` surprise photos: a "hand" a tenth of the face's width, all its points on the open mouth and
 chin), and a hand near the mouth mutes the mouth signs. A hand in front of the mouth is nearer the
-camera than the face, so it looks at least about as large as the face is wide (the real hands near a
-mouth in ../shared/gestures span 0.5 to 1.6 face widths); ``hand_is_credible`` rejects one spanning
-under ``HAND_MIN_SPAN`` face widths.
+camera than the face, so it looks about as large as the face is wide (the real hands within 0.6 face
+widths of a mouth in ../shared/gestures span 0.78 to 1.56 face widths); ``hand_is_credible`` rejects
+one spanning under ``HAND_MIN_SPAN`` face widths.
 
 Standard library and numpy only.
 """
@@ -30,7 +30,7 @@ HAND_COVER_LIMIT = 0.6
 
 HAND_MIN_SPAN = 0.3
 """A hand whose landmark box's diagonal is under this many face widths is not a hand that can hide a
-mouth (the phantom hands inside faces span 0.10-0.11; real hands near a mouth 0.5 or more)."""
+mouth (the phantom hands inside faces span 0.10-0.11; real hands near a mouth 0.78 or more)."""
 
 
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
