@@ -127,3 +127,44 @@ def test_a_mouth_sign_in_the_first_second_is_not_taken_for_speech():
     reported = first_smirk(RecognizerConfig())
     assert reported is not None and reported <= 0.30 + 0.25
     assert first_smirk(RecognizerConfig(talk_warmup_reversals=None)) is None  # speech assumed: lost
+
+
+def _fake_camera_loop() -> tuple:
+    """The browser tests' fake camera (trainer.ui.fakecam): the real clip mouth_open/skyreels_drv7
+    cut at 1.9 s (its wide 'O', then the mouth closing), its last frame held 2 s, played in a loop.
+    Recorded landmarks: samples/streams_skyreels_drv7_open_clip.npz."""
+    from trainer.ui.fakecam import LOOP_PAD_S, SIGNING_CUT_S
+    from trainer.vision.streams import load_stream
+
+    frames = [f for f in load_stream(REPO / "samples" / "streams_skyreels_drv7_open_clip.npz").frames
+              if f.timestamp < SIGNING_CUT_S]
+    return tuple(frames + [frames[-1]] * int(round(LOOP_PAD_S * 30)))
+
+
+def _busy_start(loop: tuple, seconds: float = 24.0) -> list:
+    """What a busy machine analysed in the browser test that saw only lip bites: one frame at the
+    stream's start, nothing for 3 s, then three frames of the wide 'O', then 10 frames a second."""
+    from dataclasses import replace
+
+    schedule = [(0.0, len(loop) - 1)] + [(3.0 + 0.1 * j, 5 + 3 * j) for j in range(3)]
+    t, index = schedule[-1]
+    while t < seconds:
+        t, index = t + 0.1, (index + 3) % len(loop)
+        schedule.append((t, index))
+    return [replace(loop[index], timestamp=t) for t, index in schedule]
+
+
+def test_a_neutral_learnt_from_a_held_sign_corrects_itself():
+    """A running baseline first built from three frames of a wide-open mouth read every closed mouth
+    after it as a lip bite, kept those frames out as 'signing', and never corrected itself: the
+    browser test's Practice saw only lip bites (ui_browser_support's "un as was not seen in 3 tries").
+    The face at rest must win back the baseline, and each later opening be an open mouth."""
+    from trainer.vision.pipeline import Pipeline, PipelineOptions
+    from trainer.vision.streams import Stream, replay_events
+
+    frames = _busy_start(_fake_camera_loop())
+    events = replay_events(Stream("fake camera loop", (640, 480), tuple(frames)), Pipeline(PipelineOptions()))
+    seen = [(e.gesture.value, round(e.start, 1)) for e in events]
+    openings = [e for e in events if e.gesture is Gesture.MOUTH_OPEN and e.start > 8.0]
+    assert len(openings) >= 4, seen  # one per 3.9 s loop after the first seconds
+    assert not [e for e in events if e.gesture is Gesture.LIP_BITE and e.start > 8.0], seen

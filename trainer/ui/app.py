@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from trainer.ui import camera
+from trainer.ui import camera, session_lock
 from trainer.ui.sidebar import render_sidebar
 from trainer.ui.state import init_session_state, settings
 
@@ -26,6 +26,8 @@ PAGES = (
 
 
 def run() -> None:
+    # First: the script threads of one session must take turns on its state (session_lock's doc).
+    session_lock.install()
     st.set_page_config(page_title="Aluette Signal Trainer", page_icon="🐄", layout="wide")
     init_session_state()
     navigation = st.navigation(

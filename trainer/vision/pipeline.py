@@ -282,10 +282,12 @@ class Pipeline:
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
-    def _face_scores(self, reading, face):
-        """The face signs' scores and sides against the current neutral, and the population's
-        geometry (the talking detector's reference)."""
-        profile = self.baseline_profile
+    def _face_scores(self, reading, face, profile: Profile | None | bool = True):
+        """The face signs' scores and sides against the current neutral (``profile`` True) or
+        ``profile``'s (None: the population's), and the population's geometry (the talking
+        detector's reference)."""
+        if profile is True:
+            profile = self.baseline_profile
         if self.signs is not None and reading.backend is FaceBackend.TASKS:
             signed = score_face_signs(reading, self.neutral(profile), self.signs)
             return signed.scores, signed.sides, self.signs.population.geometry
@@ -293,7 +295,7 @@ class Pipeline:
         face_scores, face_sides = face_gestures.score_face(face, profile, rules)
         return face_scores, face_sides, {name: stat.mean for name, stat in rules.population.stats.items()}
 
-    def _signing(self, timestamp: float, face_scores: dict[Gesture, float]) -> bool:
+    def _signing(self, timestamp: float, face_scores: dict[Gesture, float], reading, face) -> bool:
         """Whether this frame shows a face sign, which then stays out of the running baseline: the
         baseline is the person's face at rest, not the median of their signs. A clip that opens with a
         head tilt held 2.6 s made the tilt the 'neutral', and the head coming upright read as a tilt
@@ -301,7 +303,13 @@ class Pipeline:
 
         Before the baseline exists the frame is judged against the population's neutral. A face so
         unlike the population's that no frame passes for ``baseline_patience`` seconds gets every
-        frame again (the median of their own face beats never knowing it)."""
+        frame again (the median of their own face beats never knowing it).
+
+        Once it exists, a sign read against the baseline keeps the frame out only if the population's
+        neutral reads the same sign: a baseline learnt from a few frames of a held sign (a busy
+        machine analysed 3 frames of a wide 'O' in the stream's first second) otherwise reads every
+        face at rest as the opposite sign (a closed mouth as a lip bite), keeps those frames out, and
+        never corrects itself; the browser test then saw only lip bites for a whole run."""
         level = self.options.baseline_sign_level
         if level is None:
             return False
@@ -310,7 +318,12 @@ class Pipeline:
                 self._baseline_since = timestamp
             if timestamp - self._baseline_since > self.options.baseline_patience:
                 return False
-        return any(v >= level for g, v in face_scores.items() if g in FACE_SIGN_SET)
+            return any(v >= level for g, v in face_scores.items() if g in FACE_SIGN_SET)
+        against_baseline = [g for g, v in face_scores.items() if g in FACE_SIGN_SET and v >= level]
+        if not against_baseline:
+            return False
+        population = self._face_scores(reading, face, profile=None)[0]
+        return any(population.get(g, 0.0) >= level for g in against_baseline)
 
     # -- work ------------------------------------------------------------------------------------
     def process(self, frame: Frame) -> FrameResult:
@@ -457,7 +470,7 @@ class Pipeline:
                 self._update_baseline(timestamp, flat)
             face_scores, face_sides, population = self._face_scores(reading, face)
             if self.options.baseline_sign_level is not None:
-                if self._signing(timestamp, face_scores):
+                if self._signing(timestamp, face_scores, reading, face):
                     had_baseline = self._auto_profile is not None
                     self._update_baseline(timestamp, None)
                     if not had_baseline and self._auto_profile is not None:
