@@ -452,3 +452,32 @@ def test_lips_pressing_as_a_wide_mouth_closes_are_not_a_lip_bite():
     shipped = events(RecognizerConfig())
     assert [g for g, _ in shipped].count("mouth_open") == 2 and "lip_bite" not in [g for g, _ in shipped]
     assert ("lip_bite", 5.4) in events(RecognizerConfig(yields_to=((Gesture.WINK, Gesture.EYES_CLOSED),)))
+
+
+def test_a_tongue_seen_in_a_mouth_already_open_is_not_a_second_ace():
+    """sequence/lp_d18.mp4 (samples/streams_lp_d18.npz) opens its mouth wide with teeth at 3.80-5.20 s
+    (clip_spans.tsv): its tongue shows inside the opening and read as a tongue out of 0.9 s. RULES.md
+    makes both one sign (an ace: open the mouth, or stick out the tongue), so the tongue yields to the
+    mouth_open event already on: the two openings stay, no tongue out."""
+    (stream,) = _streams("streams_lp_d18.npz")
+
+    def events(config):
+        return [(e.gesture.value, round(e.start, 1)) for e in _replay(stream, config)[0]]
+
+    shipped = events(RecognizerConfig())
+    assert [g for g, _ in shipped].count("mouth_open") == 2 and "tongue_out" not in [g for g, _ in shipped]
+    without = tuple(p for p in RecognizerConfig().yields_to if p != (Gesture.TONGUE_OUT, Gesture.MOUTH_OPEN))
+    assert ("tongue_out", 4.1) in events(RecognizerConfig(yields_to=without))
+
+
+def test_a_tongue_put_out_first_stays_a_tongue_out_when_the_mouth_opens_with_it():
+    """The yield works one way: a tongue out that began before the mouth opened is reported, and the
+    opening that follows (the tongue pulls the jaw down) does not end it."""
+    stream = quiet(30.0, 1.5)
+    stream += [frame(1.5 + i / 30, {Gesture.TONGUE_OUT: 0.95}) for i in range(6)]
+    stream += [frame(1.7 + i / 30, {Gesture.TONGUE_OUT: 0.95, Gesture.MOUTH_OPEN: 0.9}) for i in range(24)]
+    stream += quiet(30.0, 1.0, 2.5)
+    events = recognize(stream)
+    assert Gesture.TONGUE_OUT in [e.gesture for e in events], events
+    tongue = next(e for e in events if e.gesture is Gesture.TONGUE_OUT)
+    assert abs(tongue.start - 1.5) < 0.05 and tongue.end >= 2.4
