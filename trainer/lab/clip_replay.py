@@ -135,3 +135,49 @@ def held_out_signs(samples: Path | str, persons: Iterable[str], folder: Path | s
             target.write_text(json.dumps(params.to_json()), encoding="utf-8")
         out[person] = target
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class FoldChoice:
+    """Leave-one-person-out over the replayed clips: for each person, the variant chosen on everyone
+    else's clips and what it gives on that person's own."""
+
+    person: str
+    chosen: str
+    reported: int
+    signs: int
+    false_events: int
+    minutes: float
+
+
+def _per_person(fig: ReplayFigures, person_of: Mapping[str, str]) -> dict[str, tuple[int, int, int, float]]:
+    """(reported, signs, false events, minutes) per person: annotated clips and talking clips alike."""
+    out: dict[str, list] = {}
+    for clip in fig.clips:
+        row = out.setdefault(person_of.get(clip.file, clip.person), [0, 0, 0, 0.0])
+        row[0] += len(clip.reported)
+        row[1] += len(clip.reported) + len(clip.missed)
+        row[2] += len(clip.false_events)
+        row[3] += clip.duration / 60.0
+    for file, duration, events in fig.talking:
+        row = out.setdefault(person_of.get(file, file), [0, 0, 0, 0.0])
+        row[2] += len(events)
+        row[3] += duration / 60.0
+    return {p: tuple(r) for p, r in out.items()}
+
+
+def choose_by_person(variants: Mapping[str, ReplayFigures], person_of: Mapping[str, str]) -> list[FoldChoice]:
+    """Each person's fold picks the variant with the most reported signs minus false events on the
+    other people's clips (ties: the variant listed first, so list the shipped one first), and is
+    scored on its own clips with that pick: a held-out figure for the choice itself (pure)."""
+    rows = {name: _per_person(fig, person_of) for name, fig in variants.items()}
+    people = sorted({p for table in rows.values() for p in table})
+    folds = []
+    for person in people:
+        def merit(name: str) -> int:
+            return sum(r[0] - r[2] for p, r in rows[name].items() if p != person)
+
+        best = max(variants, key=merit)  # max keeps the first of equals
+        reported, signs, false, minutes = rows[best].get(person, (0, 0, 0, 0.0))
+        folds.append(FoldChoice(person, best, reported, signs, false, minutes))
+    return folds

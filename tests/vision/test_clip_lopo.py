@@ -1,0 +1,41 @@
+"""The leave-one-person-out choice of a temporal option over replayed clips (trainer.lab.clip_replay):
+each fold chooses without its person and is scored on its person with its own pick."""
+
+from trainer.lab.clip_eval import ClipScore, ClipSpan, SpanKind
+from trainer.lab.clip_replay import ReplayFigures, choose_by_person
+from trainer.signals.gestures import Gesture, GestureEvent
+
+
+def _clip(person: str, reported: int, missed: int, false: int) -> ClipScore:
+    span = ClipSpan(f"{person}.mp4", Gesture.WINK, "-", 0.0, 1.0, SpanKind.SIGN, person)
+    event = GestureEvent(Gesture.BROWS_UP, 2.0, 2.5, 1, 0.9, None)
+    return ClipScore(f"{person}.mp4", person, 60.0, (span,) * reported, (span,) * missed, (event,) * false)
+
+
+def _figures(rows, talking=()) -> ReplayFigures:
+    return ReplayFigures(tuple(_clip(*row) for row in rows), tuple(talking))
+
+
+def test_each_fold_chooses_without_its_person_and_is_scored_with_its_own_pick():
+    # "alt" wins 1 sign each on a and b, but costs c three false events: chosen on everyone, it
+    # would be worth +1 overall; a fold that leaves a (or b) out sees it lose, the fold of c sees it win.
+    base = _figures([("a", 1, 1, 0), ("b", 1, 1, 0), ("c", 1, 0, 0)])
+    alt = _figures([("a", 2, 0, 0), ("b", 2, 0, 0), ("c", 1, 0, 3)])
+    folds = {f.person: f for f in choose_by_person({"base": base, "alt": alt}, {})}
+    assert {p: f.chosen for p, f in folds.items()} == {"a": "base", "b": "base", "c": "alt"}
+    assert [(f.reported, f.signs, f.false_events) for f in folds.values()] == [(1, 2, 0), (1, 2, 0), (1, 1, 3)]
+    assert folds["a"].minutes == 1.0
+
+
+def test_talking_clips_count_their_false_events_for_their_person_and_ties_keep_the_first():
+    # Equal merit on a's clip; on d's talking clip "alt" fires twice. "alt" is listed first, so it
+    # wins every tie: d's fold (which sees only a) picks it and is charged d's two events; a's fold
+    # (which sees d's talking clip) does not pick it.
+    talk_event = GestureEvent(Gesture.WINK, 1.0, 1.3, 1, 0.9, None)
+    base = _figures([("a", 1, 0, 0)], [("talk/d.mp4", 30.0, ())])
+    alt = _figures([("a", 1, 0, 0)], [("talk/d.mp4", 30.0, (talk_event, talk_event))])
+    folds = {f.person: f for f in choose_by_person({"alt": alt, "base": base}, {"talk/d.mp4": "d"})}
+    assert set(folds) == {"a", "d"}
+    assert folds["a"].chosen == "base"
+    assert folds["d"].chosen == "alt" and folds["d"].false_events == 2 and folds["d"].minutes == 0.5
+    assert folds["d"].signs == 0
