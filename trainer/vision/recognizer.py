@@ -103,12 +103,17 @@ class RecognizerConfig:
     """Reversals within the window scoring talking level 0 and 1 (talking above 0.5)."""
     talking_hold_ms: float = 800.0
     """While talking, a mouth gesture must be held this long (a deliberate sign, not a syllable)."""
-    talking_also: tuple[Gesture, ...] = (Gesture.BROWS_UP, Gesture.HEAD_TILT, Gesture.EYES_CLOSED)
+    talking_also: tuple[Gesture, ...] = (Gesture.BROWS_UP, Gesture.HEAD_TILT, Gesture.EYES_CLOSED,
+                                         Gesture.WINK)
     """Face gestures besides the mouth ones that speech makes too: speakers flash their brows on
     stressed words (the two brows_up false triggers on the talking clips of ../shared/gestures, 0.24
     and 0.52 s long), sway their head (head_tilt events of 0.3-0.4 s on three talking clips) and close
-    their eyes for a moment (eyes_closed of 0.3-0.4 s on two); they get ``talking_hold_ms`` as well
-    while the person talks."""
+    their eyes for a moment (eyes_closed of 0.3-0.4 s on two), unevenly when they laugh (a wink of
+    0.27 s on edtalk_expression_source while she talks and laughs, one of 0.73 s on hellomeme just after
+    its speech: the held-out clips' two winks during or right after speech, neither a sign); they get
+    ``talking_hold_ms`` as well while the person talks. The wink was added on 2026-12-02 (clips2): the
+    40 leave-one-person-out folds of ``scripts/clip_lopo.py`` chose it 39 times (the 40th chose it
+    with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
