@@ -13,12 +13,14 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 from trainer.lab.clip_eval import ClipScore, ClipSpan, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
-from trainer.vision.face_signs import BLENDSHAPE_PREFIX
+from trainer.vision.face_signs import BLENDSHAPE_PREFIX, MOUTH_SIGNS
+from trainer.vision.types import FrameScores
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
 """Keys that runs recorded before 2026-12-02 kept in the frames' features (the recognizer's inputs
@@ -45,8 +47,16 @@ def split_features(features: Mapping[str, float]) -> tuple[dict[str, float], dic
     return face, shapes
 
 
+def hide_mouth(scores: FrameScores) -> FrameScores:
+    """The frame's scores with the mouth signs muted, as the live pipeline mutes them when a hand is in
+    front of the mouth (the replay has no hands to see it; the recorded frame says so)."""
+    muted = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.scores.items()}
+    return dataclass_replace(scores, scores=muted, mouth_hidden=True)
+
+
 def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
-    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events."""
+    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
+    Frames recorded with a hand in front of the mouth get their mouth signs muted, as live."""
     from dataclasses import replace  # noqa: PLC0415
 
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
@@ -57,6 +67,8 @@ def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
         for frame in run.features:
             face, shapes = split_features(frame.features) if frame.face else (None, None)
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
+            if getattr(frame, "mouth_hidden", False):
+                scores = hide_mouth(scores)
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     events = [e for e in events if e.gesture.body_part is BodyPart.FACE]
