@@ -23,13 +23,15 @@ below ``exit``):
   ``hold_ms`` to start (and talking is assumed to last ``talk_hangover_ms`` past the last
   detection, for pauses between words): mouth shapes of speech never last that long, a deliberate
   sign does. The same goes for the brow flashes speakers make on
-  stressed words, the head sway and the short eye closures of speech (``talking_also``).
+  stressed words, the head sway and the short eye closures of speech, even or uneven (eyes_closed,
+  wink: ``talking_also``).
 * Unknown neutral. While the pipeline is still learning a video's neutral face (no calibrated
   profile, first second: ``FrameScores.neutral_known`` False), face gestures wait unless they
   score at least ``unsure_enter`` (0.95, a sign as clear as on a single photo): their hold starts
   once the neutral is known, so a face that differs from the population does not fire.
 * One movement, one sign. Eyes that close unevenly read as a wink during and after an eyes_closed
-  event, lips pressing as a wide-open mouth closes as a lip bite: such a gesture yields to its rival
+  event, lips pressing as a wide-open mouth closes as a lip bite, a tongue seen inside a mouth
+  already open as a tongue out (RULES.md: the same ace): such a gesture yields to its rival
   (``yields_to``) and may start only once its own score has fallen and risen again.
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
