@@ -44,7 +44,7 @@ SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.LIP_CORNER: ("smile_asym", "shift"),
     Gesture.HEAD_TILT: ("roll",),
     Gesture.POUT: ("pucker",),
-    Gesture.MOUTH_OPEN: ("jaw", "mouth_open"),
+    Gesture.MOUTH_OPEN: ("jaw", "mouth_open", "upper_up"),
     Gesture.TONGUE_OUT: ("tongue", "pink", "jaw"),
     Gesture.LIP_BITE: ("roll_lower", "teeth_low", "upper_up", "jaw"),
     Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile"),

@@ -48,7 +48,7 @@ from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
 from trainer.vision.personal import PersonalSigns
-from trainer.vision.plausibility import face_is_a_hand
+from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
@@ -542,10 +542,14 @@ HAND_OVER_MOUTH = 0.35
 
 
 def _hand_over_mouth(hands: tuple[HandLandmarks, ...], mouth: tuple[float, float], face_width: float | None) -> bool:
+    """A credible hand (``plausibility.hand_is_credible``: not a tiny phantom found inside the face)
+    has a point within ``HAND_OVER_MOUTH`` face widths of the mouth centre."""
     if not face_width:
         return False
     reach = (HAND_OVER_MOUTH * face_width) ** 2
     for hand in hands:
+        if not hand_is_credible(hand, face_width):
+            continue
         d = hand.points[:, :2] - np.asarray(mouth, dtype=float)
         if float(np.min((d * d).sum(axis=1))) < reach:
             return True

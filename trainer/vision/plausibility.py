@@ -6,6 +6,13 @@ gives a face mesh whose box is 88 % covered by the hand's landmarks), and that p
 winks and pouts. A real face next to a sign is much larger than the hand's landmark box or only partly
 covered by it, so a face whose box lies mostly inside a detected hand's box is dropped.
 
+The reverse happens too: the hand detector "finds" a tiny hand inside a face (CK+ ``S080`` and
+``S084`` surprise photos: a "hand" a tenth of the face's width, all its points on the open mouth and
+chin), and a hand near the mouth mutes the mouth signs. A hand in front of the mouth is nearer the
+camera than the face, so it looks about as large as the face is wide (the real hands within 0.6 face
+widths of a mouth in ../shared/gestures span 0.78 to 1.56 face widths); ``hand_is_credible`` rejects
+one spanning under ``HAND_MIN_SPAN`` face widths.
+
 Standard library and numpy only.
 """
 
@@ -19,6 +26,11 @@ from trainer.vision.types import HandLandmarks
 
 HAND_COVER_LIMIT = 0.6
 """A face box covered by a hand's landmark box beyond this fraction is taken for the hand itself."""
+
+
+HAND_MIN_SPAN = 0.3
+"""A hand whose landmark box's diagonal is under this many face widths is not a hand that can hide a
+mouth (the phantom hands inside faces span 0.10-0.11; real hands near a mouth 0.78 or more)."""
 
 
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
@@ -41,3 +53,14 @@ def hand_cover(face: np.ndarray, hand: np.ndarray) -> float:
 def face_is_a_hand(face: np.ndarray, hands: Iterable[HandLandmarks]) -> bool:
     """True when the face mesh lies mostly inside a detected hand (see the module doc)."""
     return any(hand_cover(face, hand.points) > HAND_COVER_LIMIT for hand in hands)
+
+
+def hand_span(hand: np.ndarray, face_width: float) -> float:
+    """The diagonal of the hand's landmark box (image plane) in face widths."""
+    x0, y0, x1, y1 = _box(hand)
+    return float(np.hypot(x1 - x0, y1 - y0)) / face_width if face_width > 0 else 0.0
+
+
+def hand_is_credible(hand: HandLandmarks, face_width: float) -> bool:
+    """False for a "hand" too small beside the face to be one (see the module doc)."""
+    return hand_span(hand.points, face_width) >= HAND_MIN_SPAN
