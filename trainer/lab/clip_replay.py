@@ -13,12 +13,14 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 from trainer.lab.clip_eval import ClipScore, ClipSpan, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
-from trainer.vision.face_signs import BLENDSHAPE_PREFIX
+from trainer.vision.face_signs import BLENDSHAPE_PREFIX, MOUTH_SIGNS
+from trainer.vision.types import FrameScores
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
 """Keys that runs recorded before 2026-12-02 kept in the frames' features (the recognizer's inputs
@@ -45,8 +47,16 @@ def split_features(features: Mapping[str, float]) -> tuple[dict[str, float], dic
     return face, shapes
 
 
+def hide_mouth(scores: FrameScores) -> FrameScores:
+    """The frame's scores with the mouth signs muted, as the live pipeline mutes them when a hand is in
+    front of the mouth (the replay has no hands to see it; the recorded frame says so)."""
+    muted = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.scores.items()}
+    return dataclass_replace(scores, scores=muted, mouth_hidden=True)
+
+
 def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
-    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events."""
+    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
+    Frames recorded with a hand in front of the mouth get their mouth signs muted, as live."""
     from dataclasses import replace  # noqa: PLC0415
 
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
@@ -57,6 +67,8 @@ def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
         for frame in run.features:
             face, shapes = split_features(frame.features) if frame.face else (None, None)
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
+            if getattr(frame, "mouth_hidden", False):
+                scores = hide_mouth(scores)
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     events = [e for e in events if e.gesture.body_part is BodyPart.FACE]
@@ -135,3 +147,49 @@ def held_out_signs(samples: Path | str, persons: Iterable[str], folder: Path | s
             target.write_text(json.dumps(params.to_json()), encoding="utf-8")
         out[person] = target
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class FoldChoice:
+    """Leave-one-person-out over the replayed clips: for each person, the variant chosen on everyone
+    else's clips and what it gives on that person's own."""
+
+    person: str
+    chosen: str
+    reported: int
+    signs: int
+    false_events: int
+    minutes: float
+
+
+def _per_person(fig: ReplayFigures, person_of: Mapping[str, str]) -> dict[str, tuple[int, int, int, float]]:
+    """(reported, signs, false events, minutes) per person: annotated clips and talking clips alike."""
+    out: dict[str, list] = {}
+    for clip in fig.clips:
+        row = out.setdefault(person_of.get(clip.file, clip.person), [0, 0, 0, 0.0])
+        row[0] += len(clip.reported)
+        row[1] += len(clip.reported) + len(clip.missed)
+        row[2] += len(clip.false_events)
+        row[3] += clip.duration / 60.0
+    for file, duration, events in fig.talking:
+        row = out.setdefault(person_of.get(file, file), [0, 0, 0, 0.0])
+        row[2] += len(events)
+        row[3] += duration / 60.0
+    return {p: tuple(r) for p, r in out.items()}
+
+
+def choose_by_person(variants: Mapping[str, ReplayFigures], person_of: Mapping[str, str]) -> list[FoldChoice]:
+    """Each person's fold picks the variant with the most reported signs minus false events on the
+    other people's clips (ties: the variant listed first, so list the shipped one first), and is
+    scored on its own clips with that pick: a held-out figure for the choice itself (pure)."""
+    rows = {name: _per_person(fig, person_of) for name, fig in variants.items()}
+    people = sorted({p for table in rows.values() for p in table})
+    folds = []
+    for person in people:
+        def merit(name: str) -> int:
+            return sum(r[0] - r[2] for p, r in rows[name].items() if p != person)
+
+        best = max(variants, key=merit)  # max keeps the first of equals
+        reported, signs, false, minutes = rows[best].get(person, (0, 0, 0, 0.0))
+        folds.append(FoldChoice(person, best, reported, signs, false, minutes))
+    return folds

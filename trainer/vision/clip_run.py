@@ -20,6 +20,9 @@ class FrameFeatures:
     timestamp: float
     features: Mapping[str, float]
     face: bool
+    mouth_hidden: bool = False
+    """A hand was in front of the mouth (``FrameScores.mouth_hidden``: the mouth signs were muted).
+    Runs pickled before 2026-12-02 (clips2) lack it: read it with ``getattr(frame, "mouth_hidden", False)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,8 @@ def run_clip(
     def on_frame(frame, result) -> None:
         last[0] = frame.timestamp
         if keep_features:
-            kept.append(FrameFeatures(frame.timestamp, dict(result.scores.features), result.scores.face_found))
+            kept.append(FrameFeatures(frame.timestamp, dict(result.scores.features), result.scores.face_found,
+                                      result.scores.mouth_hidden))
 
     analysis = analyse_video(path, profile=profile, options=options, on_frame=on_frame,
                              max_frames=max_frames, personal=personal)
