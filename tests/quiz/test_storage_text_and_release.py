@@ -102,3 +102,80 @@ def test_kinds_and_keys_may_be_200_characters_long_and_no_longer(tmp_path: Path)
             store.put("k" * 200, "q" * 201, 1)
         with pytest.raises(StorageError, match="^kind 'k{201}' must be"):
             store.append("k" * 201, 2, time=1.0)
+
+
+def test_a_file_that_cannot_be_read_says_make_it_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "progress.sqlite3"
+    Store.open(path).close()
+    real_open = Path.open
+
+    def refuse(self, *args, **kwargs):
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(StorageError) as raised:
+        Store.open(path)
+    assert str(raised.value) == (f"cannot read {path}: Permission denied; make it readable (chmod u+rw {path}), "
+                                 f"{storage.ELSEWHERE}")
+
+
+def test_a_newer_schema_is_refused_naming_both_versions(tmp_path: Path):
+    path = tmp_path / "future.sqlite3"
+    Store.open(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version={storage.SCHEMA_VERSION + 4}")
+    raw.close()
+    with pytest.raises(StorageError) as raised:
+        Store.open(path)
+    assert str(raised.value).startswith(
+        f"{path} was written by a newer Aluette trainer (schema {storage.SCHEMA_VERSION + 4}, this one knows up "
+        f"to {storage.SCHEMA_VERSION}); it was left untouched. Upgrade aluette-trainer")
+
+
+def test_a_file_failing_the_integrity_check_is_refused_with_sqlites_finding(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    path = tmp_path / "progress.sqlite3"
+    Store.open(path).close()
+    before = path.read_bytes()
+    finding = "*** in database main ***\nPage 3: btreeInitPage() returns error code 11"
+    real_connect = sqlite3.connect
+
+    class Damaged:
+        """SQLite's own integrity check reporting damage (a real damaged page is not reproducible)."""
+
+        def __init__(self, connection):
+            self._connection = connection
+
+        def execute(self, sql, *args):
+            if sql == "PRAGMA quick_check":
+                return real_connect(":memory:").execute("SELECT ?", (finding,))
+            return self._connection.execute(sql, *args)
+
+        def close(self):
+            self._connection.close()
+
+    monkeypatch.setattr(storage.sqlite3, "connect",
+                        lambda target, *a, **k: Damaged(real_connect(target, *a, **k)) if "mode=ro" in str(target)
+                        else real_connect(target, *a, **k))
+    with pytest.raises(StorageError) as raised:
+        Store.open(path)
+    assert str(raised.value) == (
+        f"{path} is damaged (integrity check: {finding}); it was left untouched. Move it away to start afresh "
+        f"(or restore a backup), or choose another file with --db or {storage.ENV_HOME}")
+    assert path.read_bytes() == before
+
+
+def test_a_disk_whose_mount_cannot_be_asked_is_taken_as_writable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """No statvfs (Windows) or one that fails: os.access and SQLite still answer, so the file opens."""
+    path = tmp_path / "progress.sqlite3"
+    Store.open(path).close()
+
+    def no_statvfs(target):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(storage.os, "statvfs", no_statvfs)
+    with Store.open(path) as store:
+        store.put("settings", "language", "fr")
+        assert store.get("settings", "language") == "fr"
