@@ -179,3 +179,15 @@ def test_a_disk_whose_mount_cannot_be_asked_is_taken_as_writable(tmp_path: Path,
     with Store.open(path) as store:
         store.put("settings", "language", "fr")
         assert store.get("settings", "language") == "fr"
+
+
+def test_a_closed_store_says_open_it_again_for_reads_and_writes(tmp_path: Path):
+    path = tmp_path / "progress.sqlite3"
+    store = Store.open(path)
+    store.close()
+    expected = f"the store {path} is closed: open it again with Store.open"
+    for use in (lambda: store.get("settings", "x"), lambda: store.put("settings", "x", 1),
+                lambda: store.records("answers"), lambda: store.transaction().__enter__()):
+        with pytest.raises(StorageError) as raised:
+            use()
+        assert str(raised.value) == expected
