@@ -191,3 +191,23 @@ def test_a_closed_store_says_open_it_again_for_reads_and_writes(tmp_path: Path):
         with pytest.raises(StorageError) as raised:
             use()
         assert str(raised.value) == expected
+
+
+def test_an_up_to_date_file_opens_and_reads_while_another_program_is_writing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Opening a file already at this schema takes no write lock: the app can show progress while a
+    terminal quiz is in the middle of saving an answer."""
+    path = tmp_path / "progress.sqlite3"
+    with Store.open(path) as store:
+        store.put("settings", "language", "it")
+    writer = sqlite3.connect(str(path), isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO log (kind, time, record) VALUES ('answers', 1.0, '{}')")
+    monkeypatch.setattr(storage, "BUSY_TIMEOUT_S", 0.3)
+    try:
+        with Store.open(path) as store:
+            assert store.get("settings", "language") == "it"
+            assert store.count("answers") == 0  # not yet committed
+    finally:
+        writer.execute("COMMIT")
+        writer.close()
