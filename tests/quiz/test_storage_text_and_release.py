@@ -211,3 +211,25 @@ def test_an_up_to_date_file_opens_and_reads_while_another_program_is_writing(
     finally:
         writer.execute("COMMIT")
         writer.close()
+
+
+def test_a_save_waits_the_configured_time_for_another_programs_lock_not_sqlites_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """ALUETTE_BUSY_TIMEOUT is the store's wait for a lock: told 0.3 s, a save gives up with the
+    "locked" message before the other program lets go after 1 s (SQLite's own 5 s would outwait it)."""
+    path = tmp_path / "progress.sqlite3"
+    monkeypatch.setattr(storage, "BUSY_TIMEOUT_S", 0.3)
+    store = Store.open(path)
+    holder = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    timer = threading.Timer(1.0, lambda: (holder.execute("COMMIT"), holder.close()))
+    timer.start()
+    try:
+        with pytest.raises(StorageError) as raised:
+            store.put("settings", "language", "fr")
+    finally:
+        timer.join()
+    assert str(raised.value).startswith(f"{path} is locked by another program (database is locked) while saving, "
+                                         "for more than 0.3 s")
+    assert store.get("settings", "language") is None
+    store.close()
