@@ -233,3 +233,65 @@ def test_a_save_waits_the_configured_time_for_another_programs_lock_not_sqlites_
                                          "for more than 0.3 s")
     assert store.get("settings", "language") is None
     store.close()
+
+
+class _OtherStartFirst:
+    """A real connection to a new file; just before this store takes the write lock to make the
+    tables, another start (``meanwhile``) gets there first."""
+
+    def __init__(self, path: Path, meanwhile) -> None:
+        self._real = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._meanwhile = meanwhile
+
+    def execute(self, sql: str, params: tuple = ()):
+        if sql == "BEGIN IMMEDIATE" and self._meanwhile is not None:
+            meanwhile, self._meanwhile = self._meanwhile, None
+            meanwhile()
+        return self._real.execute(sql, params)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._real.in_transaction
+
+    def close(self) -> None:
+        self._real.close()
+
+
+def test_a_start_that_another_start_beat_to_the_tables_uses_them(tmp_path: Path):
+    path = tmp_path / "progress.sqlite3"
+
+    def other_start() -> None:
+        with Store.open(path) as other:
+            other.put("settings", "language", "it")
+
+    store = Store(path, _OtherStartFirst(path, other_start))
+    try:
+        store._prepare()
+        assert store.schema_version == storage.SCHEMA_VERSION
+        assert store.get("settings", "language") == "it"
+        store.put("settings", "camera", "front")
+    finally:
+        store.close()
+    with Store.open(path) as again:
+        assert [key for key, _ in again.items("settings")] == ["camera", "language"]
+
+
+def test_a_start_that_a_newer_trainer_beat_to_the_tables_is_refused_naming_both_versions(tmp_path: Path):
+    path = tmp_path / "progress.sqlite3"
+
+    def newer_start() -> None:
+        Store.open(path).close()
+        raw = sqlite3.connect(path)
+        raw.execute(f"PRAGMA user_version={storage.SCHEMA_VERSION + 2}")
+        raw.close()
+
+    store = Store(path, _OtherStartFirst(path, newer_start))
+    try:
+        with pytest.raises(StorageError) as raised:
+            store._prepare()
+    finally:
+        store.close()
+    assert str(raised.value) == (
+        f"{path} was written by a newer Aluette trainer (schema {storage.SCHEMA_VERSION + 2}, this one knows up to "
+        f"{storage.SCHEMA_VERSION}); it was left untouched. Upgrade aluette-trainer (pip install -U "
+        f"aluette-trainer), {storage.ELSEWHERE}")
