@@ -1,0 +1,152 @@
+"""``aluette quiz`` and ``aluette deck`` in this process: the help of every option word for word,
+the stats in each language, an answer not understood is named back, a piped answer is echoed
+even by a reader that cannot say whether it is a terminal, ``--profile`` and ``--reset-item``
+touch only what they name, and ``deck`` writes several cards into a folder (again and again).
+Written against mutants of cli.py that the suite let pass (docs/mutation.md, 2026-12-02, third
+run: a seeded sample of 300)."""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from trainer.cli import build_parser, main
+from trainer.quiz import make_question
+from trainer.quiz.cli import _until, run
+from trainer.quiz.memory import Progress
+from trainer.storage import Store
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def _quiz(db: Path, *argv: str, stdin=None, now: datetime = T0) -> str:
+    args = build_parser().parse_args(["quiz", "--db", str(db), *argv])
+    out = io.StringIO()
+    assert run(args, stdin=stdin if stdin is not None else io.StringIO(""), stdout=out, clock=lambda: now) == 0
+    return out.getvalue()
+
+
+def _answer(db: Path, item: str, correct: bool, profile: str = "default") -> None:
+    with Store.open(db) as store:
+        Progress(store, profile).review(make_question(item, random.Random(0)), correct, seconds=3.0, now=T0)
+
+
+def _help(command: str, capsys) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+QUIZ_HELP = [
+    "Ask questions about the cards, their strength and their signs; what you are about to forget comes back "
+    "first. Progress is saved after every answer.",
+    "--count N questions in this sitting (default 10)",
+    "--language {fr,en,it} fr: French with English beside (default); en: English first; it: Italian",
+    "--db PATH database file (default: aluette.sqlite3 in $ALUETTE_HOME or the user data folder)",
+    "--profile PROFILE whose progress (default 'default')",
+    "--new N at most N new items this sitting (default 10)",
+    "--convention CONVENTION sign convention: classic, regional, camera_friendly",
+    "--stats show what is due and each item's forecast recall, then exit",
+    "--all with --stats: list new items too",
+    "--reset forget this profile's progress (asks no question)",
+    "--reset-item ITEM forget one item of this profile (repeatable), e.g. a damaged one; --stats --all lists "
+    "the items",
+]
+DECK_HELP = [
+    "--out PATH file (one card or the sheet) or folder (several cards); default: print to stdout",
+    "--language {fr,en,it}",
+    "--width WIDTH width in pixels (height is 1.5 x)",
+    "--no-hints no name, level or sign: as the quiz shows cards",
+    "--convention CONVENTION which signs the corners show",
+]
+
+
+def test_every_quiz_and_deck_option_is_helped_word_for_word(capsys):
+    quiz = _help("quiz", capsys)
+    assert [line for line in QUIZ_HELP if line not in quiz] == []
+    deck = _help("deck", capsys)
+    assert [line for line in DECK_HELP if line not in deck] == []
+
+
+def test_deck_draws_in_english_when_asked(capsys):
+    assert main(["deck", "2C", "--language", "en"]) == 0
+    assert "the Cow" in capsys.readouterr().out
+
+
+def test_stats_speak_the_chosen_language(tmp_path: Path):
+    db = tmp_path / "s.sqlite3"
+    _answer(db, "name:3D", True)
+    _answer(db, "group:9C", False)
+    later = T0 + timedelta(minutes=30)
+    french = _quiz(db, "--stats", "--language", "fr", now=later).splitlines()
+    assert french[0].startswith("Éléments : ") and " · à revoir maintenant : " in french[0]
+    assert french[1].startswith("rappel prévu moyen: ") and french[1].endswith("%")
+    assert french[2].split() == ["élément", "état", "révision", "rappel", "dans", "7", "j", "vues", "oublis"]
+    italian = _quiz(db, "--stats", "--language", "it", now=later).splitlines()
+    assert italian[0].startswith("Elementi: ") and " · da ripassare ora: " in italian[0]
+    assert " · entro 24 h: " in italian[0] and " · prossimo: " in italian[0]
+    assert italian[1].startswith("richiamo previsto medio: ")
+    assert italian[2].split() == ["elemento", "stato", "ripasso", "richiamo", "tra", "7", "g", "viste", "errori"]
+
+
+def test_an_answer_not_understood_is_named_back_and_asked_again(tmp_path: Path):
+    out = _quiz(tmp_path / "a.sqlite3", "--count", "1", "--kinds", "name", "--language", "en",
+                stdin=io.StringIO("zebra\nq\n"))
+    assert "(Answer not understood: 'zebra' is not one of the choices: type its number (1 to 4))" in out
+
+
+class _Reader:
+    """A pipe-like reader with no ``isatty`` at all (some wrappers have none)."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = io.StringIO(text)
+
+    def readline(self) -> str:
+        return self._lines.readline()
+
+
+def test_answers_from_a_reader_that_cannot_say_it_is_a_terminal_are_echoed(tmp_path: Path):
+    out = _quiz(tmp_path / "e.sqlite3", "--count", "1", "--kinds", "name", "--language", "en",
+                stdin=_Reader("7\nq\n"))
+    assert "> 7\n" in out and "> q\n" in out
+
+
+def test_profile_keeps_each_persons_progress_apart(tmp_path: Path):
+    db = tmp_path / "p.sqlite3"
+    _answer(db, "name:3D", True, profile="alice")
+    alice = _quiz(db, "--stats", "--profile", "alice", "--language", "en")
+    bob = _quiz(db, "--stats", "--profile", "bob", "--language", "en")
+    assert "name:3D" in alice and "name:3D" not in bob
+
+
+def test_reset_item_forgets_only_the_items_named(tmp_path: Path):
+    db = tmp_path / "r.sqlite3"
+    _answer(db, "name:3D", True)
+    _answer(db, "group:9C", True)
+    out = _quiz(db, "--reset-item", "name:3D")
+    assert out == f"forgot 1 of 1 item(s) of profile 'default' in {db}\n"
+    stats = _quiz(db, "--stats", "--language", "en")
+    assert "group:9C" in stats and "name:3D" not in stats
+
+
+def test_deck_writes_several_cards_into_a_folder_again_and_again(tmp_path: Path, capsys):
+    folder = tmp_path / "cards"
+    for _ in range(2):  # the second time the folder is already there
+        assert main(["deck", "2E", "3D", "--out", str(folder)]) == 0
+        assert capsys.readouterr().out == f"wrote 2 files in {folder}\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["2E.svg", "3D.svg"]
+    assert "<svg" in (folder / "2E.svg").read_text(encoding="utf-8")
+
+
+def test_deck_one_card_into_a_folder_or_several_into_a_name_ending_in_svg(tmp_path: Path, capsys):
+    one = tmp_path / "one"
+    assert main(["deck", "2C", "--out", str(one)]) == 0
+    assert one.is_dir() and [p.name for p in one.iterdir()] == ["2C.svg"]
+    several = tmp_path / "pair.svg"
+    assert main(["deck", "2C", "3D", "--out", str(several)]) == 0
+    assert several.is_dir() and sorted(p.name for p in several.iterdir()) == ["2C.svg", "3D.svg"]
+    capsys.readouterr()
