@@ -150,3 +150,19 @@ def test_deck_one_card_into_a_folder_or_several_into_a_name_ending_in_svg(tmp_pa
     assert main(["deck", "2C", "3D", "--out", str(several)]) == 0
     assert several.is_dir() and sorted(p.name for p in several.iterdir()) == ["2C.svg", "3D.svg"]
     capsys.readouterr()
+
+
+def test_deck_files_are_utf8_whatever_the_machines_locale(tmp_path: Path, capsys):
+    """A machine whose locale encoding is ASCII (LC_CTYPE=C) or cp1252 still gets the accented names."""
+    import locale
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        assert main(["deck", "2E", "back", "--out", str(tmp_path / "cards")]) == 0
+        assert main(["deck", "2E", "--out", str(tmp_path / "one.svg")]) == 0
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    capsys.readouterr()
+    for path in (tmp_path / "cards" / "2E.svg", tmp_path / "one.svg"):
+        assert "écrit" in path.read_bytes().decode("utf-8")
