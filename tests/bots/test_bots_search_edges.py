@@ -1,0 +1,55 @@
+"""The search bot at its edges, through the real engine: an unknown rollout policy is refused naming
+the ones that exist, and with one kind of card left it plays it without searching and says why.
+Written against mutants of trainer/bots that the suite let pass (docs/mutation.md, 2026-12-02,
+fourth run: a seeded sample of 50 of the play-deciding modules)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trainer.bots.base import BotError
+from trainer.bots.search import SEARCH, SearchBot
+from trainer.rules.actions import Phase
+from trainer.rules.cards import STRENGTH
+from trainer.rules.game import Game
+from trainer.rules.ruleset import Ruleset
+
+
+def test_an_unknown_rollout_policy_is_refused_naming_the_known_ones():
+    with pytest.raises(BotError) as raised:
+        SearchBot(rollout="minimax")
+    assert str(raised.value) == "unknown rollout policy 'minimax': choose one of greedy, random"
+
+
+def _to_play(game: Game, rng: random.Random, until) -> None:
+    """Random legal actions until ``until(game)`` holds at a card to play."""
+    while not game.is_over:
+        if game.is_chance:
+            game.apply(game.chance_action())
+            continue
+        if game.phase is Phase.PLAY and until(game):
+            return
+        game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError("the deal ended first")
+
+
+def test_with_one_kind_of_card_left_the_search_bot_plays_it_and_says_so():
+    for seed in range(3):
+        game = Game.new(Ruleset.preset("vendee"), seed=seed)
+        _to_play(game, random.Random(seed), lambda g: len(g.hand(g.to_move)) == 1)
+        bot = SearchBot(worlds=4, max_ms=None)
+        card = bot.choose(game.view(game.to_move), random.Random(0))
+        assert card == game.hand(game.to_move)[0]
+        assert bot.last_rule == "only one kind of card left"
+        assert bot.last_search is None  # no search was run
+
+
+def test_with_two_kinds_left_the_search_bot_searches():
+    game = Game.new(Ruleset.preset("vendee"), seed=5)
+    _to_play(game, random.Random(5),
+             lambda g: len({STRENGTH[c.index] for c in g.hand(g.to_move)}) == 2)
+    bot = SearchBot(worlds=4, max_ms=None)
+    card = bot.choose(game.view(game.to_move), random.Random(0))
+    assert card in game.hand(game.to_move) and bot.last_rule == SEARCH and bot.last_search is not None
