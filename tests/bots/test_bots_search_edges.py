@@ -53,3 +53,23 @@ def test_with_two_kinds_left_the_search_bot_searches():
     bot = SearchBot(worlds=4, max_ms=None)
     card = bot.choose(game.view(game.to_move), random.Random(0))
     assert card in game.hand(game.to_move) and bot.last_rule == SEARCH and bot.last_search is not None
+
+
+def test_a_partner_silent_up_to_the_aces_holds_no_ace_in_any_sampled_world():
+    """A partner who signs every card up to the aces (level 9) and made no aces sign has none."""
+    from trainer.bots.worlds import ACE_INDICES, Knowledge, sample_hands, silence_holding
+    from trainer.rules.cards import CARDS
+
+    unseen = frozenset(range(len(CARDS)))
+    silent = silence_holding([], 9, unseen)
+    assert silent.aces == 0
+    assert silence_holding([], 8, unseen).aces is None  # aces not part of its signing: unknown
+    # Seat 0 holds 9 weak cards; its partner (seat 2) was silent up to the aces.
+    hand = tuple(sorted(c.index for c in CARDS if c.index not in ACE_INDICES)[-9:])
+    rest = frozenset(c.index for c in CARDS) - set(hand)
+    knowledge = Knowledge(0, hand, (9, 9, 9, 9), rest,
+                          holdings=((2, silence_holding([], 9, rest)),))
+    rng = random.Random(7)
+    for _ in range(40):
+        hands = sample_hands(knowledge, rng)
+        assert not set(hands[2]) & ACE_INDICES
