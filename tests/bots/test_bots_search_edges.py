@@ -73,3 +73,23 @@ def test_a_partner_silent_up_to_the_aces_holds_no_ace_in_any_sampled_world():
     for _ in range(40):
         hands = sample_hands(knowledge, rng)
         assert not set(hands[2]) & ACE_INDICES
+
+
+def test_the_partners_known_cards_and_not_an_opponents_are_taken_out_of_the_opponents_cards():
+    from dataclasses import replace
+
+    from trainer.bots.knowledge import knowledge_of, partner_of, situation_of
+    from trainer.bots.worlds import Holding
+
+    game = Game.new(Ruleset.preset("vendee"), seed=11)
+    _to_play(game, random.Random(11), lambda g: True)
+    view = game.view(game.to_move)
+    partner = partner_of(view)
+    opponent = next(s for s in range(view.players) if s not in (view.seat, partner))
+    known = knowledge_of(view)
+    told_by_partner, caught_from_opponent = sorted(known.unseen)[:2]
+    knowledge = replace(known, holdings=((partner, Holding(required=frozenset({told_by_partner}))),
+                                         (opponent, Holding(required=frozenset({caught_from_opponent})))))
+    situation = situation_of(view, knowledge)
+    assert told_by_partner not in situation.opponents_may_hold
+    assert caught_from_opponent in situation.opponents_may_hold
