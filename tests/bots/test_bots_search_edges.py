@@ -93,3 +93,25 @@ def test_the_partners_known_cards_and_not_an_opponents_are_taken_out_of_the_oppo
     situation = situation_of(view, knowledge)
     assert told_by_partner not in situation.opponents_may_hold
     assert caught_from_opponent in situation.opponents_may_hold
+
+
+def test_when_the_caught_signs_leave_the_opponents_no_card_every_card_is_a_master():
+    """Going for mordienne, five tricks left, five cards: if what was caught of the opponents' signs
+    leaves them no possible card (contradictory signs), even the weakest card is a master, so the bot
+    starts taking its tricks (with its lowest card) instead of losing early."""
+    from trainer.bots.tactics import MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST, PlaySituation, choose_card
+    from trainer.rules.cards import CARDS
+
+    weakest = min(CARDS, key=lambda c: STRENGTH[c.index]).index
+    assert STRENGTH[weakest] == 1
+    strong = [c.index for c in sorted(CARDS, key=lambda c: -STRENGTH[c.index])[:4]]
+    sit = PlaySituation(seat=0, players=4, hand=(*strong, weakest), trick=(), tricks_won=(0, 0, 0, 0),
+                        tricks_left=5, opponents_may_hold=frozenset(), going_for_mordienne=True,
+                        opponent_may_hold=((1, frozenset()), (3, frozenset())))
+    assert choose_card(sit) == (weakest, MORDIENNE_TAKE_LAST)
+    # With an opponent who may hold a card just above the weakest, the weakest is no master.
+    above = next(c.index for c in CARDS if STRENGTH[c.index] == 2)
+    held = PlaySituation(seat=0, players=4, hand=(*strong, weakest), trick=(), tricks_won=(0, 0, 0, 0),
+                         tricks_left=5, opponents_may_hold=frozenset({above}), going_for_mordienne=True,
+                         opponent_may_hold=((1, frozenset({above})), (3, frozenset())))
+    assert choose_card(held) == (weakest, MORDIENNE_LOSE_EARLY)
