@@ -115,3 +115,20 @@ def test_when_the_caught_signs_leave_the_opponents_no_card_every_card_is_a_maste
                          tricks_left=5, opponents_may_hold=frozenset({above}), going_for_mordienne=True,
                          opponent_may_hold=((1, frozenset({above})), (3, frozenset())))
     assert choose_card(held) == (weakest, MORDIENNE_LOSE_EARLY)
+
+
+def test_losing_early_for_mordienne_plays_under_the_trick_not_its_twin():
+    """Going for mordienne with many tricks left, the bot loses the early tricks: with a twin of the
+    trick's best card and a weaker one in hand, it plays the weaker (the twin would spoil the trick,
+    which is not losing it)."""
+    from trainer.bots.tactics import MORDIENNE_LOSE_EARLY, PlaySituation, choose_card
+    from trainer.rules.cards import CARDS, cards_at_level
+
+    led, twin = next(pair for level in range(12, 20) if len(pair := cards_at_level(level)) >= 2)[:2]
+    weaker = next(c for c in CARDS if STRENGTH[c.index] < STRENGTH[led.index] and c not in (led, twin))
+    assert STRENGTH[twin.index] == STRENGTH[led.index]
+    hand = (twin.index, weaker.index, *[c.index for c in CARDS if STRENGTH[c.index] < STRENGTH[weaker.index]][:3])
+    sit = PlaySituation(seat=1, players=4, hand=hand, trick=((0, led.index),), tricks_won=(0, 0, 0, 0),
+                        tricks_left=5, opponents_may_hold=frozenset(c.index for c in CARDS) - set(hand) - {led.index},
+                        going_for_mordienne=True)
+    assert choose_card(sit) == (weaker.index, MORDIENNE_LOSE_EARLY)
