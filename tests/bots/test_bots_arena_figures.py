@@ -1,0 +1,48 @@
+"""The arena's figures: a game's outcome is 1, 0 or -1 from team A's side and each is counted as
+such, and the JSON keeps four decimals of the per-deal figures and three of the decision times.
+Written against mutants of trainer/bots/arena.py that the suite let pass (docs/mutation.md,
+2026-12-02, fourth run: a seeded sample of 40 of table, arena and channel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.bots.arena import DealRecord, GameRecord, GameTask, MatchResult, TeamSpec, add_record, game_seed, run_game
+from trainer.rules.ruleset import Ruleset
+from trainer.signals.table import Vigilance
+
+
+def _record(outcome: int, deals: tuple[DealRecord, ...] = ()) -> GameRecord:
+    return GameRecord(0, outcome, 0, deals, 0, 0, (), ())
+
+
+def test_wins_draws_and_losses_are_each_counted_as_such():
+    result = MatchResult("a", "b", "vendee", 0, 0.0)
+    for outcome in (1, 0, 0, -1, 1, 1):
+        add_record(result, _record(outcome))
+    assert (result.games, result.wins_a, result.draws, result.wins_b) == (6, 3, 2, 1)
+    assert result.win_rate_a == pytest.approx(4 / 6)
+
+
+def test_a_games_outcome_is_one_for_a_win_of_team_a_and_minus_one_for_a_loss():
+    spec = TeamSpec.parse("heuristic")
+    outcomes = set()
+    for index in range(6):
+        record = run_game(GameTask(spec, TeamSpec.parse("random"), index, game_seed(3, index),
+                                   Ruleset.preset("vendee"), Vigilance()))
+        assert record.outcome in (1, 0, -1)
+        outcomes.add(record.outcome)
+    assert 1 in outcomes  # the heuristic beats random bots, so the "A won" value was seen
+
+
+def test_the_json_keeps_four_decimals_per_deal_and_three_of_the_times():
+    result = MatchResult("a", "b", "vendee", 0, 0.0)
+    deals = tuple(DealRecord(points, 0, True, 0, False, False) for points in (1, 0, 0))
+    add_record(result, GameRecord(0, 1, 1, deals, 0, 0, (0.0012345, 0.0012345), ()))
+    figures = result.to_json()
+    assert figures["points_per_deal_a"] == 0.3333
+    mean, low, high = result.points_margin
+    assert figures["points_margin_per_deal"] == [round(mean, 4), round(low, 4), round(high, 4)]
+    assert figures["points_margin_per_deal"][0] == 0.3333
+    assert result.decision_ms([0.0012345, 0.0012345])["median"] in (1.234, 1.235)
+    assert result.decision_ms([0.0012345])["p99"] in (1.234, 1.235)
