@@ -46,3 +46,32 @@ def test_the_json_keeps_four_decimals_per_deal_and_three_of_the_times():
     assert figures["points_margin_per_deal"][0] == 0.3333
     assert result.decision_ms([0.0012345, 0.0012345])["median"] in (1.234, 1.235)
     assert result.decision_ms([0.0012345])["p99"] in (1.234, 1.235)
+
+
+def _readings_and_signs(delay_s: float):
+    from trainer.bots.channel import NoisyChannel
+    from trainer.bots.table import Table
+
+    spec = TeamSpec.parse("heuristic")
+    table = Table([spec.build() for _ in range(4)], ruleset=Ruleset.preset("vendee"), seed=1,
+                  channel=NoisyChannel(0.0, 0.0, delay_s), channel_team=0)
+    table.play_out()
+    signals = [r for r in table.game.signals if r.seat == 0]
+    made = [r for r in signals if 2 not in r.reached]
+    readings = [r for r in signals if r.reached == frozenset({2})]
+    return made, readings
+
+
+def test_a_channel_one_sign_point_late_delivers_every_sign_at_the_next_point():
+    """15 s late is one sign point: a sign made as the deal's declarations open reaches the partner
+    at the first trick, all of them, none lost or later (the point after that would be trick 1)."""
+    from trainer.rules.actions import Phase
+
+    made, readings = _readings_and_signs(15.0)
+    assert made and all(r.phase is Phase.DECLARE for r in made)  # this seed signs at the declarations
+    for deal in {r.deal for r in made}:
+        sent = sorted(r.message for r in made if r.deal == deal)
+        got = [r for r in readings if r.deal == deal]
+        assert sorted(r.message.split(" @")[0] for r in got) == sent
+        assert all((r.phase, r.trick) == (Phase.PLAY, 0) for r in got)
+    assert readings
