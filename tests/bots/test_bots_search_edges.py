@@ -132,3 +132,31 @@ def test_losing_early_for_mordienne_plays_under_the_trick_not_its_twin():
                         tricks_left=5, opponents_may_hold=frozenset(c.index for c in CARDS) - set(hand) - {led.index},
                         going_for_mordienne=True)
     assert choose_card(sit) == (weaker.index, MORDIENNE_LOSE_EARLY)
+
+
+def test_words_told_aloud_join_the_last_sign_of_that_seat_this_deal():
+    """RULES.md's relative announcements at the bots' table: seat 0 signs one ace, seat 1 then signs
+    its aces, and seat 0's 'au-dessous' (a king) joins seat 0's sign, not the last sign made; the
+    partner gets the sign again with its words."""
+    from trainer.bots.heuristic import HeuristicBot
+    from trainer.bots.table import Table
+    from trainer.rules.cards import ACES
+    from trainer.signals.relative import parse
+    from trainer.signals.signs import Sign, Signal
+
+    def fits(table: Table) -> bool:
+        first, second = table.game.hand(0), table.game.hand(1)
+        return (sum(c in ACES for c in first) == 1 and any(c.level == 10 for c in first)
+                and any(c in ACES for c in second))
+
+    table = next(t for seed in range(200)
+                 if fits(t := Table([None, None, HeuristicBot(), HeuristicBot()],
+                                    ruleset=Ruleset.preset("vendee"), seed=seed)))
+    table.submit_sign(0, Signal(Sign.AS, 1))
+    table.submit_sign(1, Signal(Sign.AS, sum(c in ACES for c in table.game.hand(1))))
+    event = table.announce(0, parse("au-dessous"))
+    assert (event.seat, event.sign, [a.french for a in event.announcements]) == (0, Sign.AS, ["au-dessous"])
+    mine = [t.event for t in table.history if t.event.seat == 0]
+    assert [[a.french for a in e.announcements] for e in mine] == [["au-dessous"]]
+    assert [t.event.announcements for t in table.history if t.event.seat == 1] == [()]
+    assert [r.message for r in table.game.signals if r.seat == 0] == ["as", "as | au-dessous"]
