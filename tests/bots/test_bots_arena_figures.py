@@ -75,3 +75,52 @@ def test_a_channel_one_sign_point_late_delivers_every_sign_at_the_next_point():
         assert sorted(r.message.split(" @")[0] for r in got) == sent
         assert all((r.phase, r.trick) == (Phase.PLAY, 0) for r in got)
     assert readings
+
+
+def test_a_bot_that_tells_its_figures_aloud_has_its_words_on_the_table():
+    """SearchBot(announce=True) tells its figures after its aces sign: the table keeps those words
+    with the sign (and the partner's record carries them)."""
+    from trainer.bots.search import SearchBot
+    from trainer.bots.table import Table
+
+    told = []
+    for seed in range(6):
+        table = Table([SearchBot(worlds=2, max_ms=None, announce=True) for _ in range(4)],
+                      ruleset=Ruleset.preset("vendee"), seed=seed)
+        table.play_out()
+        told += [t.event for t in table.history if t.event.announcements]
+        if told:
+            break
+    assert told, "no bot told its figures aloud in six games"
+    event = told[0]
+    assert any(" | " in r.message for r in table.game.signals if r.seat == event.seat)
+
+
+def test_a_camera_figure_without_a_confidence_is_trusted_within_bounds():
+    """A sign read with no confidence is trusted as the gesture's precision, kept inside 2..98 %."""
+    from types import MappingProxyType
+
+    from trainer.bots.channel import SignReliability
+    from trainer.signals.gestures import Gesture
+
+    reader = SignReliability(MappingProxyType({Gesture.WINK: 1.0, Gesture.POUT: 0.0, Gesture.THUMB: 0.7}),
+                             MappingProxyType({}), "test figures")
+    assert reader.trust(Gesture.WINK, None) == 0.98
+    assert reader.trust(Gesture.POUT, None) == 0.02
+    assert reader.trust(Gesture.THUMB, None) == 0.7
+    assert reader.trust(None, None) == 0.85  # the default figures
+
+
+def test_the_arena_game_goes_through_the_tasks_channel():
+    """A channel that misses every sign changes what the partners know, so the same seeded games
+    come out differently than at a perfect table."""
+    from trainer.bots.channel import NoisyChannel
+
+    spec = TeamSpec.parse("heuristic")
+    differ = False
+    for index in range(4):
+        plain = GameTask(spec, spec, index, game_seed(9, index), Ruleset.preset("vendee"), Vigilance())
+        deaf = GameTask(spec, spec, index, game_seed(9, index), Ruleset.preset("vendee"), Vigilance(),
+                        channel=NoisyChannel(miss=1.0))
+        differ = differ or run_game(plain).deals != run_game(deaf).deals
+    assert differ
