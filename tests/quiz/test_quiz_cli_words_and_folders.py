@@ -166,3 +166,86 @@ def test_deck_files_are_utf8_whatever_the_machines_locale(tmp_path: Path, capsys
     capsys.readouterr()
     for path in (tmp_path / "cards" / "2E.svg", tmp_path / "one.svg"):
         assert "écrit" in path.read_bytes().decode("utf-8")
+
+
+def test_q_ends_the_sitting_and_count_bounds_the_questions(tmp_path: Path):
+    db = tmp_path / "q.sqlite3"
+    out = _quiz(db, "--count", "1", "--kinds", "name", "--language", "en", stdin=io.StringIO("1\n1\n1\n"))
+    assert "[1/1] " in out and "[2/1] " not in out and out.count("Type a number (or the name). q to quit.") == 1
+    quit_ = _quiz(db, "--count", "3", "--kinds", "name", "--language", "en", stdin=io.StringIO("Q\n"))
+    assert "not understood" not in quit_ and "[2/3]" not in quit_ and "Done: 0/0 right." in quit_
+
+
+def test_a_piped_answer_is_echoed_as_typed(tmp_path: Path):
+    out = _quiz(tmp_path / "x.sqlite3", "--count", "1", "--kinds", "name", "--language", "en",
+                stdin=io.StringIO("zebraX\nq\n"))
+    assert "> zebraX\n" in out
+
+
+def test_a_sitting_without_a_given_clock_runs_on_the_real_time(tmp_path: Path):
+    args = build_parser().parse_args(["quiz", "--db", str(tmp_path / "c.sqlite3"), "--count", "1",
+                                      "--kinds", "name", "--language", "en"])
+    out = io.StringIO()
+    assert run(args, stdin=io.StringIO("1\n"), stdout=out) == 0
+    assert "next review in " in out.getvalue()
+
+
+def test_stats_list_only_the_chosen_kinds_with_each_items_week_ahead_recall(tmp_path: Path):
+    db = tmp_path / "k.sqlite3"
+    _answer(db, "name:3D", True)
+    _answer(db, "group:9C", True)
+    stats = _quiz(db, "--stats", "--kinds", "name", "--language", "en")
+    assert "name:3D" in stats and "group:9C" not in stats
+    with Store.open(db) as store:
+        week = Progress(store).retrievability("name:3D", T0 + timedelta(days=7))
+    row = next(line for line in stats.splitlines() if line.startswith("name:3D"))
+    assert row.split()[-3] == f"{week:.0%}"
+
+
+def test_deck_cards_are_drawn_in_the_chosen_language_and_hints(capsys):
+    from trainer.deck import card_svg
+    from trainer.rules.cards import Card
+    from trainer.signals.conventions import CLASSIC
+
+    vache = Card.parse("2C")
+    for argv, language, hints in (([], "fr", True), (["--language", "it"], "it", True),
+                                  (["--language", "en", "--no-hints"], "en", False)):
+        assert main(["deck", "2C", *argv]) == 0
+        assert capsys.readouterr().out == card_svg(vache, language=language, width=None, hints=hints,
+                                                   convention=CLASSIC) + "\n"
+
+
+class _GonePipe:
+    """The standard output of ``aluette quiz | head`` once head has quit: writes fail, its file
+    descriptor stays (a temporary file here)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        return self._fd
+
+
+def test_a_reader_that_went_away_leaves_the_output_on_dev_null_for_writing(tmp_path: Path, monkeypatch):
+    """Python flushes stdout at exit: pointed at /dev/null (write-only), that flush cannot raise a
+    second BrokenPipeError over a sitting whose answers are all saved."""
+    import fcntl
+    import os
+    import sys
+
+    fd = os.open(tmp_path / "stdout", os.O_WRONLY | os.O_CREAT)
+    try:
+        monkeypatch.setattr(sys, "stdout", _GonePipe(fd))
+        args = build_parser().parse_args(["quiz", "--db", str(tmp_path / "g.sqlite3"), "--count", "1"])
+        assert run(args, stdin=io.StringIO("1\n"), clock=lambda: T0) == 0
+        monkeypatch.undo()
+        assert os.fstat(fd).st_rdev == os.stat(os.devnull).st_rdev
+        assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+    finally:
+        os.close(fd)
