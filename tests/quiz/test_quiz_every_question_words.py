@@ -106,3 +106,28 @@ def test_order_and_trick_explanations_list_the_cards_strongest_first_in_each_lan
                 winner = Card.parse(question.answer[0])
                 assert question.explanation.it.startswith(f"{card_text(winner).it} vince (")
                 assert question.explanation.fr.startswith(f"{card_text(winner).fr} gagne (")
+
+
+def test_each_question_says_its_kind():
+    for item in ALL_ITEMS:
+        question = make_question(item, random.Random(1))
+        assert question.kind.value == item.split(":")[0]
+
+
+def test_explanations_list_cards_with_a_comma_between_them():
+    question = make_question("order:mixed", random.Random(4))
+    strongest_first = sorted(question.cards, key=lambda c: -c.strength)
+    for language, level_word in (("fr", "niveau"), ("en", "level"), ("it", "livello")):
+        assert question.explanation.only(language) == ", ".join(
+            f"{card_text(card).only(language)} {level_word} {card.level}" for card in strongest_first) + "."
+
+
+def test_a_sign_card_question_under_a_convention_without_that_sign_says_so():
+    from trainer.quiz.texts import QuizError
+    from trainer.signals.conventions import Convention
+
+    without_vache = Convention("no_vache", tuple(pair for pair in CLASSIC.pairs if pair[1] is not Sign.VACHE))
+    for item in ("sign_card:vache", "sign:vache"):
+        with pytest.raises(QuizError) as raised:
+            make_question(item, random.Random(0), without_vache)
+        assert str(raised.value) == "convention 'no_vache' has no gesture for vache: choose another convention"
