@@ -249,3 +249,61 @@ def test_a_reader_that_went_away_leaves_the_output_on_dev_null_for_writing(tmp_p
         assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
     finally:
         os.close(fd)
+
+
+def test_each_answer_is_explained_in_the_sittings_output(tmp_path: Path, capsys):
+    out = _quiz(tmp_path / "w.sqlite3", "--count", "1", "--kinds", "name", "--language", "en", "--seed", "1",
+                stdin=io.StringIO("1\n"))
+    assert capsys.readouterr().out == ""  # nothing went to the process's own output
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(("✓ Right", "✗ Wrong")))
+    assert lines[at + 1].startswith("  ") and ", level " in lines[at + 1]  # the explanation
+    assert lines[at + 2].startswith("  next review ")
+
+
+def test_exit_and_quit_end_a_sitting_too(tmp_path: Path):
+    for word in ("exit", "quit", "QUIT"):
+        out = _quiz(tmp_path / f"{word}.sqlite3", "--count", "2", "--kinds", "name", "--language", "en",
+                    stdin=io.StringIO(f"{word}\n"))
+        assert "not understood" not in out and "Done: 0/0 right." in out
+
+
+class _Terminal(io.StringIO):
+    """Output that remembers whether the prompt was flushed before the answer was read."""
+
+    flushed = False
+
+    def write(self, text: str) -> int:
+        self.flushed = False
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.flushed = True
+
+
+class _Keyboard:
+    def __init__(self, out: _Terminal, answers: list[str]) -> None:
+        self._out, self._answers, self.saw_prompt = out, answers, []
+
+    def readline(self) -> str:
+        self.saw_prompt.append(self._out.getvalue().endswith("> ") and self._out.flushed)
+        return self._answers.pop(0) if self._answers else ""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_prompt_is_on_screen_before_the_answer_is_read(tmp_path: Path):
+    args = build_parser().parse_args(["quiz", "--db", str(tmp_path / "t.sqlite3"), "--count", "2", "--kinds", "name"])
+    out = _Terminal()
+    keyboard = _Keyboard(out, ["1\n", "zebra\n", "q\n"])
+    assert run(args, stdin=keyboard, stdout=out, clock=lambda: T0) == 0
+    assert keyboard.saw_prompt == [True, True, True]
+
+
+def test_stats_count_only_the_chosen_kinds(tmp_path: Path):
+    from trainer.quiz.questions import ALL_ITEMS
+
+    names = sum(item.startswith("name:") for item in ALL_ITEMS)
+    stats = _quiz(tmp_path / "n.sqlite3", "--stats", "--kinds", "name", "--language", "en")
+    assert stats.startswith(f"Items: {names} ({names} new, 0 learning, 0 in review)")

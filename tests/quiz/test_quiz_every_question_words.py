@@ -131,3 +131,10 @@ def test_a_sign_card_question_under_a_convention_without_that_sign_says_so():
         with pytest.raises(QuizError) as raised:
             make_question(item, random.Random(0), without_vache)
         assert str(raised.value) == "convention 'no_vache' has no gesture for vache: choose another convention"
+
+
+def test_a_sign_card_question_offers_four_signs_each_carrying_its_sign():
+    for item in (i for i in ALL_ITEMS if i.startswith("sign_card:")):
+        question = make_question(item, random.Random(2))
+        assert len(question.choices) == 4
+        assert [choice.sign.value for choice in question.choices] == [choice.key for choice in question.choices]
