@@ -307,3 +307,29 @@ def test_stats_count_only_the_chosen_kinds(tmp_path: Path):
     names = sum(item.startswith("name:") for item in ALL_ITEMS)
     stats = _quiz(tmp_path / "n.sqlite3", "--stats", "--kinds", "name", "--language", "en")
     assert stats.startswith(f"Items: {names} ({names} new, 0 learning, 0 in review)")
+
+
+def test_reviews_a_day_and_a_half_ahead_round_to_two_days():
+    assert _until(T0 + timedelta(days=1.5), T0, "en") == "in 2 d"
+    assert _until(T0 + timedelta(days=1.4), T0, "fr") == "dans 1 j"
+
+
+def test_the_quiz_command_is_listed_with_what_it_does(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = " ".join(capsys.readouterr().out.split())
+    assert "quiz learn the cards and signs with a spaced-repetition quiz (FSRS)" in top
+
+
+def test_several_kinds_are_chosen_with_commas(tmp_path: Path):
+    stats = _quiz(tmp_path / "m.sqlite3", "--stats", "--all", "--kinds", "name,group", "--language", "en")
+    kinds = {line.split(":")[0] for line in stats.splitlines()[2:] if ":" in line.split()[0]}
+    assert kinds == {"name", "group"}
+
+
+def test_reset_forgets_the_whole_profile_and_succeeds(tmp_path: Path):
+    db = tmp_path / "z.sqlite3"
+    _answer(db, "name:3D", True)
+    _answer(db, "group:9C", True)
+    assert _quiz(db, "--reset") == f"forgot 2 items of profile 'default' in {db}\n"
+    assert "name:3D" not in _quiz(db, "--stats", "--language", "en")

@@ -138,3 +138,22 @@ def test_a_sign_card_question_offers_four_signs_each_carrying_its_sign():
         question = make_question(item, random.Random(2))
         assert len(question.choices) == 4
         assert [choice.sign.value for choice in question.choices] == [choice.key for choice in question.choices]
+
+
+def test_a_sign_question_offers_four_gestures_each_carrying_its_gesture():
+    for item in (i for i in ALL_ITEMS if i.startswith("sign:")):
+        question = make_question(item, random.Random(2))
+        assert [choice.gesture.value for choice in question.choices] == [choice.key for choice in question.choices]
+
+
+def test_only_some_tricks_at_a_tying_level_hold_a_twin_of_a_card():
+    """About a third of the tricks at a level where two cards tie hold both (spoiling is learnt),
+    not all of them."""
+    from trainer.rules.cards import cards_at_level
+
+    level = next(lv for lv in range(1, 20) if len(cards_at_level(lv)) >= 2)
+    twins = 0
+    for seed in range(80):
+        question = make_question(f"trick:L{level}", random.Random(seed))
+        twins += sum(card.level == level for card in question.cards) >= 2
+    assert 10 <= twins <= 60, twins
