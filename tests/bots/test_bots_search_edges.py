@@ -160,3 +160,17 @@ def test_words_told_aloud_join_the_last_sign_of_that_seat_this_deal():
     assert [[a.french for a in e.announcements] for e in mine] == [["au-dessous"]]
     assert [t.event.announcements for t in table.history if t.event.seat == 1] == [()]
     assert [r.message for r in table.game.signals if r.seat == 0] == ["as", "as | au-dessous"]
+
+
+def test_the_search_counts_the_worlds_it_sampled_and_averages_over_them():
+    game = Game.new(Ruleset.preset("vendee"), seed=5)
+    _to_play(game, random.Random(5), lambda g: len({STRENGTH[c.index] for c in g.hand(g.to_move)}) >= 3)
+    bot = SearchBot(worlds=3, max_ms=None)
+    bot.choose(game.view(game.to_move), random.Random(0))
+    result = bot.last_search
+    assert result.worlds == 3 and result.playouts == 3 * len(result.values)
+    # a mean of team values per deal: a deal is worth at most 2 points (a mordienne) either way
+    assert all(-2.0 <= v <= 2.0 for v in result.values.values())
+    single = SearchBot(worlds=1, max_ms=None)
+    single.choose(game.view(game.to_move), random.Random(0))
+    assert single.last_search.worlds == 1 and single.last_search.playouts == len(single.last_search.values)
