@@ -174,3 +174,18 @@ def test_the_search_counts_the_worlds_it_sampled_and_averages_over_them():
     single = SearchBot(worlds=1, max_ms=None)
     single.choose(game.view(game.to_move), random.Random(0))
     assert single.last_search.worlds == 1 and single.last_search.playouts == len(single.last_search.values)
+
+
+def test_the_search_stops_when_its_time_budget_is_spent_and_not_before():
+    game = Game.new(Ruleset.preset("vendee"), seed=5)
+    _to_play(game, random.Random(5), lambda g: len({STRENGTH[c.index] for c in g.hand(g.to_move)}) >= 3)
+    view = game.view(game.to_move)
+    # A clock standing still at 100 s of CPU time: the budget is never spent, every world is played.
+    still = SearchBot(worlds=4, max_ms=1000, clock=lambda: 100.0)
+    still.choose(view, random.Random(0))
+    assert still.last_search.worlds == 4
+    # A clock going one second per reading: the 1.5 s budget is spent after the second world.
+    ticks = iter(range(100, 200))
+    ticking = SearchBot(worlds=4, max_ms=1500, clock=lambda: float(next(ticks)))
+    ticking.choose(view, random.Random(0))
+    assert ticking.last_search.worlds == 2
