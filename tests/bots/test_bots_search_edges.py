@@ -189,3 +189,28 @@ def test_the_search_stops_when_its_time_budget_is_spent_and_not_before():
     ticking = SearchBot(worlds=4, max_ms=1500, clock=lambda: float(next(ticks)))
     ticking.choose(view, random.Random(0))
     assert ticking.last_search.worlds == 2
+
+
+def test_the_rollout_spoils_a_trick_it_cannot_take_when_it_plays_last():
+    """Last to play, nothing in hand beats the opponents' card but its twin: the greedy rollout plays
+    the twin, so the trick is spoiled rather than lost."""
+    from trainer.bots.playout import greedy_card
+    from trainer.rules.cards import CARDS, cards_at_level
+    from trainer.rules.fastdeal import FastDeal
+
+    led, twin = next(pair for level in range(5, 15) if len(pair := cards_at_level(level)) >= 2)[:2]
+    weak = sorted((c for c in CARDS if STRENGTH[c.index] < STRENGTH[led.index] and c not in (led, twin)),
+                  key=lambda c: STRENGTH[c.index])
+    # Seat 0 leads; seats 1 and 2 play low; seat 3 (an opponent of seat 0) is last.
+    deal = FastDeal([[led.index, weak[0].index], [weak[1].index, weak[2].index],
+                     [weak[3].index, weak[4].index], [twin.index, weak[5].index]], 0)
+    for card in (led.index, weak[1].index, weak[3].index):
+        deal.apply(card)
+    assert greedy_card(deal, random.Random(0)) == twin.index
+
+
+def test_the_search_bots_discreet_option_is_its_policys():
+    assert SearchBot(discreet=False).policy.discreet is False
+    assert SearchBot(discreet=True).policy.discreet is True
+    assert SearchBot(sign_level=8, discreet=False).policy.discreet is False
+    assert SearchBot().policy.discreet is True  # the default: discreetly
