@@ -214,3 +214,36 @@ def test_the_search_bots_discreet_option_is_its_policys():
     assert SearchBot(discreet=True).policy.discreet is True
     assert SearchBot(sign_level=8, discreet=False).policy.discreet is False
     assert SearchBot().policy.discreet is True  # the default: discreetly
+
+
+def test_a_partners_mordienne_sign_reaches_the_play_situation():
+    from trainer.bots.knowledge import knowledge_of, partner_of, situation_of
+    from trainer.signals.signs import Sign, Signal
+    from trainer.signals.table import encode_message
+
+    game = Game.new(Ruleset.preset("vendee"), seed=11)
+    _to_play(game, random.Random(11), lambda g: True)
+    seat = game.to_move
+    view = game.view(seat)
+    assert situation_of(view, knowledge_of(view)).partner_mordienne is False
+    game.record_signal(partner_of(view), encode_message(Signal(Sign.MORDIENNE)), {seat})
+    view = game.view(seat)
+    assert situation_of(view, knowledge_of(view)).partner_mordienne is True
+
+
+def test_supporting_a_partners_mordienne_spoils_until_three_tricks_are_left():
+    """With four tricks left an opponent's winning card is spoiled with its twin; with three left the
+    partner's run is past saving that way and the usual play resumes."""
+    from trainer.bots.tactics import SUPPORT_MORDIENNE_SPOIL, PlaySituation, choose_card
+    from trainer.rules.cards import CARDS, cards_at_level
+
+    led, twin = next(pair for level in range(5, 15) if len(pair := cards_at_level(level)) >= 2)[:2]
+    weak = [c.index for c in sorted(CARDS, key=lambda c: STRENGTH[c.index])[:3]]
+    rules = {}
+    for left in (4, 3):
+        sit = PlaySituation(seat=1, players=4, hand=(twin.index, *weak[:left - 1]), trick=((0, led.index),),
+                            tricks_won=(0, 0, 0, 0), tricks_left=left, opponents_may_hold=frozenset(),
+                            partner_mordienne=True)
+        rules[left] = choose_card(sit)
+    assert rules[4] == (twin.index, SUPPORT_MORDIENNE_SPOIL)
+    assert rules[3][1] != SUPPORT_MORDIENNE_SPOIL
