@@ -211,15 +211,18 @@ def _scratch_config(area: Area) -> str:
 
 
 def prepare(area: Area) -> Path:
-    """A scratch checkout of trainer/, tests/, scripts/, samples/, models/ for the area (mutants/ kept)."""
+    """A scratch checkout of trainer/, tests/, scripts/, samples/, models/, docs/ for the area (mutants/ kept)."""
     root = SCRATCH / area.name
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("trainer", "tests", "samples", "models", "scripts"):
+    # docs/ and README.md too: tests read the committed game logs and figures there (mutmut's
+    # also_copy copies them from this scratch root into mutants/, so they must be here first).
+    for name in ("trainer", "tests", "samples", "models", "scripts", "docs"):
         src, dst = REPO / name, root / name
         if dst.exists():
             shutil.rmtree(dst)
         if src.exists():
             shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy2(REPO / "README.md", root / "README.md")
     (root / "pyproject.toml").write_text(_scratch_config(area), encoding="utf-8")
     return root
 

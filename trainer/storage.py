@@ -142,14 +142,27 @@ def _timestamp(value: float | datetime, what: str) -> float:
 
 
 def _name(value: str, what: str) -> str:
-    if not isinstance(value, str) or not value or len(value) > 200:
+    if not isinstance(value, str) or not value or len(value) > 200 or not _is_utf8(value):
         raise StorageError(f"{what} {value!r} must be a non-empty string of at most 200 characters")
     return value
 
 
+def _is_utf8(text: str) -> bool:
+    """SQLite stores text as UTF-8: a lone surrogate (a file name decoded with 'surrogateescape',
+    say) cannot be stored and would otherwise fail as a bare UnicodeEncodeError at the insert."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _dumps(value: Any, where: str) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, separators=(",", ":"))
+        # ensure_ascii=False: accents are stored as themselves, readable in any SQLite browser.
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, separators=(",", ":"))
+        text.encode("utf-8")  # a lone surrogate: a UnicodeEncodeError, i.e. a ValueError, below
+        return text
     except (TypeError, ValueError, RecursionError) as error:
         raise StorageError(f"{where}: value cannot be stored as JSON ({error}); convert it to plain data first") from None
 

@@ -387,3 +387,17 @@ def test_the_chant_vote_turns_between_two_and_three_trick_takers(hand, vote, why
     action = bot.choose(game.view(0), random.Random(0))
     assert (action, bot.last_rule) == ((YES, CHANT_YES) if vote == "yes" else (NO, CHANT_NO))
     assert why in bot.last_rule
+
+
+def test_the_search_bot_weighs_a_camera_read_sign_by_the_camera_it_hears_through():
+    # The same reading (Monsieur, brows up at 0.9) is kept in its sampled worlds with the chance the
+    # bot's own camera gives it, not the recognizer's default figures.
+    game = _camera_game()
+    poor = NoisyChannel.parse("0.5/6").reliability()
+    bot = SearchBot(worlds=2, max_ms=None)
+    bot.seated(0, None)
+    default_chances = bot.knowledge(game.view(0)).soft_chances
+    bot.hears_through(poor)
+    chances = bot.knowledge(game.view(0)).soft_chances
+    assert chances == (poor.trust(Gesture.BROWS_UP, 0.9),)
+    assert chances != default_chances

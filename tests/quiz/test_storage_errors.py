@@ -341,6 +341,10 @@ def test_log_entries_carry_their_kind(tmp_path: Path):
 @pytest.mark.parametrize(
     ("name", "words", "where"),
     [("SQLITE_BUSY", "is locked by another program", "while checking it"),
+     ("SQLITE_LOCKED", "is locked by another program", "while checking it"),
+     ("SQLITE_LOCKED_SHAREDCACHE", "is locked by another program", "while checking it"),
+     ("SQLITE_READONLY", "cannot be written", "while checking it"),
+     ("SQLITE_CANTOPEN", "cannot open", "while checking it"),
      ("SQLITE_IOERR_READ", "the disk failed", "while checking it"),
      ("SQLITE_CORRUPT", "is damaged", "it was left untouched"),
      ("SQLITE_NOTADB", "is damaged", "it was left untouched")],
