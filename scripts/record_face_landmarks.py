@@ -47,7 +47,7 @@ def record(gestures: Path) -> dict[str, np.ndarray]:
         appearance.append([cues[k] for k in APPEARANCE_NAMES])
         clip.append(from_clip)
 
-    from tune_thresholds import labelled_stills  # noqa: PLC0415 - the tuner's reading of the stills
+    from trainer.lab.labels import labelled_stills  # noqa: PLC0415
 
     items = read_labels(gestures)
     with Tracker(TrackerOptions(face=True, hands=False, static_image_mode=True)) as still:

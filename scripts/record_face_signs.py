@@ -29,10 +29,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
-from trainer.lab.labels import IMAGE_SUFFIXES, read_labels  # noqa: E402
-from trainer.vision.sources import read_image  # noqa: E402
+from trainer.lab.labels import labelled_stills  # noqa: E402
 from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: E402
-from trainer.vision.types import Frame, VisionError  # noqa: E402
+from trainer.vision.types import Frame  # noqa: E402
 
 OUT = REPO / "samples" / "face_signs.json"
 
@@ -48,14 +47,7 @@ def record(gestures: Path) -> list[dict]:
     # The product's own Pipeline (still mode, default Tasks backend, hands on): the same reading as
     # `aluette recognize`, and whether a hand hid the mouth (the pipeline then mutes the mouth signs).
     with Pipeline(PipelineOptions(static_image_mode=True, shrug=False)) as pipe:
-        for item in read_labels(gestures):
-            if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
-                continue
-            try:
-                image = read_image(gestures / item.file)
-            except VisionError as error:
-                print(f"  skipped {item.file}: {error}", file=sys.stderr)
-                continue
+        for item, image in labelled_stills(gestures):
             pipe.reset()
             frame = pipe.process(Frame(image, 0.0)).scores
             row = {"file": item.file, "label": item.label, "person": who.get(item.file, item.file),

@@ -20,10 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.lab.labels import IMAGE_SUFFIXES, read_labels  # noqa: E402
+from trainer.lab.labels import labelled_stills  # noqa: E402
 from trainer.vision.pipeline import Pipeline, PipelineOptions, mouth_and_width  # noqa: E402
-from trainer.vision.sources import read_image  # noqa: E402
-from trainer.vision.types import Frame, VisionError  # noqa: E402
+from trainer.vision.types import Frame  # noqa: E402
 
 OUT = REPO / "samples" / "mouth_hands.json"
 
@@ -31,14 +30,7 @@ OUT = REPO / "samples" / "mouth_hands.json"
 def record(gestures: Path) -> list[dict]:
     rows = []
     with Pipeline(PipelineOptions(static_image_mode=True, shrug=False)) as pipe:
-        for item in read_labels(gestures):
-            if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
-                continue
-            try:
-                image = read_image(gestures / item.file)
-            except VisionError as error:
-                print(f"  skipped {item.file}: {error}", file=sys.stderr)
-                continue
+        for item, image in labelled_stills(gestures):
             pipe.reset()
             result = pipe.process(Frame(image, 0.0))
             marks = result.landmarks

@@ -55,7 +55,7 @@ from trainer.vision.face_gestures import (  # noqa: E402
     Thresholds,
     score_face,
 )
-from trainer.lab.labels import IMAGE_SUFFIXES, LabelledFile, label_file, read_labels  # noqa: E402
+from trainer.lab.labels import LabelledFile, label_file, labelled_stills, read_labels  # noqa: E402
 
 SAMPLES = REPO / "samples" / "face_features.json"
 SHAPE_PREFIX = "shape_"
@@ -193,24 +193,6 @@ def source_of(file: str) -> str:
 
 
 # -- extraction ----------------------------------------------------------------------------------
-def labelled_stills(gestures: Path):
-    """(labelled file, BGR image) for every readable still of the folder; unreadable ones are named.
-    Read as the product reads them (``read_image``: the same pixels as cv2.imread, and no libpng
-    warning on stderr)."""
-    from trainer.vision.sources import read_image  # noqa: PLC0415
-    from trainer.vision.types import VisionError  # noqa: PLC0415
-
-    for item in read_labels(gestures):
-        if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
-            continue
-        try:
-            image = read_image(gestures / item.file)
-        except VisionError as error:
-            print(f"  skipped unreadable {item.file}: {error}", file=sys.stderr)
-            continue
-        yield item, image
-
-
 def extract(gestures: Path, tasks_model: Path | None) -> list[dict]:
 
     from trainer.vision.face_features import face_features, mouth_appearance  # noqa: PLC0415

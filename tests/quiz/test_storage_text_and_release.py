@@ -15,6 +15,8 @@ import pytest
 import trainer.storage as storage
 from trainer.storage import Store, StorageError
 
+from sqlite_faults import WrappedConnection
+
 
 def _raw(path: Path, sql: str) -> list[tuple]:
     reader = sqlite3.connect(path)
@@ -235,26 +237,19 @@ def test_a_save_waits_the_configured_time_for_another_programs_lock_not_sqlites_
     store.close()
 
 
-class _OtherStartFirst:
+class _OtherStartFirst(WrappedConnection):
     """A real connection to a new file; just before this store takes the write lock to make the
     tables, another start (``meanwhile``) gets there first."""
 
     def __init__(self, path: Path, meanwhile) -> None:
-        self._real = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        super().__init__(path)
         self._meanwhile = meanwhile
 
     def execute(self, sql: str, params: tuple = ()):
         if sql == "BEGIN IMMEDIATE" and self._meanwhile is not None:
             meanwhile, self._meanwhile = self._meanwhile, None
             meanwhile()
-        return self._real.execute(sql, params)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._real.in_transaction
-
-    def close(self) -> None:
-        self._real.close()
+        return super().execute(sql, params)
 
 
 def test_a_start_that_another_start_beat_to_the_tables_uses_them(tmp_path: Path):

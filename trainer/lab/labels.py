@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -218,3 +219,20 @@ def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) 
     for row in read_review(review):
         by_file.setdefault(row.file, []).append(row)
     return [apply_review(item, by_file[item.file]) if item.file in by_file else item for item in out]
+
+
+def labelled_stills(gestures: Path):
+    """(labelled file, BGR image) for every readable still of the folder; unreadable ones are named
+    on stderr. Read as the product reads them (``read_image``: the same pixels as cv2.imread, and no
+    libpng warning on stderr)."""
+    from trainer.vision.sources import read_image  # noqa: PLC0415 - OpenCV only when stills are read
+
+    for item in read_labels(gestures):
+        if Path(item.file).suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        try:
+            image = read_image(gestures / item.file)
+        except VisionError as error:
+            print(f"  skipped unreadable {item.file}: {error}", file=sys.stderr)
+            continue
+        yield item, image
