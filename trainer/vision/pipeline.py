@@ -282,12 +282,10 @@ class Pipeline:
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
-    def _face_scores(self, reading, face, profile: Profile | None | bool = True):
-        """The face signs' scores and sides against the current neutral (``profile`` True) or
-        ``profile``'s (None: the population's), and the population's geometry (the talking
+    def _face_scores(self, reading, face, profile: Profile | None):
+        """The face signs' scores and sides against ``profile``'s neutral (None: the population's;
+        the current one is ``self.baseline_profile``), and the population's geometry (the talking
         detector's reference)."""
-        if profile is True:
-            profile = self.baseline_profile
         if self.signs is not None and reading.backend is FaceBackend.TASKS:
             signed = score_face_signs(reading, self.neutral(profile), self.signs)
             return signed.scores, signed.sides, self.signs.population.geometry
@@ -322,7 +320,7 @@ class Pipeline:
         against_baseline = [g for g, v in face_scores.items() if g in FACE_SIGN_SET and v >= level]
         if not against_baseline:
             return False
-        population = self._face_scores(reading, face, profile=None)[0]
+        population = self._face_scores(reading, face, None)[0]
         return any(population.get(g, 0.0) >= level for g in against_baseline)
 
     # -- work ------------------------------------------------------------------------------------
@@ -468,7 +466,7 @@ class Pipeline:
             flat = reading.flat() if shapes else face
             if self.options.baseline_sign_level is None:
                 self._update_baseline(timestamp, flat)
-            face_scores, face_sides, population = self._face_scores(reading, face)
+            face_scores, face_sides, population = self._face_scores(reading, face, self.baseline_profile)
             if self.options.baseline_sign_level is not None:
                 if self._signing(timestamp, face_scores, reading, face):
                     had_baseline = self._auto_profile is not None
@@ -476,7 +474,7 @@ class Pipeline:
                     if not had_baseline and self._auto_profile is not None:
                         # The sign that let the baseline exist is judged against it, not against the
                         # population's face (which read this person's brows as raised).
-                        face_scores, face_sides, population = self._face_scores(reading, face)
+                        face_scores, face_sides, population = self._face_scores(reading, face, self.baseline_profile)
                 else:
                     self._update_baseline(timestamp, flat)
             hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
