@@ -103,3 +103,30 @@ def test_two_progress_objects_in_one_process_merge(tmp_path: Path):
         assert store.get(DOC_KIND, "default/name:2C")["reviews"] == 10
         assert store.get(DOC_KIND, "default/name:2C")["lapses"] == 10
         assert Progress(store).status("name:2C", now).reviews == 10
+
+
+def test_a_first_start_waits_while_another_holds_the_new_file(tmp_path: Path):
+    """Switching a new file to write-ahead logging needs it alone: while another first start holds its
+    write lock, SQLite answers "database is locked" at once, without its busy wait (a CI run saw one of
+    four first starts fail in 0.01 s). The start waits for the lock like any other write."""
+    import sqlite3
+    import threading
+    import time
+
+    path = tmp_path / "aluette.sqlite3"
+    other = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the other start, between its first statement and its commit
+    release = threading.Timer(0.5, lambda: other.execute("COMMIT"))
+    release.start()
+    started = time.monotonic()
+    try:
+        with Store.open(path) as store:
+            waited = time.monotonic() - started
+            assert store.schema_version == SCHEMA_VERSION
+            store.put("settings", "p0", {"who": "p0"})
+    finally:
+        release.join()
+        other.close()
+    assert 0.4 <= waited < 10.0
+    with Store.open(path) as store:
+        assert store.keys("settings") == ["p0"]
