@@ -12,19 +12,14 @@ has photos in the fit, so the shipped parameters would give in-sample figures.
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
-from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.lab.clip_eval import SpanKind, load_spans  # noqa: E402
-from trainer.lab.clip_replay import figures, held_out_signs, load_runs, replay  # noqa: E402
-from trainer.lab.labels import read_labels, read_persons  # noqa: E402
-from trainer.signals.gestures import Gesture  # noqa: E402
+from trainer.lab.clip_eval import SpanKind  # noqa: E402
+from trainer.lab.clip_replay import held_out_clips  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
 from trainer.vision.recognizer import RecognizerConfig  # noqa: E402
 
@@ -40,20 +35,10 @@ VARIANTS = {
 
 
 def main(argv: list[str]) -> int:
-    folder, runs_dir = Path(argv[0]), Path(argv[1])
-    runs = load_runs(runs_dir)
-    spans = load_spans(REPO / "samples" / "clip_spans.tsv")
-    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
-    persons = dict(read_persons(folder))
-    persons.update({s.file: s.person for s in spans})
-    held = json.loads((REPO / "models" / "face_signs.json").read_text(encoding="utf-8"))["held_out"]
-    shares = {Gesture(g): v["positive_share"] for g, v in held.items()}
-    with tempfile.TemporaryDirectory() as tmp:
-        files = held_out_signs(REPO / "samples" / "face_signs.json", [persons[f] for f in runs], tmp, shares)
-        people = len({s.person for s in spans if s.kind is SpanKind.SIGN})
+    with held_out_clips(Path(argv[0]), Path(argv[1])) as clips:
+        people = len({s.person for s in clips.spans if s.kind is SpanKind.SIGN})
         for name, options in VARIANTS.items():
-            fig = figures(runs, spans, talking,
-                          events_of=lambda f, run, o=options: replay(run, replace(o, face_signs=str(files[persons[f]]))))
+            fig = clips.figures(options)
             print(f"{name:10s} held out: {fig.line()}; {people} signing people")
             if "--mistakes" in argv:
                 print(fig.mistakes())

@@ -13,19 +13,14 @@ else's clips (annotated and talking clips), then is scored on its own clips with
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.lab.clip_eval import load_spans  # noqa: E402
-from trainer.lab.clip_replay import choose_by_person, figures, held_out_signs, load_runs, replay  # noqa: E402
-from trainer.lab.labels import read_labels, read_persons  # noqa: E402
+from trainer.lab.clip_replay import choose_by_person, held_out_clips  # noqa: E402
 from trainer.signals.gestures import Gesture  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
 from trainer.vision.recognizer import RecognizerConfig  # noqa: E402
@@ -38,21 +33,12 @@ def main(argv: list[str]) -> int:
     for spec in specs:
         name, _, expr = spec.partition("=")
         variants[name] = eval(expr, scope)  # noqa: S307 - a lab tool's own command line
-    runs = load_runs(runs_dir)
-    spans = load_spans(REPO / "samples" / "clip_spans.tsv")
-    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
-    persons = dict(read_persons(folder))
-    persons.update({s.file: s.person for s in spans})
-    held = json.loads((REPO / "models" / "face_signs.json").read_text(encoding="utf-8"))["held_out"]
-    shares = {Gesture(g): v["positive_share"] for g, v in held.items()}
-    with tempfile.TemporaryDirectory() as tmp:
-        files = held_out_signs(REPO / "samples" / "face_signs.json", [persons[f] for f in runs], tmp, shares)
+    with held_out_clips(folder, runs_dir) as clips:
         figs = {}
         for name, options in variants.items():
-            figs[name] = figures(runs, spans, talking, events_of=lambda f, run, o=options: replay(
-                run, replace(o, face_signs=str(files[persons[f]]))))
+            figs[name] = clips.figures(options)
             print(f"{name:12s} all clips: {figs[name].line()}", flush=True)
-    folds = choose_by_person(figs, persons)
+    folds = choose_by_person(figs, clips.persons)
     picks = Counter(f.chosen for f in folds)
     reported, signs = sum(f.reported for f in folds), sum(f.signs for f in folds)
     false, minutes = sum(f.false_events for f in folds), sum(f.minutes for f in folds)

@@ -11,12 +11,13 @@ gestures are not replayed: their events are the recorded run's own.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipScore, ClipSpan, score_clip
+from trainer.lab.clip_eval import ClipScore, ClipSpan, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, MOUTH_SIGNS
@@ -193,3 +194,47 @@ def choose_by_person(variants: Mapping[str, ReplayFigures], person_of: Mapping[s
         reported, signs, false, minutes = rows[best].get(person, (0, 0, 0, 0.0))
         folds.append(FoldChoice(person, best, reported, signs, false, minutes))
     return folds
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOutClips:
+    """The recorded runs, their spans, the talking clips and each clip's person, with each person's
+    face signs refitted without them: what ``scripts/clip_figures.py`` and ``scripts/clip_lopo.py``
+    replay."""
+
+    runs: Mapping[str, ClipRun]
+    spans: Sequence[ClipSpan]
+    talking: Sequence[str]
+    persons: Mapping[str, str]
+    signs_of: Mapping[str, Path]
+    """Per person, the face-signs file fitted without them (``held_out_signs``)."""
+
+    def figures(self, options) -> ReplayFigures:
+        """Every run replayed with ``options`` (PipelineOptions) and its person's held-out face signs."""
+        return figures(self.runs, self.spans, self.talking, events_of=lambda f, run: replay(
+            run, dataclass_replace(options, face_signs=str(self.signs_of[self.persons[f]]))))
+
+
+@contextmanager
+def held_out_clips(folder: Path, runs_dir: Path) -> Iterator[HeldOutClips]:
+    """:class:`HeldOutClips` for the labelled ``folder`` and the runs recorded in ``runs_dir``; the
+    refitted face-signs files live in a temporary folder for the length of the ``with``."""
+    import json  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from trainer.lab.labels import read_labels, read_persons  # noqa: PLC0415
+    from trainer.signals.gestures import Gesture  # noqa: PLC0415
+
+    runs = load_runs(runs_dir)
+    spans = load_spans(REPO / "samples" / "clip_spans.tsv")
+    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
+    persons = dict(read_persons(folder))
+    persons.update({s.file: s.person for s in spans})
+    held = json.loads((REPO / "models" / "face_signs.json").read_text(encoding="utf-8"))["held_out"]
+    shares = {Gesture(g): v["positive_share"] for g, v in held.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = held_out_signs(REPO / "samples" / "face_signs.json", [persons[f] for f in runs], tmp, shares)
+        yield HeldOutClips(runs, spans, talking, persons, files)
