@@ -140,3 +140,48 @@ def test_eval_vision_reads_a_users_own_clip_folder(shared, gestures_dir, tmp_pat
     (tmp_path / "spans.tsv").write_text("file\tgesture\n", encoding="utf-8")
     assert main(["eval-vision", str(tmp_path)]) == 2
     assert "the header lacks" in capsys.readouterr().err
+
+
+def test_population_clip_figures_are_held_out_for_the_people_the_signs_were_fitted_on(gestures_dir):
+    """`aluette eval-vision` scores each annotated clip with the face signs refitted without the
+    clip's person when the shipped parameters were fitted on that person's stills (lp_d3 and lp_d19
+    both have stills in samples/face_signs.json): a figure for a face never fitted, not memory."""
+    import json
+
+    from trainer.lab.clip_replay import SAMPLES, held_out_options, shipped_shares
+    from trainer.lab.face_fit import HAND_LABELS, faces_from_samples, fit_params
+    from trainer.vision.pipeline import PipelineOptions
+
+    clips = ("sequence/lp_d3.mp4", "sequence/lp_d19.mp4")
+    spans = [s for s in load_spans(SPANS) if s.file in clips]
+    options = PipelineOptions(hands=False)
+    faces = [f for f in faces_from_samples(SAMPLES) if f.label not in HAND_LABELS]
+    shipped = json.loads((Path(__file__).resolve().parents[2] / "models" / "face_signs.json").read_text())
+    with held_out_options(gestures_dir, spans, options) as held:
+        assert (held.refitted, held.people) == (2, 2)
+        assert "held out" in held.label()
+        files = [held.options_for(clip).face_signs for clip in clips]
+        assert None not in files and files[0] != files[1]
+        for clip, file, person in zip(clips, files, ("lp_d3", "lp_d19")):
+            assert held.options_for(clip).hands is False  # the caller's options, face signs replaced
+            refitted = json.loads(Path(file).read_text())
+            without = fit_params([f for f in faces if f.person != person], shipped_shares()).to_json()
+            assert refitted == json.loads(json.dumps(without))
+            assert refitted["signs"] != shipped["signs"]
+
+
+def test_clips_of_people_never_fitted_run_with_the_shipped_face_signs(gestures_dir, tmp_path):
+    """A user's own clip folder: nobody in it was fitted, so the shipped parameters are already a
+    held-out figure and nothing is refitted."""
+    from trainer.lab.clip_replay import held_out_options
+    from trainer.vision.pipeline import PipelineOptions
+
+    (tmp_path / "spans.tsv").write_text(
+        "file\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n"
+        "me.mp4\teyes_closed\t-\t1.4\t3.0\tsign\tme\t\n", encoding="utf-8")
+    spans = load_spans(tmp_path / "spans.tsv")
+    options = PipelineOptions(hands=False)
+    with held_out_options(tmp_path, spans, options) as held:
+        assert (held.refitted, held.people) == (0, 1)
+        assert held.options_for("me.mp4") is options
+        assert held.label() == "held out: nobody in these clips was fitted"

@@ -275,10 +275,13 @@ def evaluate_clips(
     progress: Callable[[str], None] | None = None,
     label: str = "population",
     runs: dict[str, ClipRun] | None = None,
+    options_for: Callable[[str], object] | None = None,
 ) -> ClipReport:
     """Run every annotated clip of ``folder`` and score it against its spans. ``personal`` may be a
     function of the clip's file (a per-person model, None for population scores). ``runs``, when
-    given, receives each clip's run (with features), e.g. to teach personal signs from it."""
+    given, receives each clip's run (with features), e.g. to teach personal signs from it.
+    ``options_for(file)``, when given, replaces ``options`` per clip (the face signs refitted without
+    the clip's person: a held-out figure)."""
     folder = Path(folder)
     scores: list[ClipScore] = []
     for file in clip_files(spans):
@@ -288,8 +291,8 @@ def evaluate_clips(
         model = personal(file) if callable(personal) else personal
         if progress is not None:
             progress(f"clip {file}" + (" (personal signs)" if model is not None else ""))
-        run = run_clip(path, options, profile=profile, personal=model, keep_features=runs is not None,
-                       max_frames=max_frames)
+        run = run_clip(path, options_for(file) if options_for is not None else options, profile=profile,
+                       personal=model, keep_features=runs is not None, max_frames=max_frames)
         if runs is not None:
             runs[file] = run
         scores.append(score_clip(file, run.events, spans, run.duration))

@@ -11,7 +11,7 @@ gestures are not replayed: their events are the recorded run's own.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
@@ -222,19 +222,82 @@ class HeldOutClips:
 def held_out_clips(folder: Path, runs_dir: Path) -> Iterator[HeldOutClips]:
     """:class:`HeldOutClips` for the labelled ``folder`` and the runs recorded in ``runs_dir``; the
     refitted face-signs files live in a temporary folder for the length of the ``with``."""
-    import json  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
-    from trainer.lab.labels import read_labels, read_persons  # noqa: PLC0415
-    from trainer.signals.gestures import Gesture  # noqa: PLC0415
+    from trainer.lab.labels import read_labels  # noqa: PLC0415
 
     runs = load_runs(runs_dir)
     spans = load_spans(REPO / "samples" / "clip_spans.tsv")
     talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
+    persons = clip_persons(folder, spans)
+    with tempfile.TemporaryDirectory() as tmp:
+        files = held_out_signs(SAMPLES, [persons[f] for f in runs], tmp, shipped_shares())
+        yield HeldOutClips(runs, spans, talking, persons, files)
+
+
+SAMPLES = REPO / "samples" / "face_signs.json"
+"""The face readings of ../shared/gestures' stills that the shipped face signs were fitted on."""
+
+
+def clip_persons(folder: Path | str, spans: Sequence[ClipSpan]) -> dict[str, str]:
+    """``file -> person`` of a labelled folder: the MANIFEST's, then the spans' ``person`` column."""
+    from trainer.lab.labels import read_persons  # noqa: PLC0415
+
     persons = dict(read_persons(folder))
     persons.update({s.file: s.person for s in spans})
+    return persons
+
+
+def shipped_shares() -> dict:
+    """Each face sign's positive share, as chosen leave-one-person-out for the shipped parameters."""
+    import json  # noqa: PLC0415
+
+    from trainer.signals.gestures import Gesture  # noqa: PLC0415
+
     held = json.loads((REPO / "models" / "face_signs.json").read_text(encoding="utf-8"))["held_out"]
-    shares = {Gesture(g): v["positive_share"] for g, v in held.items()}
+    return {Gesture(g): v["positive_share"] for g, v in held.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class HeldOutOptions:
+    """Per annotated clip, the pipeline options to run it with so that its figure is held out."""
+
+    options_for: Callable[[str], object]
+    refitted: int
+    """Clips' people whose photos the shipped face signs were fitted on: refitted without them."""
+    people: int
+    """Clips' people in all (the others were never fitted: the shipped parameters are held out)."""
+
+    def label(self) -> str:
+        if not self.refitted:
+            return "held out: nobody in these clips was fitted"
+        never = self.people - self.refitted
+        return (f"held out: face signs refitted without each of the {self.refitted} people fitted"
+                + (f", {never} never fitted" if never else ""))
+
+
+@contextmanager
+def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options,
+                     samples: Path | str = SAMPLES) -> Iterator[HeldOutOptions]:
+    """``options`` (PipelineOptions) per clip of ``spans``, with the face signs refitted on every
+    still of ``samples`` but those of the clip's person, for the people whose stills the shipped
+    parameters were fitted on; the shipped parameters for the others (a user's own folder: nobody
+    in it was fitted). The refitted files live in a temporary folder for the length of the ``with``.
+    Without ``samples`` (an installed package without them) nobody is refitted."""
+    import tempfile  # noqa: PLC0415
+
+    from trainer.lab.clip_eval import clip_files  # noqa: PLC0415
+    from trainer.lab.face_fit import HAND_LABELS, faces_from_samples  # noqa: PLC0415
+
+    persons = clip_persons(folder, spans)
+    people = {persons.get(f, f) for f in clip_files(spans)}
+    fitted = ({f.person for f in faces_from_samples(samples) if f.label not in HAND_LABELS}
+              if Path(samples).is_file() else set())
     with tempfile.TemporaryDirectory() as tmp:
-        files = held_out_signs(REPO / "samples" / "face_signs.json", [persons[f] for f in runs], tmp, shares)
-        yield HeldOutClips(runs, spans, talking, persons, files)
+        files = held_out_signs(samples, sorted(people & fitted), tmp, shipped_shares()) if people & fitted else {}
+
+        def options_for(file: str):
+            path = files.get(persons.get(file, file))
+            return options if path is None else dataclass_replace(options, face_signs=str(path))
+
+        yield HeldOutOptions(options_for, len(people & fitted), len(people))

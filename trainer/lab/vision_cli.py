@@ -149,9 +149,17 @@ def _clip_report(args, spans, profile, personal, progress):
     backend = "tasks" if personal is not None else args.backend
     options = PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
                               face_model=args.face_model, mouth_image=backend.endswith("+image") or personal is not None)
-    return evaluate_clips(args.folder, spans, options, profile=profile, personal=personal,
-                          max_frames=args.max_clip_frames, progress=progress,
-                          label="personal signs" if personal is not None else f"population, {backend}")
+    if personal is not None or profile is not None or not backend.startswith("tasks"):
+        return evaluate_clips(args.folder, spans, options, profile=profile, personal=personal,
+                              max_frames=args.max_clip_frames, progress=progress,
+                              label="personal signs" if personal is not None else f"population, {backend}")
+    # Population figures are held out: the shipped face signs were fitted on the stills of most of
+    # ../shared/gestures' signing people, so each clip runs with them refitted without its person.
+    from trainer.lab.clip_replay import held_out_options  # noqa: PLC0415
+
+    with held_out_options(args.folder, spans, options) as held:
+        return evaluate_clips(args.folder, spans, options, max_frames=args.max_clip_frames, progress=progress,
+                              label=f"population, {backend}, {held.label()}", options_for=held.options_for)
 
 
 # -- bench vision ------------------------------------------------------------------------------------
