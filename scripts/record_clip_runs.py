@@ -21,7 +21,6 @@ from trainer.lab.labels import read_labels  # noqa: E402
 from trainer.vision.clip_run import run_clip  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
 
-HAND_FOLDERS = ("thumb/", "fist/", "index/", "index_middle/", "open_palm/", "pinky/", "writing/")
 SPANS = Path(__file__).resolve().parents[1] / "samples" / "clip_spans.tsv"
 
 
@@ -32,10 +31,10 @@ def main(argv: list[str]) -> int:
     files = clip_files(load_spans(SPANS))
     files += [item.file for item in read_labels(folder) if item.is_video and item.label in ("talking", "neutral")
               and item.file not in files]
-    # Hands only where a hand sign is annotated: the face replay never reads them, and they cost half
-    # of a frame's tracking time.
-    options = PipelineOptions(hands=False)
-    with_hands = PipelineOptions()
+    # Hands on every clip, as live: the replay keeps the recorded run's hand events, and a hand resting
+    # on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's pinky
+    # around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
+    options = PipelineOptions()
     if "--reverse" in argv:  # a second recorder can work from the other end
         files.reverse()
     for number, file in enumerate(files, 1):
@@ -43,7 +42,7 @@ def main(argv: list[str]) -> int:
         if target.is_file():
             continue
         print(f"[{number}/{len(files)}] {file}", file=sys.stderr, flush=True)
-        run = run_clip(folder / file, with_hands if file.startswith(HAND_FOLDERS) else options, keep_features=True)
+        run = run_clip(folder / file, options, keep_features=True)
         if target.is_file():
             continue  # the other recorder got there first
         partial = target.with_suffix(".part")
