@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,8 @@ from trainer.signals.gestures import Gesture, Side
 from trainer.lab.evaluate import EvalReport, GestureStats, evaluate_folder, score_stills
 from trainer.lab.labels import label_file, read_labels
 from trainer.vision.types import VisionError
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_notes_add_second_gestures_and_dont_cares():
@@ -125,3 +128,30 @@ def test_evaluation_reads_what_aluette_recognize_reads(tmp_path, gestures_dir):
     assert evaluated.frames == recognized.frames
     assert [g for g, _, _ in evaluated.events] == [e.gesture.value for e in recognized.events]
     assert evaluated.events  # the comparison is not vacuous: this clip has (false) events
+
+
+def test_negative_clips_run_held_out_and_leave_annotated_clips_to_the_span_table(tmp_path, gestures_dir):
+    """The talking/neutral table counts every event as false, so a clip whose signs are annotated
+    (lp_d13 talks, then smiles and pouts) is left to the span table; the others run with the options
+    given per clip (eval-vision's face signs refitted without the clip's person)."""
+    from trainer.vision.pipeline import PipelineOptions
+
+    picks = ["neutral/lp_d18_f0000_neutral.jpg", "talking/grid_bbaf2n_talking.mpg",
+             "talking/lp_d13_talking_then_faces.mp4"]
+    for file in picks:
+        target = tmp_path / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(gestures_dir / file)
+    asked = []
+
+    def options_for(file):
+        asked.append(file)
+        return PipelineOptions(face_signs=str(REPO / "models" / "face_signs.json"))
+
+    report = evaluate_folder(tmp_path, max_clip_frames=20, clip_options_for=options_for,
+                             annotated=frozenset({"talking/lp_d13_talking_then_faces.mp4"}))
+    assert [c.file for c in report.clips] == ["talking/grid_bbaf2n_talking.mpg"]
+    assert asked == ["talking/grid_bbaf2n_talking.mpg"]
+    assert report.clips_held_out and "held out" in report.format_table()
+    plain = evaluate_folder(tmp_path, max_clip_frames=20)
+    assert len(plain.clips) == 2 and not plain.clips_held_out and "held out" not in plain.format_table()

@@ -260,37 +260,41 @@ def shipped_shares() -> dict:
 
 @dataclass(frozen=True, slots=True)
 class HeldOutOptions:
-    """Per annotated clip, the pipeline options to run it with so that its figure is held out."""
+    """Per clip, the pipeline options to run it with so that its figure is held out."""
 
     options_for: Callable[[str], object]
-    refitted: int
-    """Clips' people whose photos the shipped face signs were fitted on: refitted without them."""
-    people: int
-    """Clips' people in all (the others were never fitted: the shipped parameters are held out)."""
+    persons: Mapping[str, str]
+    """``file -> person`` of the folder's clips."""
+    fitted: frozenset[str]
+    """People whose stills the shipped face signs were fitted on: refitted without them."""
 
-    def label(self) -> str:
-        if not self.refitted:
+    def label(self, files: Iterable[str]) -> str:
+        """What held out means for these clips: how many of their people were refitted without."""
+        people = {self.persons.get(f, f) for f in files}
+        refitted = len(people & self.fitted)
+        if not refitted:
             return "held out: nobody in these clips was fitted"
-        never = self.people - self.refitted
-        return (f"held out: face signs refitted without each of the {self.refitted} people fitted"
+        never = len(people) - refitted
+        return (f"held out: face signs refitted without each of the {refitted} people fitted"
                 + (f", {never} never fitted" if never else ""))
 
 
 @contextmanager
-def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options,
+def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options, also: Iterable[str] = (),
                      samples: Path | str = SAMPLES) -> Iterator[HeldOutOptions]:
-    """``options`` (PipelineOptions) per clip of ``spans``, with the face signs refitted on every
-    still of ``samples`` but those of the clip's person, for the people whose stills the shipped
-    parameters were fitted on; the shipped parameters for the others (a user's own folder: nobody
-    in it was fitted). The refitted files live in a temporary folder for the length of the ``with``.
-    Without ``samples`` (an installed package without them) nobody is refitted."""
+    """``options`` (PipelineOptions) per clip of ``spans`` and of ``also`` (more clips of ``folder``,
+    e.g. its talking clips), with the face signs refitted on every still of ``samples`` but those of
+    the clip's person, for the people whose stills the shipped parameters were fitted on; the shipped
+    parameters for the others (a user's own folder: nobody in it was fitted). The refitted files live
+    in a temporary folder for the length of the ``with``. Without ``samples`` (an installed package
+    without them) nobody is refitted."""
     import tempfile  # noqa: PLC0415
 
     from trainer.lab.clip_eval import clip_files  # noqa: PLC0415
     from trainer.lab.face_fit import HAND_LABELS, faces_from_samples  # noqa: PLC0415
 
     persons = clip_persons(folder, spans)
-    people = {persons.get(f, f) for f in clip_files(spans)}
+    people = {persons.get(f, f) for f in [*clip_files(spans), *also]}
     fitted = ({f.person for f in faces_from_samples(samples) if f.label not in HAND_LABELS}
               if Path(samples).is_file() else set())
     with tempfile.TemporaryDirectory() as tmp:
@@ -300,4 +304,4 @@ def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options,
             path = files.get(persons.get(file, file))
             return options if path is None else dataclass_replace(options, face_signs=str(path))
 
-        yield HeldOutOptions(options_for, len(people & fitted), len(people))
+        yield HeldOutOptions(options_for, persons, frozenset(people & fitted))

@@ -28,13 +28,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
 from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.vision.types import Rates, VisionError
+
+if TYPE_CHECKING:  # the pipeline imports MediaPipe: loaded inside the functions that run it
+    from trainer.vision.pipeline import PipelineOptions
 
 THRESHOLD = 0.5
 CLIP_LABELS = ("talking", "neutral")
@@ -112,6 +116,8 @@ class EvalReport:
     held_out: tuple[tuple[GestureStats, int], ...] = ()
     """Face signs scored leave-one-person-out, each with the number of people its positives come from."""
     people: int = 0
+    clips_held_out: bool = False
+    """The clips ran with the face signs refitted without each clip's person."""
 
     def false_triggers_per_minute(self, label: str | None = None) -> float:
         clips = [c for c in self.clips if label is None or c.label == label]
@@ -196,7 +202,8 @@ class EvalReport:
             total = row.get("_stills", 0)
             lines.append(f"{label:14s} {total:3d} " + " ".join(f"{row.get(c, 0) or '.':>6}" for c in columns))
         if self.clips:
-            lines += ["", "false triggers on negative clips (events; nobody signs there)"]
+            held = ", held out: face signs refitted without each clip's person" if self.clips_held_out else ""
+            lines += ["", f"false triggers on negative clips (events; nobody signs there{held})"]
             for c in self.clips:
                 names = ", ".join(sorted({g for g, _, _ in c.events})) or "-"
                 lines.append(
@@ -274,6 +281,8 @@ def evaluate_folder(
     face_model: Path | str | None = None,
     progress: Callable[[str], None] | None = None,
     review: Path | str | None = DEFAULT_REVIEW,
+    clip_options_for: Callable[[str], PipelineOptions] | None = None,
+    annotated: frozenset[str] = frozenset(),
 ) -> EvalReport:
     """Evaluate the recognizer on a labelled folder (see the module doc); VisionError if unusable.
 
@@ -283,6 +292,9 @@ def evaluate_folder(
     FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data folder); "+image"
     adds the mouth-appearance cues (dark cavity, teeth, tongue), as the pipeline does by default.
     ``review`` is the reviewed-labels file (None: the MANIFEST alone; see the module doc).
+    ``clip_options_for(file)``, when given, replaces the talking/neutral clips' options (the face signs
+    refitted without the clip's person: a held-out figure); ``annotated`` clips (time spans of their
+    signs) are left out of that table, which counts every event as false: the span table scores them.
     """
     if backend not in VARIANTS:
         raise VisionError(f"unknown backend {backend!r}: use one of {', '.join(VARIANTS)}")
@@ -315,8 +327,10 @@ def evaluate_folder(
     clip_results: list[ClipResult] = []
     if clips:
         video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
-        clip_items = [item for item in labelled if item.is_video and item.label in clip_labels]
-        clip_results = _run_clips(root, clip_items, video_options, profile, max_clip_frames, progress, errors)
+        clip_items = [item for item in labelled if item.is_video and item.label in clip_labels
+                      and item.file not in annotated]
+        clip_results = _run_clips(root, clip_items, video_options, profile, max_clip_frames, progress, errors,
+                                  clip_options_for)
     return EvalReport(
         folder=str(root),
         backend=backend,
@@ -331,6 +345,7 @@ def evaluate_folder(
         manifest_gestures=manifest_stats,
         held_out=held_out,
         people=people,
+        clips_held_out=bool(clip_results) and clip_options_for is not None,
     )
 
 
@@ -372,9 +387,11 @@ def _read_stills(root: Path, stills, options, profile: Profile | None,
 
 
 def _run_clips(root: Path, items, options, profile: Profile | None, max_frames: int | None,
-               progress: Callable[[str], None] | None, errors: list[tuple[str, str]]) -> list[ClipResult]:
+               progress: Callable[[str], None] | None, errors: list[tuple[str, str]],
+               options_for: Callable[[str], PipelineOptions] | None = None) -> list[ClipResult]:
     """The false events of each unlabelled-sign clip, through ``analyse_video`` (the frame loop that
-    `aluette recognize` runs on a clip); unreadable clips go to ``errors``."""
+    `aluette recognize` runs on a clip); unreadable clips go to ``errors``. ``options_for(file)`` keeps
+    ``options``' backend and replaces its face signs (held out)."""
     from trainer.vision.pipeline import analyse_video  # noqa: PLC0415 - MediaPipe is heavy
 
     out = []
@@ -382,7 +399,9 @@ def _run_clips(root: Path, items, options, profile: Profile | None, max_frames: 
         if progress is not None:
             progress(f"clip {item.file}")
         try:
-            analysis = analyse_video(root / item.file, profile=profile, options=options, max_frames=max_frames)
+            mine = options if options_for is None else replace(
+                options, face_signs=options_for(item.file).face_signs)
+            analysis = analyse_video(root / item.file, profile=profile, options=mine, max_frames=max_frames)
         except VisionError as error:
             errors.append((item.file, str(error)))
             continue

@@ -76,13 +76,11 @@ def run_eval(args) -> int:
         print(f"aluette eval-vision: {error}", file=sys.stderr)
         return 2
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    if spans is not None and (args.no_photos or not _has_photos(args.folder)):
-        report = None  # a user's own clip folder: spans.tsv and clips only
-    else:
-        report = _photo_report(args, profile, progress)
-    clips = None
-    if spans is not None:
-        clips = _clip_report(args, spans, profile, personal, progress)
+    photos = not (spans is not None and (args.no_photos or not _has_photos(args.folder)))
+    with _held_out_clips(args, spans or (), profile, personal, photos) as held:
+        # A user's own clip folder (spans.tsv and clips only) has no photo table.
+        report = _photo_report(args, profile, progress, spans or (), held) if photos else None
+        clips = None if spans is None else _clip_report(args, spans, profile, personal, progress, held)
     if report is None:
         if args.out:
             Path(args.out).write_text(json.dumps({"clips": clips.to_json()}, indent=1) + "\n", encoding="utf-8")
@@ -103,7 +101,36 @@ def run_eval(args) -> int:
     return 0
 
 
-def _photo_report(args, profile, progress):
+def _clip_options(args, personal):
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+
+    backend = "tasks" if personal is not None else args.backend
+    return backend, PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
+                                    face_model=args.face_model,
+                                    mouth_image=backend.endswith("+image") or personal is not None)
+
+
+def _held_out_clips(args, spans, profile, personal, photos):
+    """Population figures on clips are held out: the shipped face signs were fitted on the stills of
+    most of ../shared/gestures' people, so each clip (annotated, and the talking/neutral ones of the
+    photo report) runs with them refitted without its person. A null context (None) for personal
+    signs, a calibrated profile or the mesh backend (nothing fitted on people)."""
+    from contextlib import nullcontext  # noqa: PLC0415
+
+    backend, options = _clip_options(args, personal)
+    if args.no_clips or personal is not None or profile is not None or not backend.startswith("tasks"):
+        return nullcontext(None)
+    from trainer.lab.clip_replay import held_out_options  # noqa: PLC0415
+    from trainer.lab.evaluate import CLIP_LABELS  # noqa: PLC0415
+    from trainer.lab.labels import read_labels  # noqa: PLC0415
+
+    negatives = [item.file for item in read_labels(args.folder) if item.is_video and item.label in CLIP_LABELS] \
+        if photos else []
+    return held_out_options(args.folder, spans, options, also=negatives)
+
+
+def _photo_report(args, profile, progress, spans, held):
+    from trainer.lab.clip_eval import clip_files  # noqa: PLC0415
     from trainer.lab.evaluate import evaluate_folder  # noqa: PLC0415
 
     return evaluate_folder(
@@ -114,6 +141,8 @@ def _photo_report(args, profile, progress):
         max_clip_frames=args.max_clip_frames,
         face_model=args.face_model,
         progress=progress,
+        clip_options_for=None if held is None else held.options_for,
+        annotated=frozenset(clip_files(spans)),
         **({"review": None} if args.no_review else {}),
     )
 
@@ -142,24 +171,17 @@ def _has_photos(folder: str) -> bool:
         p.suffix.lower() in _IMAGE_SUFFIXES for p in root.glob("*/*") if p.is_file())
 
 
-def _clip_report(args, spans, profile, personal, progress):
-    from trainer.lab.clip_eval import evaluate_clips  # noqa: PLC0415
-    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+def _clip_report(args, spans, profile, personal, progress, held):
+    from trainer.lab.clip_eval import clip_files, evaluate_clips  # noqa: PLC0415
 
-    backend = "tasks" if personal is not None else args.backend
-    options = PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
-                              face_model=args.face_model, mouth_image=backend.endswith("+image") or personal is not None)
-    if personal is not None or profile is not None or not backend.startswith("tasks"):
+    backend, options = _clip_options(args, personal)
+    if held is None:
         return evaluate_clips(args.folder, spans, options, profile=profile, personal=personal,
                               max_frames=args.max_clip_frames, progress=progress,
                               label="personal signs" if personal is not None else f"population, {backend}")
-    # Population figures are held out: the shipped face signs were fitted on the stills of most of
-    # ../shared/gestures' signing people, so each clip runs with them refitted without its person.
-    from trainer.lab.clip_replay import held_out_options  # noqa: PLC0415
-
-    with held_out_options(args.folder, spans, options) as held:
-        return evaluate_clips(args.folder, spans, options, max_frames=args.max_clip_frames, progress=progress,
-                              label=f"population, {backend}, {held.label()}", options_for=held.options_for)
+    return evaluate_clips(args.folder, spans, options, max_frames=args.max_clip_frames, progress=progress,
+                          label=f"population, {backend}, {held.label(clip_files(spans))}",
+                          options_for=held.options_for)
 
 
 # -- bench vision ------------------------------------------------------------------------------------
