@@ -153,5 +153,6 @@ def test_negative_clips_run_held_out_and_leave_annotated_clips_to_the_span_table
     assert [c.file for c in report.clips] == ["talking/grid_bbaf2n_talking.mpg"]
     assert asked == ["talking/grid_bbaf2n_talking.mpg"]
     assert report.clips_held_out and "held out" in report.format_table()
+    assert report.to_json()["clips_held_out"] is True
     plain = evaluate_folder(tmp_path, max_clip_frames=20)
     assert len(plain.clips) == 2 and not plain.clips_held_out and "held out" not in plain.format_table()

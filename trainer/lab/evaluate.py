@@ -141,6 +141,7 @@ class EvalReport:
             "review": self.review,
             "gestures_manifest_only": [s.to_json() for s in self.manifest_gestures],
             "confusion": self.confusion,
+            "clips_held_out": self.clips_held_out,
             "clips": [
                 {
                     "file": c.file,
