@@ -107,7 +107,7 @@ def test_evaluate_clips_on_a_real_clip(shared, gestures_dir):
     assert all(not any(s.excuses(e) for s in own) for e in clip.false_events)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 11, open: on this turned head both eyes are shut (checked on "
+@pytest.mark.xfail(strict=False, reason="issue 11 (blocked for want of labelled people): on this turned head both eyes are shut (checked on "
                    "the frames) but the blendshapes (eyeBlink uneven) and the mesh's lid geometry (one eye's "
                    "openness half the other's) both read a left wink, so the span is missed")
 def test_closed_eyes_on_the_nice_clip_are_reported(shared, gestures_dir):
