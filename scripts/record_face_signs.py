@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
-from trainer.lab.labels import labelled_stills  # noqa: E402
+from trainer.lab.labels import labelled_stills, read_labels  # noqa: E402
 from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: E402
 from trainer.vision.types import Frame  # noqa: E402
 

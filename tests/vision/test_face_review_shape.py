@@ -50,6 +50,37 @@ def test_review_makes_visible_co_gestures_dont_care_only(gestures_dir):
             assert item == manifest[name]
 
 
+def test_an_open_mouth_made_dont_care_is_open_wider_than_most_labelled_open_mouths():
+    """A review makes mouth_open a don't-care on another sign's photo only where the jaw is dropped and
+    the lips wide apart (lp_d6's grimaces f0236 and f0340). The recorded lip gap (geometry
+    ``mouth_open``, the product's own reading) says so: at least the median of the labelled open mouths.
+    An "O" pout (f0780, gap 0.31) or teeth bared behind parted lips (f0050, 0.29) stay negatives."""
+    rows = {r["file"]: r for r in json.loads((REPO / "samples" / "face_signs.json").read_text(encoding="utf-8"))["rows"]
+            if "geometry" in r}
+    gaps = sorted(r["geometry"]["mouth_open"] for r in rows.values() if r["truth"]["mouth_open"] is True)
+    median = gaps[len(gaps) // 2]
+    reviewed = [row.file for row in read_review(DEFAULT_REVIEW)
+                if row.gesture is Gesture.MOUTH_OPEN and row.verdict == "dont_care"]
+    assert len(reviewed) >= 2 and len(gaps) >= 40
+    narrow = {f: rows[f]["geometry"]["mouth_open"] for f in reviewed if rows[f]["geometry"]["mouth_open"] < median}
+    assert not narrow, (median, narrow)
+
+
+def test_record_face_signs_relabels_without_mediapipe(gestures_dir):
+    """``scripts/record_face_signs.py --labels-only`` reads the labels again (MANIFEST + review) and
+    keeps the readings: on the cached rows it returns today's truths (it once lost its import)."""
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("record_face_signs", REPO / "scripts" / "record_face_signs.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rows = script.relabel(gestures_dir)
+    cached = json.loads((REPO / "samples" / "face_signs.json").read_text(encoding="utf-8"))["rows"]
+    assert [r["file"] for r in rows] == [r["file"] for r in cached]
+    assert [r["truth"] for r in rows] == [r["truth"] for r in cached]
+    assert [r.get("blendshapes") for r in rows] == [r.get("blendshapes") for r in cached]
+
+
 def test_bad_review_file_is_named(tmp_path, gestures_dir):
     bad = tmp_path / "review.tsv"
     bad.write_text("file\tgesture\tverdict\treason\nwink/x.jpg\tfrown\tdont_care\tbecause\n")
