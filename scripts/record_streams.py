@@ -4,7 +4,7 @@ fast tests replay the temporal logic (recognizer, talking suppression, writing) 
 Per frame it stores what the default backend read and our own code computed: the timestamp (the clip's
 clock), the Tasks FaceLandmarker's 52 blendshapes (MediaPipe names), the face features of
 ``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and
-face width, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
+face width, both eyes' centres, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
 names its source. Rerun after the face features change:
 
     nice /work/venv/bin/python scripts/record_streams.py            # the default clip list
@@ -23,7 +23,7 @@ sys.path.insert(0, str(REPO))
 
 from trainer.vision.face_features import face_features, mouth_appearance  # noqa: E402
 from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
-from trainer.vision.pipeline import mouth_and_width  # noqa: E402
+from trainer.vision.pipeline import eye_centres, mouth_and_width  # noqa: E402
 from trainer.vision.sources import open_source  # noqa: E402
 from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: E402
 from trainer.vision.types import VisionError  # noqa: E402
@@ -59,7 +59,7 @@ SIDES = {"left": 1, "right": 2}
 
 def record(gestures: Path, rel: str) -> Path:
     source = open_source(gestures / rel)
-    times, faces, shapes, mouths, hands, hand_sides = [], [], [], [], [], []
+    times, faces, shapes, mouths, eyes, hands, hand_sides = [], [], [], [], [], [], []
     keys: list[str] | None = None
     shape_keys: list[str] | None = None
     with source, Tracker(TrackerOptions(face=False, hands=True)) as tracker, TasksFaceTracker(video=True) as tasks:
@@ -84,8 +84,11 @@ def record(gestures: Path, rel: str) -> Path:
             if feats is not None:
                 (mx, my), width = mouth_and_width(marks.face)
                 mouths.append((mx, my, width))
+                (lx, ly), (rx, ry) = eye_centres(marks.face)
+                eyes.append((lx, ly, rx, ry))
             else:
                 mouths.append((np.nan, np.nan, np.nan))
+                eyes.append((np.nan,) * 4)
             h = np.full((2, 21, 3), np.nan, np.float32)
             s = np.zeros(2, np.int8)
             for i, hand in enumerate(marks.hands[:2]):
@@ -117,6 +120,7 @@ def record(gestures: Path, rel: str) -> Path:
         blendshape_keys=np.array(shape_keys),
         blendshapes=shape_matrix,
         mouth=np.array(mouths, dtype=np.float32),
+        eyes=np.array(eyes, dtype=np.float32).reshape(len(eyes), 4),
         hands=np.array(hands, dtype=np.float32),
         hand_sides=np.array(hand_sides, dtype=np.int8),
     )

@@ -20,7 +20,7 @@ from pathlib import Path
 from trainer.lab.clip_eval import ClipScore, ClipSpan, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
-from trainer.vision.face_signs import BLENDSHAPE_PREFIX, MOUTH_SIGNS
+from trainer.vision.face_signs import BLENDSHAPE_PREFIX, EYE_SIGNS, MOUTH_SIGNS
 from trainer.vision.types import FrameScores
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
@@ -55,9 +55,15 @@ def hide_mouth(scores: FrameScores) -> FrameScores:
     return dataclass_replace(scores, scores=muted, mouth_hidden=True)
 
 
+def hide_eyes(scores: FrameScores) -> FrameScores:
+    """The same for a hand in front of an eye: the signs read from both eyes' closure are muted."""
+    muted = {g: (0.0 if g in EYE_SIGNS else v) for g, v in scores.scores.items()}
+    return dataclass_replace(scores, scores=muted, eyes_hidden=True)
+
+
 def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
     """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
-    Frames recorded with a hand in front of the mouth get their mouth signs muted, as live."""
+    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
     from dataclasses import replace  # noqa: PLC0415
 
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
@@ -70,6 +76,8 @@ def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
             if getattr(frame, "mouth_hidden", False):
                 scores = hide_mouth(scores)
+            if getattr(frame, "eyes_hidden", False):
+                scores = hide_eyes(scores)
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     events = [e for e in events if e.gesture.body_part is BodyPart.FACE]

@@ -23,6 +23,9 @@ class FrameFeatures:
     mouth_hidden: bool = False
     """A hand was in front of the mouth (``FrameScores.mouth_hidden``: the mouth signs were muted).
     Runs pickled before 2026-12-02 (clips2) lack it: read it with ``getattr(frame, "mouth_hidden", False)``."""
+    eyes_hidden: bool = False
+    """A hand was in front of an eye (``FrameScores.eyes_hidden``). Runs pickled before 2026-12-04 lack
+    it: ``getattr(frame, "eyes_hidden", False)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ def run_clip(
         last[0] = frame.timestamp
         if keep_features:
             kept.append(FrameFeatures(frame.timestamp, dict(result.scores.features), result.scores.face_found,
-                                      result.scores.mouth_hidden))
+                                      result.scores.mouth_hidden, result.scores.eyes_hidden))
 
     analysis = analyse_video(path, profile=profile, options=options, on_frame=on_frame,
                              max_frames=max_frames, personal=personal)

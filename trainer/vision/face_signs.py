@@ -60,6 +60,10 @@ FACE_SIGNS: tuple[Gesture, ...] = (
 MOUTH_SIGNS = frozenset({Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.TONGUE_OUT, Gesture.LIP_BITE,
                          Gesture.GRIMACE, Gesture.LIP_CORNER})
 """Signs a hand in front of the mouth hides (the face model then reads the hand)."""
+EYE_SIGNS = frozenset({Gesture.WINK, Gesture.EYES_CLOSED})
+"""Signs read from both eyes' closure, which a hand in front of one eye hides: the face model reads
+that eye as closed under the fingers (a raised thumb over her eye read as a wink on
+thumb/mps_gesture_test_video_thumb.mp4)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
+    EYE_SIGNS,
     FACE_SIGNS,
     MOUTH_SIGNS,
     FaceBackend,
@@ -57,6 +58,8 @@ from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, V
 _MOUTH_POINTS = (13, 14)
 FACE_SIGN_SET = frozenset(FACE_SIGNS)
 _CHEEKS = (234, 454)
+_EYE_CORNERS = ((33, 133), (362, 263))
+"""Each eye's outer and inner corner (the same indices in the Tasks and the solutions face mesh)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +380,7 @@ class Pipeline:
 
     def _score(self, marks: Landmarks, image: np.ndarray | None = None) -> FrameScores:
         face: dict[str, float] | None = None
-        mouth = face_width = None
+        mouth = face_width = eyes = None
         if marks.face is not None and not face_is_a_hand(marks.face, marks.hands):
             try:
                 # Both trackers re-index a mirrored face; the features also want its unmirrored geometry.
@@ -387,12 +390,13 @@ class Pipeline:
                 face = None
             else:
                 mouth, face_width = mouth_and_width(marks.face)
+                eyes = eye_centres(marks.face)
                 if image is not None and self.options.mouth_image:
                     face.update(self._mouth_appearance(image, marks.face))
         if face is None:
             self._appearance = None  # the face is lost: measure the next one afresh
         return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose,
-                                 marks.blendshapes if face is not None else None)
+                                 marks.blendshapes if face is not None else None, eyes)
 
     def _mouth_appearance(self, image: np.ndarray, points: np.ndarray) -> dict[str, float]:
         every = 1 if self.options.static_image_mode else self.options.appearance_every
@@ -440,19 +444,21 @@ class Pipeline:
         hands: tuple[HandLandmarks, ...] = (),
         pose: np.ndarray | None = None,
         blendshapes: dict[str, float] | None = None,
+        eyes: tuple[tuple[float, float], tuple[float, float]] | None = None,
     ) -> FrameScores:
         """The static stage from precomputed face features and blendshapes (recorded streams replay
-        through this)."""
+        through this). ``eyes``: both eyes' centres (pixels), to tell when a hand hides one."""
         with self._lock:
-            return self._score_parts(timestamp, face, mouth, face_width, hands, pose, blendshapes)
+            return self._score_parts(timestamp, face, mouth, face_width, hands, pose, blendshapes, eyes)
 
-    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose, blendshapes=None) -> FrameScores:
+    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose, blendshapes=None,
+                     eyes=None) -> FrameScores:
         features: dict[str, float] = {}
         scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
         sides: dict[Gesture, Side] = {}
         face_found = bool(face)
         shapes: dict[str, float] = {}
-        hidden = False
+        hidden = eyes_hidden = False
         reading = None
         mouth_activity: float | None = None
         neutral_known = True
@@ -477,16 +483,19 @@ class Pipeline:
                         face_scores, face_sides, population = self._face_scores(reading, face, self.baseline_profile)
                 else:
                     self._update_baseline(timestamp, flat)
-            hidden = bool(hands) and mouth is not None and _hand_over_mouth(hands, mouth, face_width)
-            if hidden:
-                # The face model reads the hand in front of the mouth: mute the mouth signs.
-                face_scores = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in face_scores.items()}
+            hidden = bool(hands) and mouth is not None and _hand_over(hands, (mouth,), face_width, HAND_OVER_MOUTH)
+            eyes_hidden = bool(hands) and eyes is not None and _hand_over(hands, eyes, face_width, HAND_OVER_EYE)
+            # The face model reads a hand in front of the mouth or of an eye as lips or a shut lid:
+            # mute the signs it hides.
+            muted = (MOUTH_SIGNS if hidden else frozenset()) | (EYE_SIGNS if eyes_hidden else frozenset())
+            if muted:
+                face_scores = {g: (0.0 if g in muted else v) for g, v in face_scores.items()}
             scores.update(face_scores)
             sides.update(face_sides)
             if self.personal is not None:
                 for gesture, (score, side) in self.personal.score(features).items():
-                    # A hand over the mouth mutes the taught mouth signs as it does the population's.
-                    scores[gesture] = 0.0 if hidden and gesture in MOUTH_SIGNS else score
+                    # A hand hides the taught signs as it does the population's.
+                    scores[gesture] = 0.0 if gesture in muted else score
                     if side is not None:
                         sides[gesture] = side
             # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
@@ -523,6 +532,7 @@ class Pipeline:
             hands_found=len(hands),
             face=reading,
             mouth_hidden=hidden,
+            eyes_hidden=eyes_hidden,
             blendshapes=shapes,
             mouth_activity=mouth_activity,
             jaw_open=shapes.get("jawOpen"),
@@ -548,22 +558,36 @@ def mouth_and_width(face: np.ndarray) -> tuple[tuple[float, float], float]:
     return (0.5 * (ax + bx), 0.5 * (ay + by)), math.hypot(cx - dx, cy - dy)
 
 
+def eye_centres(face: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Both eyes' centres (pixels, midpoint of each eye's corners) from the face mesh."""
+    out = []
+    for outer, inner in _EYE_CORNERS:
+        (ax, ay), (bx, by) = face[outer, :2].tolist(), face[inner, :2].tolist()
+        out.append((0.5 * (ax + bx), 0.5 * (ay + by)))
+    return out[0], out[1]
+
+
 HAND_OVER_MOUTH = 0.35
 """A hand point closer to the mouth centre than this fraction of the face width hides the mouth."""
+HAND_OVER_EYE = 0.12
+"""A hand point closer to an eye's centre than this fraction of the face width (about half an eye's
+width) lies on the eye: it hides it. The raised thumb in front of her eye (thumb clip, 2.6-3.1 s) lay
+0.01-0.07 face widths from it, 0.41-0.48 from the other eye."""
 
 
-def _hand_over_mouth(hands: tuple[HandLandmarks, ...], mouth: tuple[float, float], face_width: float | None) -> bool:
+def _hand_over(hands: tuple[HandLandmarks, ...], points, face_width: float | None, within: float) -> bool:
     """A credible hand (``plausibility.hand_is_credible``: not a tiny phantom found inside the face)
-    has a point within ``HAND_OVER_MOUTH`` face widths of the mouth centre."""
+    has a point within ``within`` face widths of one of ``points`` (pixels)."""
     if not face_width:
         return False
-    reach = (HAND_OVER_MOUTH * face_width) ** 2
+    reach = (within * face_width) ** 2
     for hand in hands:
         if not hand_is_credible(hand, face_width):
             continue
-        d = hand.points[:, :2] - np.asarray(mouth, dtype=float)
-        if float(np.min((d * d).sum(axis=1))) < reach:
-            return True
+        for point in points:
+            d = hand.points[:, :2] - np.asarray(point, dtype=float)
+            if float(np.min((d * d).sum(axis=1))) < reach:
+                return True
     return False
 
 

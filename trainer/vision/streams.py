@@ -27,6 +27,8 @@ class StreamFrame:
     hands: tuple[HandLandmarks, ...]
     blendshapes: dict[str, float] | None = None
     """MediaPipe's blendshapes by name (streams recorded with the Tasks backend), else None."""
+    eyes: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """Both eyes' centres (pixels; streams recorded since 2026-12-04), else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,7 @@ def load_stream(path: str | Path) -> Stream:
         source, size = str(data["source"]), tuple(int(v) for v in data["size"])
         shape_keys = [str(k) for k in data["blendshape_keys"]] if "blendshape_keys" in data else []
         shapes = data["blendshapes"] if shape_keys else None
+        eyes = data["eyes"] if "eyes" in data else None
     frames = []
     for i, t in enumerate(times):
         row = face[i]
@@ -73,6 +76,8 @@ def load_stream(path: str | Path) -> Stream:
                 hands=hand_list,
                 blendshapes=({k: float(v) for k, v in zip(shape_keys, shapes[i]) if not np.isnan(v)} or None)
                 if has_face and shapes is not None else None,
+                eyes=((float(eyes[i, 0]), float(eyes[i, 1])), (float(eyes[i, 2]), float(eyes[i, 3])))
+                if has_face and eyes is not None and not np.isnan(eyes[i]).any() else None,
             )
         )
     return Stream(source=source, size=size, frames=tuple(frames))
@@ -82,7 +87,7 @@ def replay(stream: Stream, pipeline) -> Iterator[tuple[FrameScores, tuple[Gestur
     """Yield (scores, started, finished) per frame; call ``pipeline.finish()`` afterwards."""
     for frame in stream.frames:
         scores = pipeline.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands,
-                                      blendshapes=frame.blendshapes)
+                                      blendshapes=frame.blendshapes, eyes=frame.eyes)
         update = pipeline.step(scores)
         yield scores, update.started, update.finished
 

@@ -112,6 +112,8 @@ class FrameScores:
     """The face as read this frame (blendshapes, geometry, mouth appearance), None without a face."""
     mouth_hidden: bool = False
     """A hand was in front of the mouth: the mouth signs were muted."""
+    eyes_hidden: bool = False
+    """A hand was in front of an eye: the signs read from both eyes' closure were muted."""
     blendshapes: dict[str, float] = field(default_factory=dict)
     """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
     face mesh fallback or without a face). A personal model reads them here."""
