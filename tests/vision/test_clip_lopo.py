@@ -43,12 +43,13 @@ def test_talking_clips_count_their_false_events_for_their_person_and_ties_keep_t
     assert folds["d"].signs == 0
 
 
-def test_a_replay_mutes_the_mouth_where_the_recorded_frame_had_a_hand_in_front_of_it():
+def test_a_replay_mutes_the_mouth_and_eyes_where_the_recorded_frame_had_a_hand_in_front_of_them():
     """thumb/mps_gesture_test_video_thumb.mp4 (samples/streams_mps_gesture_test_video_thumb.npz): the
-    raised thumb is in front of her mouth from 2.2 s. Live, the pipeline mutes the mouth signs there;
-    a replay has no hands, so the recorded frame carries the flag (``FrameFeatures.mouth_hidden``) and
-    the replay mutes them too: its face events equal the live ones (without it, a lip_corner at 2.56 s
-    that the product never reports)."""
+    raised thumb is in front of her mouth from 2.2 s, and of her eye at 2.6-3.1 s. Live, the pipeline
+    mutes the mouth (eye) signs there; a replay has no hands, so the recorded frame carries the flags
+    (``FrameFeatures.mouth_hidden``, ``eyes_hidden``) and the replay mutes them too: its face events
+    equal the live ones (without the mouth flag, a lip_corner at 2.56 s that the product never reports;
+    without the eye flag, a wink)."""
     from trainer.lab.clip_replay import replay
     from trainer.signals.gestures import BodyPart
     from trainer.vision.clip_run import ClipRun, FrameFeatures
@@ -59,9 +60,11 @@ def test_a_replay_mutes_the_mouth_where_the_recorded_frame_had_a_hand_in_front_o
     kept, live = [], []
     with Pipeline(PipelineOptions()) as pipe:
         for f in stream.frames:
-            scores = pipe.score_parts(f.timestamp, f.face, f.mouth, f.face_width, f.hands, None, f.blendshapes)
+            scores = pipe.score_parts(f.timestamp, f.face, f.mouth, f.face_width, f.hands, None, f.blendshapes,
+                                      f.eyes)
             live += pipe.step(scores).finished
-            kept.append(FrameFeatures(f.timestamp, dict(scores.features), scores.face_found, scores.mouth_hidden))
+            kept.append(FrameFeatures(f.timestamp, dict(scores.features), scores.face_found, scores.mouth_hidden,
+                                      scores.eyes_hidden))
         live += pipe.finish()
     live_face = [(e.gesture, round(e.start, 2)) for e in live if e.gesture.body_part is BodyPart.FACE]
     run = ClipRun(stream.source, len(kept), stream.duration, (), tuple(kept))
@@ -70,3 +73,7 @@ def test_a_replay_mutes_the_mouth_where_the_recorded_frame_had_a_hand_in_front_o
     unflagged = ClipRun(stream.source, len(kept), stream.duration, (),
                         tuple(FrameFeatures(k.timestamp, k.features, k.face) for k in kept))
     assert Gesture.LIP_CORNER in [e.gesture for e in replay(unflagged)]
+    assert sum(k.eyes_hidden for k in kept) > 0 and Gesture.WINK not in [g for g, _ in live_face]
+    eyes_unflagged = ClipRun(stream.source, len(kept), stream.duration, (),
+                             tuple(FrameFeatures(k.timestamp, k.features, k.face, k.mouth_hidden) for k in kept))
+    assert Gesture.WINK in [e.gesture for e in replay(eyes_unflagged)]

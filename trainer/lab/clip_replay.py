@@ -20,7 +20,7 @@ from pathlib import Path
 from trainer.lab.clip_eval import ClipScore, ClipSpan, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
-from trainer.vision.face_signs import BLENDSHAPE_PREFIX, EYE_SIGNS, MOUTH_SIGNS
+from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
 from trainer.vision.types import FrameScores
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
@@ -48,17 +48,14 @@ def split_features(features: Mapping[str, float]) -> tuple[dict[str, float], dic
     return face, shapes
 
 
-def hide_mouth(scores: FrameScores) -> FrameScores:
-    """The frame's scores with the mouth signs muted, as the live pipeline mutes them when a hand is in
-    front of the mouth (the replay has no hands to see it; the recorded frame says so)."""
-    muted = {g: (0.0 if g in MOUTH_SIGNS else v) for g, v in scores.scores.items()}
-    return dataclass_replace(scores, scores=muted, mouth_hidden=True)
-
-
-def hide_eyes(scores: FrameScores) -> FrameScores:
-    """The same for a hand in front of an eye: the signs read from both eyes' closure are muted."""
-    muted = {g: (0.0 if g in EYE_SIGNS else v) for g, v in scores.scores.items()}
-    return dataclass_replace(scores, scores=muted, eyes_hidden=True)
+def hide(scores: FrameScores, mouth: bool, eyes: bool) -> FrameScores:
+    """The frame's scores with the signs a hand hides muted, as the live pipeline mutes them when a hand
+    is in front of the mouth or of an eye (the replay has no hands to see it; the recorded frame says so)."""
+    muted = hidden_signs(mouth, eyes)
+    if not muted:
+        return scores
+    return dataclass_replace(scores, scores={g: (0.0 if g in muted else v) for g, v in scores.scores.items()},
+                             mouth_hidden=scores.mouth_hidden or mouth, eyes_hidden=scores.eyes_hidden or eyes)
 
 
 def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
@@ -74,10 +71,7 @@ def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
         for frame in run.features:
             face, shapes = split_features(frame.features) if frame.face else (None, None)
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
-            if getattr(frame, "mouth_hidden", False):
-                scores = hide_mouth(scores)
-            if getattr(frame, "eyes_hidden", False):
-                scores = hide_eyes(scores)
+            scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     events = [e for e in events if e.gesture.body_part is BodyPart.FACE]

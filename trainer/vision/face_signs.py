@@ -66,6 +66,12 @@ that eye as closed under the fingers (a raised thumb over her eye read as a wink
 thumb/mps_gesture_test_video_thumb.mp4)."""
 
 
+def hidden_signs(mouth_hidden: bool, eyes_hidden: bool) -> frozenset[Gesture]:
+    """The face signs a hand hides: the face model reads a hand in front of the mouth or of an eye as
+    lips or a shut lid, so what it hides is not read (the live pipeline and the replays mute them)."""
+    return (MOUTH_SIGNS if mouth_hidden else frozenset()) | (EYE_SIGNS if eyes_hidden else frozenset())
+
+
 @dataclass(frozen=True, slots=True)
 class Neutral:
     """The person's neutral face: the same tables as a ``FaceReading`` (missing names read 0)."""

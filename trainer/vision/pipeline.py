@@ -35,13 +35,12 @@ from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
-    EYE_SIGNS,
     FACE_SIGNS,
-    MOUTH_SIGNS,
     FaceBackend,
     FaceReading,
     FaceSignParams,
     Neutral,
+    hidden_signs,
     load_face_signs,
     score_face_signs,
 )
@@ -485,9 +484,7 @@ class Pipeline:
                     self._update_baseline(timestamp, flat)
             hidden = bool(hands) and mouth is not None and _hand_over(hands, (mouth,), face_width, HAND_OVER_MOUTH)
             eyes_hidden = bool(hands) and eyes is not None and _hand_over(hands, eyes, face_width, HAND_OVER_EYE)
-            # The face model reads a hand in front of the mouth or of an eye as lips or a shut lid:
-            # mute the signs it hides.
-            muted = (MOUTH_SIGNS if hidden else frozenset()) | (EYE_SIGNS if eyes_hidden else frozenset())
+            muted = hidden_signs(hidden, eyes_hidden)
             if muted:
                 face_scores = {g: (0.0 if g in muted else v) for g, v in face_scores.items()}
             scores.update(face_scores)
