@@ -102,7 +102,7 @@ def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_p
     assert "mouth_open" in seen[0] and "eyes_closed" in seen[1]
 
 
-def _quiz_script() -> None:
+def _quiz_script(relaxed_first: bool = True) -> None:
     import time
 
     import streamlit as st
@@ -110,7 +110,7 @@ def _quiz_script() -> None:
 
     from trainer.signals.gestures import GestureEvent
     from trainer.ui.views import quiz
-    from trainer.ui.watcher import GestureReport, SignWatcher
+    from trainer.ui.watcher import FrameReport, GestureReport, SignWatcher
 
     def make_watcher() -> SignWatcher:
         import random
@@ -123,7 +123,13 @@ def _quiz_script() -> None:
         st.session_state["quiz_question"] = question
         st.session_state["quiz_asked_at"] = time.monotonic()
         watcher = SignWatcher(lambda profile: None, None)
-        made = GestureEvent(question.expected_gestures[0], start=1.0, end=1.4, confidence=0.9)
+        gesture = question.expected_gestures[0]
+        # A relaxed face for 0.8 s of camera time (the camera is then ready), or the same frames with
+        # the wink already over its threshold (never ready: the sign was not begun after a ready moment).
+        for i in range(9):
+            score = 0.1 if relaxed_first else 0.9
+            watcher.reports.put(FrameReport(0.1 * i, ((gesture, score),), ((gesture, 0.5),), True, 0, i + 1, 10.0))
+        made = GestureEvent(gesture, start=1.0, end=1.4, confidence=0.9)
         watcher.reports.put(GestureReport(made, reported_at=1.2, final=False))
         return watcher
 
@@ -134,4 +140,17 @@ def _quiz_script() -> None:
 def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(camera_page):
     at = camera_page(_quiz_script)
     assert at.session_state["quiz_feedback"].correct
-    assert any(s.value.startswith("Right!") for s in at.success)
+    right = [s.value for s in at.success if s.value.startswith("Right!")]
+    assert right and "Seen by the camera: cligner d'un œil — wink (one eye closed) → le Borgne" in right[0], right
+
+
+def _quiz_script_without_a_ready_moment() -> None:
+    from test_ui_camera_fragments import _quiz_script
+
+    _quiz_script(relaxed_first=False)
+
+
+def test_a_sign_the_camera_saw_before_the_face_was_ready_does_not_answer_the_quiz(camera_page):
+    at = camera_page(_quiz_script_without_a_ready_moment)
+    assert at.session_state["quiz_feedback"] is None
+    assert any("waiting for a relaxed face" in c.value for c in at.caption)

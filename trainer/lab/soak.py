@@ -25,7 +25,7 @@ What is measured, per minute:
   in the hand (the page's answer to the click); clicks on other buttons are timed to the first change
   of the page's buttons and banners, listed apart;
 * **errors**: exception lines in the server log, error boxes of Streamlit on any page, and clicks the
-  page never answered (60 s).
+  page never answered (30 s; a screenshot of the page is kept beside OUT).
 
 Printed as it goes, one line a minute; written as JSON (``OUT.json``: settings, every minute, each
 session's totals) after every minute, so a stopped run keeps what it measured, and a plot
@@ -51,7 +51,7 @@ from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, serve_app
 SERVER_ERROR = re.compile(r"Traceback|Exception in|^\w*Error:")
 """A server log line that shows an exception (MediaPipe's W0000/I0000 chatter aside)."""
 FPS = re.compile(r"(\d+) frames/s analysed")
-CLICK_TIMEOUT_S = 60.0
+CLICK_TIMEOUT_S = 30.0
 """A click the page has not answered in this time counts as an error."""
 FPS_EVERY_S = 5.0
 """How often each session's frames-analysed figure is read."""
@@ -156,8 +156,9 @@ def percentile(values: list[float], q: float) -> float | None:
 class Session:
     """One browser session playing on Play; :meth:`step` makes at most one click."""
 
-    def __init__(self, page: Any, index: int) -> None:
+    def __init__(self, page: Any, index: int, evidence: Path | None = None) -> None:
         self.page = page
+        self.evidence = evidence
         self.totals = SessionTotals(index)
         self.next_fps_at = 0.0
         self.card_latencies: list[float] = []
@@ -214,6 +215,12 @@ class Session:
             time.sleep(0.02)
         print(f"  session {self.totals.index}: {what} not answered in {CLICK_TIMEOUT_S:.0f} s", flush=True)
         self.totals.unanswered_clicks += 1
+        if self.evidence is not None:  # what the page showed instead
+            shot = self.evidence.parent / f"{self.evidence.name}-s{self.totals.index}-unanswered{self.totals.unanswered_clicks}.png"
+            try:
+                self.page.screenshot(path=str(shot), full_page=True)
+            except Exception:
+                pass
         self.errors += 1
         return None
 
@@ -301,7 +308,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: flo
             drivers: list[Session] = []
             for i in range(sessions):
                 context = browser.new_context(viewport={"width": 1400, "height": 1100})
-                driver = Session(context.new_page(), i)
+                driver = Session(context.new_page(), i, evidence=out)
                 driver.open(app.url)
                 drivers.append(driver)
                 print(f"session {i} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)", flush=True)

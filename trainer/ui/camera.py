@@ -48,6 +48,24 @@ POLL_SECONDS = 0.25
 """How often a page's camera fragment drains the watcher while the camera is on."""
 
 
+USEFUL_FPS = 8.0
+"""Frames analysed a second below which recognition is starved: a sign held half a second then
+falls on three frames or fewer, too few for the recognizer's onset hold and release, and signs are
+missed or late (the recognizer's timings are set and tested at 15-30 frames a second)."""
+STARVED_AFTER_FRAMES = 30
+"""Frames of a stream analysed before its rate is judged (its first second's rate is not a rate)."""
+
+
+def starved_notice(fps: float, frames: int) -> str | None:
+    """What to tell the person when the camera's recognition is starved of processor time (None:
+    it is not, or too few frames were analysed yet to say)."""
+    if frames < STARVED_AFTER_FRAMES or fps >= USEFUL_FPS:
+        return None
+    return (f"The camera is analysing {fps:.0f} frame{'s' if round(fps) != 1 else ''} a second, too few to "
+            f"read signs reliably (it needs {USEFUL_FPS:.0f} or more): close other programs or browser tabs "
+            "to give it more of the computer.")
+
+
 @dataclass(frozen=True, slots=True)
 class Live:
     """The session's camera in this run: the webrtc context and the watcher its frames go through."""

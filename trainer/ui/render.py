@@ -12,6 +12,7 @@ import html
 import streamlit as st
 
 from trainer.rules.cards import Card
+from trainer.signals.gestures import Gesture, Side
 from trainer.signals.signs import Sign
 from trainer.ui.modes import Piece
 from trainer.ui.settings import Language
@@ -42,6 +43,24 @@ def sign_label(sign: Sign, language: Language) -> str:
     if language is Language.FRENCH:
         return sign.french
     return f"{sign.french} ({sign.english})"
+
+
+def gesture_label(gesture: Gesture, language: Language) -> str:
+    """A gesture in words ("ouvrir la bouche — open the mouth"), never its id (``mouth_open``): the
+    quiz's own words for it, in the chosen language with French beside."""
+    from trainer.quiz.texts import GESTURE_TEXT
+
+    return GESTURE_TEXT[gesture].show(language.value)
+
+
+def side_label(side: Side | None) -> str:
+    """", left side" / ", right side" (the subject's own side), or nothing."""
+    return "" if side is None else f", {side.value} side"
+
+
+def cards_label(cards, language: Language) -> str:
+    """The cards a sign speaks of, by name ("Monsieur (trois de deniers) — Mister"), never by code."""
+    return ", ".join(card_label(card, language) for card in cards)
 
 
 def unavailable(what: Piece) -> None:

@@ -48,6 +48,8 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "quiz_asked_at": lambda: 0.0,  # time.monotonic() when it was shown (answer speed)
     "quiz_feedback": lambda: None,  # the quiz Outcome of the last answer
     "quiz_order": list,  # an ordering answer being built
+    "quiz_camera": lambda: None,  # trainer.ui.camera_answer.CameraAnswer of the question on screen
+    "quiz_seen": lambda: None,  # the Gesture the camera took as the answer (None: answered by a click)
 }
 
 

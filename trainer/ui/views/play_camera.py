@@ -70,6 +70,15 @@ def handle(reports: list, *, deal: int, convention: Convention, settings: Settin
     return out
 
 
+def refused_line(sign: CameraSign) -> str:
+    """"✗ Madame not sent: you do not hold Madame. …": the refusal's reason said once (the table's
+    refusal texts begin with their own "Not sent:")."""
+    why = sign.why.strip()
+    if why.lower().startswith("not sent:"):
+        why = why[len("not sent:"):].strip()
+    return f"✗ {sign.label} not sent" + (f": {why}" if why else ".")
+
+
 def panel(settings: Settings, session: Any, send: Send) -> None:
     """The camera part of the Play page (``session``: the GameSession; ``send``: the page's sender)."""
     mode = modes.input_mode(settings.camera, upload=False)  # Play has sign buttons, no upload
@@ -106,6 +115,9 @@ def _draw_status(live: camera.Live | None, deal: int, log: list[CameraSign]) -> 
         st.caption("Camera stopped: press START in the sidebar.")
     elif frame is not None:
         st.caption(f"Camera on · {frame.fps:.0f} frames/s analysed · face {'found' if frame.face_found else 'not found'}")
+        starved = camera.starved_notice(frame.fps, frame.frames)
+        if starved:
+            st.warning(starved, icon=":material/speed:")
     this_deal = [c for c in log if c.deal == deal]
     received = sum(c.received for c in this_deal)
     st.markdown(f"Camera signs received by your partner this deal: **{received}**")
@@ -114,4 +126,4 @@ def _draw_status(live: camera.Live | None, deal: int, log: list[CameraSign]) -> 
             timing = f" {sign.latency_s:.1f} s after you began it" if sign.latency_s is not None else ""
             st.caption(f"✓ {sign.label}: received by your partner{timing}")
         else:
-            st.caption(f"✗ {sign.label}: not sent — {sign.why}")
+            st.caption(refused_line(sign))

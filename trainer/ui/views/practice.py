@@ -149,6 +149,9 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
         f"{report.fps:.0f} frames/s analysed · face {'found' if report.face_found else 'not found'} · "
         f"hands {report.hands_found}"
     )
+    starved = camera.starved_notice(report.fps, report.frames)
+    if starved:
+        st.warning(starved, icon=":material/speed:")
     convention = _convention(settings)
     used = set(convention.gestures)
     bars = []

@@ -17,10 +17,10 @@ import streamlit as st
 from trainer.rules.cards import Card
 from trainer.signals.conventions import Convention
 from trainer.signals.signs import Sign
-from trainer.ui import camera, modes, persistence, render, state
+from trainer.ui import camera, camera_answer, modes, persistence, render, state
 from trainer.ui.settings import Settings
 from trainer.ui.table_talk import card_name
-from trainer.ui.watcher import GestureReport
+from trainer.ui.watcher import FrameReport, GestureReport
 
 
 def _now() -> datetime:
@@ -49,13 +49,22 @@ def _next_question(session) -> None:
     st.session_state["quiz_question"] = question
     st.session_state["quiz_asked_at"] = time.monotonic()
     st.session_state["quiz_feedback"] = None
+    st.session_state["quiz_seen"] = None
     st.session_state["quiz_order"] = []
+    # The camera answers only with what it sees after this moment (its queue may still hold signs
+    # made while the last feedback was read): the last frame analysed now, on the camera's clock.
+    watcher = st.session_state.get("watcher")
+    st.session_state["quiz_camera"] = camera_answer.ask(None if watcher is None else watcher.latest_timestamp)
+
+
+def _show_me() -> None:
+    st.session_state["quiz_camera"] = camera_answer.show_me(st.session_state["quiz_camera"] or camera_answer.ask(None))
 
 
 def _answer(session, response, *, gesture=None) -> None:
     question = st.session_state["quiz_question"]
     if question is None or st.session_state["quiz_feedback"] is not None:
-        return
+        return  # answered already: the first act (a click or a sign) is the answer, never replaced
     seconds = time.monotonic() - st.session_state["quiz_asked_at"]
     try:
         if gesture is not None:
@@ -136,7 +145,7 @@ def _show_question(session, question, settings: Settings) -> None:
                     st.caption(card_name(card, settings.language))
     if question.gesture is not None:
         svg = render.sign_svg(question.gesture, settings.convention, width=150)
-        render.show_svg(svg, width=150, title=question.gesture.value)
+        render.show_svg(svg, width=150, title=render.gesture_label(question.gesture, settings.language))
     answered = st.session_state["quiz_feedback"] is not None
     if question.is_order:
         names = {c.code: card_name(c, settings.language) for c in question.cards}
@@ -167,32 +176,66 @@ def _show_question(session, question, settings: Settings) -> None:
 
 def _camera_answer(session, settings: Settings):
     """Card → sign questions: True when the session's camera (sidebar) can answer them; the answer
-    is taken by :func:`_camera_fragment`, drawn last on the page."""
+    is taken by :func:`_camera_fragment`, drawn right under the question."""
     mode = modes.input_mode(settings.camera, upload=False)  # the Quiz answers by buttons, no upload
     if mode.mode is not modes.InputMode.LIVE_CAMERA:
         st.caption(f"Answer by making the sign: needs the live camera — {mode.why}")
         return None
-    st.caption("…or answer by making the sign to the camera (sidebar).")
+    cols = st.columns([4, 1])
+    cols[0].caption("…or answer by making the sign to the camera (sidebar): relax your face (or press "
+                    "**Show me**), then make the sign. The first sign you begin after that is your answer.")
+    # Outside the camera fragment, which redraws a few times a second and could swallow a click.
+    cols[1].button("Show me", key="quiz_show_me", on_click=_show_me,
+                   help="I am ready: take the first sign I begin from now.")
     return True
 
 
 def _camera_fragment(session, settings: Settings) -> None:
     """The camera's answer, from a fragment that reruns only itself (never the page, so the stream
-    goes on): the first sign confirmed answers, and the feedback is drawn here at once."""
+    goes on): the first sign begun after the person is ready answers (``camera_answer``), and the
+    feedback, with what the camera saw, is drawn here at once, under the question."""
     shown = st.session_state["quiz_question"]
+    convention = Convention.named(settings.convention)
 
     def answer_with_sign(reports: list) -> None:
         if st.session_state["quiz_question"] is not shown:
             st.rerun()  # the person clicked "Next question" here: the page shows the new one
+        live = camera.current()
+        playing = live is not None and live.playing
+        state = st.session_state["quiz_camera"] or camera_answer.ask(None)
         if st.session_state["quiz_feedback"] is None:
-            for report in reports:
-                if isinstance(report, GestureReport) and not report.final:
-                    _answer(session, None, gesture=report.event.gesture)
-                    break
+            if not playing:
+                state = camera_answer.stopped(state)  # nothing it sends now is an answer
+            else:
+                for report in reports:
+                    if isinstance(report, FrameReport):
+                        state = camera_answer.on_frame(state, report.timestamp, neutral=camera_answer.relaxed(
+                            report.scores, report.thresholds, report.face_found))
+                    elif isinstance(report, GestureReport) and not report.final:
+                        taken = camera_answer.answer(state, report.event)
+                        if taken is not None:
+                            _answer(session, None, gesture=taken.gesture)
+                            if st.session_state["quiz_feedback"] is not None:
+                                st.session_state["quiz_seen"] = taken.gesture
+                            break
+            st.session_state["quiz_camera"] = state
         if st.session_state["quiz_feedback"] is not None:
             _show_feedback(session, settings)
+        elif not playing:
+            st.caption("Camera stopped: answer with a click (press START in the sidebar to answer by signing).")
+        elif state.ready:
+            st.caption("Camera ready: make the sign now.")
+        else:
+            st.caption("Camera: waiting for a relaxed face before it takes a sign (or press Show me).")
 
     camera.pump(answer_with_sign)
+
+
+def seen_text(gesture, convention: Convention, settings: Settings) -> str:
+    """What the camera read, in words: "open the mouth — ouvrir la bouche → un as (an ace)"."""
+    sign = convention.sign_for(gesture)
+    what = render.sign_label(sign, settings.language) if sign is not None else "no sign in this convention"
+    return f"{render.gesture_label(gesture, settings.language)} → {what}"
 
 
 def _show_feedback(session, settings: Settings) -> None:
@@ -200,7 +243,11 @@ def _show_feedback(session, settings: Settings) -> None:
     if outcome is None:
         return
     due = when_text(outcome.due, _now())
-    text = f"{outcome.answer}. {outcome.explanation} — you answered in {outcome.seconds:.1f} s; next review {due}."
+    seen = st.session_state.get("quiz_seen")
+    camera_read = (f"Seen by the camera: {seen_text(seen, Convention.named(settings.convention), settings)}. "
+                   if seen is not None else "")
+    text = (f"{camera_read}{outcome.answer}. {outcome.explanation} — you answered in {outcome.seconds:.1f} s; "
+            f"next review {due}.")
     if outcome.correct:
         st.success("Right! " + text, icon=":material/check_circle:")
     else:
@@ -254,7 +301,10 @@ def show() -> None:
         live = None
     else:
         live = _show_question(session, question, settings)
-        _show_feedback(session, settings)
+        # The feedback goes where the eye is: right under the question, above the progress table
+        # (the camera's answer and its feedback are drawn by the camera fragment at this place).
+        if live is not None:
+            _camera_fragment(session, settings)
+        else:
+            _show_feedback(session, settings)
     _show_progress(session, settings)
-    if live is not None:
-        _camera_fragment(session, settings)
