@@ -50,6 +50,16 @@ def card_label(card: Card) -> str:
     return f"{card.value:<3} {card.name_in('fr')} / {card.name_in('en')}"
 
 
+def hand_words(cards, language: str = "en") -> str:
+    """A hand in words, French names first (``"Madame (Mistress), roi de bâton (king of batons)"``),
+    never in codes: what a player reads at the table."""
+    def one(card: Card) -> str:
+        french, other = card.name_in("fr"), card.name_in(language)
+        return french if language == "fr" or other == french else f"{french} ({other})"
+
+    return ", ".join(one(card) for card in cards)
+
+
 def seat_name(seat: int, players: int = 4) -> str:
     """``"You (South)"``, ``"North (partner)"``, ``"West"``: the seat as seen from the person's chair."""
     if players == 4:
@@ -88,7 +98,7 @@ class TerminalPhrases:
             "",
             f"=== Deal {e.deal}: {seat_name(e.dealer, self.players)} {verb}"
             + (", three cards at a time ===" if self.players == 4 else " ==="),
-            "Your hand: " + " ".join(c.value for c in sorted(e.hands[USER], key=lambda c: c.index)),
+            "Your hand: " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "en"),
         ]
 
     def chant_voted(self, e: ChantVoted) -> list[str]:
@@ -336,7 +346,7 @@ class FrenchPhrases(_Localized):
             "",
             f"=== Donne {e.deal} : {self._verb(e.dealer, 'donnez', 'donne')}"
             + (", trois cartes à la fois ===" if self.players == 4 else " ==="),
-            "Votre main : " + self.codes(sorted(e.hands[USER], key=lambda c: c.index)),
+            "Votre main : " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "fr"),
         ]
 
     def chant_voted(self, e: ChantVoted) -> list[str]:
@@ -465,7 +475,7 @@ class ItalianPhrases(_Localized):
             "",
             f"=== Smazzata {e.deal}: {self._verb(e.dealer, 'dai', 'dà')} le carte"
             + (", tre alla volta ===" if self.players == 4 else " ==="),
-            "La tua mano: " + self.codes(sorted(e.hands[USER], key=lambda c: c.index)),
+            "La tua mano: " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "it"),
         ]
 
     def chant_voted(self, e: ChantVoted) -> list[str]:

@@ -57,6 +57,7 @@ from trainer.narration import (  # noqa: F401  (the narration moved there; its n
     USER,
     TerminalPhrases,
     card_label,
+    hand_words,
     deal_summary,
     outcome_verdict,
     phrases_for,
@@ -303,7 +304,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     if isinstance(first, Card):
         if view.current_trick:
             plays = ", ".join(
-                f"{seat_name((view.trick_leader + i) % view.players, view.players)} {c.value}"
+                f"{seat_name((view.trick_leader + i) % view.players, view.players)} {hand_words([c], 'en')}"
                 for i, c in enumerate(view.current_trick)
             )
             print(f"Trick {len(view.tricks) + 1} so far: {plays}", file=out)
@@ -320,12 +321,12 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
         options = [(card_label(a.card), a) for a in legal]
         title = f"Discard a card face down ({len(hand) - view.ruleset.hand_size} more):"
     elif isinstance(first, Vote):
-        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        print("Your hand: " + hand_words(hand, "en"), file=out)
         options = [("yes, play the chant (y)", Vote(True)), ("no chant (n)", Vote(False))]
         title = (f"Chant? (the talon is dealt to two players, who discard back to {view.ruleset.hand_size}; "
                  "everyone must agree)")
     elif isinstance(first, Declare):
-        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        print("Your hand: " + hand_words(hand, "en"), file=out)
         labels = {
             Declaration.PASS: "pass (p)", Declaration.MORDIENNE: "announce mordienne (m)",
             Declaration.GIVE_UP: "give the deal up for your team (g)",
@@ -335,7 +336,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
     else:
         seat, what = view.declarations[-1] if view.declarations else (None, None)
         asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
-        print("Your hand: " + " ".join(c.value for c in hand), file=out)
+        print("Your hand: " + hand_words(hand, "en"), file=out)
         options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
         title = f"{seat_name(seat, view.players)} {asked}. Your answer:"
     print(title, file=out)

@@ -68,7 +68,7 @@ def test_a_name_question_explains_the_card_with_its_level_and_draws_each_choice(
         f"{card_text(vache).fr}, {vache.french}, niveau {vache.level}.",
         f"{card_text(vache).en}, {vache.english}, level {vache.level}.",
         f"{card_text(vache).it}, livello {vache.level}.")
-    assert question.explanation.it == f"la Vache, {vache.italian} (2C), livello {vache.level}."
+    assert question.explanation.it == f"la Vache, {vache.italian}, livello {vache.level}."  # no code
     # each proposed name carries the card it names, to be drawn beside it
     assert [choice.card.code for choice in question.choices] == [choice.key for choice in question.choices]
 

@@ -49,7 +49,10 @@ def test_an_orders_explanation_lists_the_cards_strongest_first():
     for item in curriculum([Kind.ORDER]):
         question = make_question(item, random.Random(3))
         text = question.explanation.en
-        places = [text.index(f"({code})") for code in question.answer]
+        from trainer.quiz.texts import card_text
+        from trainer.rules.cards import Card
+
+        places = [text.index(f"{card_text(Card.parse(code)).en} level") for code in question.answer]
         assert places == sorted(places), (item, text)
 
 

@@ -129,4 +129,8 @@ def test_the_terminal_tells_every_trick_deal_and_hand_from_the_games_events(tmp_
     lines = text.splitlines()
     dealt = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("=== Deal ")]
     deals = [a for a in game.history if isinstance(a, Deal)]
-    assert dealt == ["Your hand: " + " ".join(c.value for c in sorted(d.hands[0], key=lambda c: c.index)) for d in deals]
+    # The hand in words, French names first, never in codes ("3C 9D RB…").
+    assert dealt == ["Your hand: " + ", ".join(
+        c.name_in("fr") if c.name_in("en") == c.name_in("fr") else f"{c.name_in('fr')} ({c.name_in('en')})"
+        for c in sorted(d.hands[0], key=lambda c: c.index)) for d in deals]
+    assert not [line for line in dealt if any(f" {c.value}" in line for d in deals for c in d.hands[0])]

@@ -33,7 +33,7 @@ ANSWERED_IN = re.compile(r"you answered in ([\d.]+) s")
 
 
 def _feedback(page):
-    return page.get_by_role("alert").filter(has_text=ANSWERED_IN)
+    return page.locator('[data-testid="stAlert"]').filter(has_text=ANSWERED_IN)  # right or wrong
 
 
 def _answer_by_click_then_next(page) -> None:
@@ -42,7 +42,15 @@ def _answer_by_click_then_next(page) -> None:
 
     page.locator('[class*="st-key-quiz_choice_"] button').first.click()
     expect(_feedback(page).first).to_be_visible(timeout=60_000)
+    _next(page)
+
+
+def _next(page) -> None:
+    """Press Next question and wait for the new question (no feedback on the page)."""
+    from playwright.sync_api import expect
+
     page.get_by_role("button", name="Next question").click()
+    expect(_feedback(page)).to_have_count(0, timeout=60_000)
 
 
 def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_waits_when_stopped(
@@ -61,7 +69,7 @@ def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_wai
         page.locator('[class*="st-key-quiz_choice_"] button').first.click()
         expect(_feedback(page).first).to_be_visible(timeout=60_000)
         time.sleep(loop + 1.0)  # the clip's next opening happens while the feedback is read
-        page.get_by_role("button", name="Next question").click()
+        _next(page)
 
         # Monsieur's sign: the camera answers with the clip's next opening, begun after the question.
         expect(page.get_by_text(CAMERA_QUESTION)).to_be_visible(timeout=60_000)
@@ -78,7 +86,7 @@ def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_wai
         # STOP, then on to the next card → sign question (others answered by a click): no answer comes.
         camera_button(page, "stop").click()
         expect(camera_button(page, "start")).to_be_visible(timeout=60_000)
-        page.get_by_role("button", name="Next question").click()
+        _next(page)
         for _ in range(12):
             expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
             if page.get_by_text(CAMERA_QUESTION).count():

@@ -99,7 +99,8 @@ def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_p
     # Signs seen, newest first, with when each began after the ask.
     seen = [m.value for m in at.markdown if m.value.startswith("- +")]
     assert [s.split(" · ")[0] for s in seen] == ["- +1.0 s", "- +0.2 s"]
-    assert "mouth_open" in seen[0] and "eyes_closed" in seen[1]
+    assert "ouvrir la bouche" in seen[0] and "fermer les deux yeux" in seen[1]
+    assert not [s for s in seen if "mouth_open" in s or "eyes_closed" in s], seen
 
 
 def _quiz_script(relaxed_first: bool = True) -> None:

@@ -102,16 +102,44 @@ def test_a_sign_confirmed_and_ended_between_two_reads_is_one_success():
     assert attempts[0].hold_s == pytest.approx(0.9)
 
 
-def test_a_sign_begun_before_the_ask_is_not_an_answer():
-    """Asked while the mouth was already open: that opening (it ends after the ask) does not answer
-    the try in no time; the next opening does."""
+def test_a_sign_begun_before_the_ask_and_let_go_at_once_is_not_an_answer():
+    """Asked while the mouth was already open, and it closed right after the ask: a leftover, not
+    an answer; the next opening is."""
     asked = tries.ask(Sign.AS, now=5.0)
-    early = _event(Gesture.MOUTH_OPEN, 4.2, 5.5)
+    early = _event(Gesture.MOUTH_OPEN, 4.2, 5.0 + tries.HOLD_AFTER_S - 0.2)
     later = _event(Gesture.MOUTH_OPEN, 7.0, 7.8)
     current, attempts = _feed(asked, ("event", early, 6.1, True), ("frame", 6.5), ("event", later, 7.2, False),
                               ("event", later, 8.4, True))
     assert current is None and len(attempts) == 1
     assert attempts[0].detect_s == pytest.approx(2.2) and attempts[0].hold_s == pytest.approx(0.8)
+
+
+def test_a_sign_held_at_the_ask_counts_once_held_long_enough_after_it():
+    """The person is already making the sign when it is asked (the camera confirmed it before the
+    ask and has not seen it end): it is seen HOLD_AFTER_S after the ask, and recorded when it ends,
+    with its whole hold and a note that it was begun before the ask."""
+    held = _event(Gesture.MOUTH_OPEN, 4.6, 6.4)
+    asked = tries.ask(Sign.AS, now=5.0, held=held)
+    current, attempts = _feed(asked, ("frame", 5.2))
+    assert current.seen is None, "seen before it was held long enough after the ask"
+    current, attempts = _feed(current, ("frame", 5.0 + tries.HOLD_AFTER_S + 0.05))
+    assert attempts == [] and current.seen == held
+    assert current.took_s == pytest.approx(tries.HOLD_AFTER_S + 0.05)
+    current, attempts = _feed(current, ("frame", 6.2), ("event", held, 7.0, True))
+    assert current is None and len(attempts) == 1 and attempts[0].success
+    assert attempts[0].hold_s == pytest.approx(1.8) and attempts[0].note == "begun 0.4 s before the ask"
+
+
+def test_a_sign_begun_a_moment_before_the_ask_and_confirmed_after_it_counts():
+    """Begun just before the click (the camera confirms it a few frames later, after the ask) and
+    held: it counts."""
+    asked = tries.ask(Sign.VACHE, now=10.0)
+    pout = _event(Gesture.POUT, 9.8, 11.5)
+    current, attempts = _feed(asked, ("frame", 10.05), ("event", pout, 10.1, False), ("frame", 10.3),
+                              ("frame", 10.0 + tries.HOLD_AFTER_S))
+    assert attempts == [] and current.seen == pout
+    current, attempts = _feed(current, ("event", pout, 12.1, True))
+    assert current is None and attempts[0].success and attempts[0].detect_s == pytest.approx(tries.HOLD_AFTER_S)
 
 
 def test_play_sends_finished_camera_signs_and_says_what_became_of_them():

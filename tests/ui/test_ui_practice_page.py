@@ -27,6 +27,9 @@ def test_choosing_a_sign_names_it_and_shows_how_it_is_made(data_home):
     assert not at.exception, at.exception
     assert [h.value for h in at.subheader][0] == "Make: Madame"
     assert any("raise one corner of the lips" in m.value for m in at.markdown)
+    # What the sign means, by the card's name, never its code.
+    means = [m.value for m in at.markdown if m.value.startswith("*Means:*")]
+    assert means and "Madame (trois de coupe)" in means[0] and "3C" not in means[0], means
     # The drawn demonstration is the deck's picture of that gesture.
     assert any("data:image/svg+xml;base64" in m.value for m in at.markdown)
 
@@ -88,7 +91,9 @@ def test_an_uploaded_photo_answers_the_drill_and_is_saved(data_home, gestures_di
     at.file_uploader(key="practice_upload").upload("mouth.jpg", photo, "image/jpeg").run()
     assert not at.exception, at.exception
     assert at.success and at.success[0].value.startswith("Seen: un as")
-    assert any("mouth_open" in m.value and "un as" in m.value for m in at.markdown)
+    # The gesture in words, never its id.
+    assert any("ouvrir la bouche" in m.value and "un as" in m.value for m in at.markdown)
+    assert not [m.value for m in at.markdown if "mouth_open" in m.value]
     assert persistence.attempt_from_json(_saved_attempts()[-1]).success
 
     # Calibration from a neutral photo is saved as the user's profile.

@@ -18,8 +18,11 @@ def test_rules_page_follows_the_convention_chosen_in_the_sidebar(data_home):
     at.selectbox(key="opt_convention").select("regional").run()
     signs = next(m.value for m in at.markdown if m.value.startswith("| sign |"))
     assert "look up to the sky" in signs
-    # Each sign is drawn as its gesture under the convention chosen.
-    assert 'title="look_up"' in signs and 'title="brows_up"' not in signs
+    # Each sign is drawn as its gesture under the convention chosen, named in words.
+    assert 'title="regarder le ciel — look up to the sky"' in signs and "lever les sourcils" not in signs
+    # What each sign means, by the cards' names, never their codes ("Monsieur 3D").
+    monsieur = next(row for row in signs.splitlines() if row.startswith("| Monsieur |"))
+    assert "| Monsieur (trois de deniers) |" in monsieur and "3D" not in monsieur, monsieur
 
 
 def test_rules_page_lists_all_48_cards_with_pictures_in_strength_order(data_home):
@@ -35,11 +38,12 @@ def test_french_names_come_first_with_the_chosen_translation(data_home):
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.switch_page("trainer/ui/pages/rules.py").run()
-    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
-    assert first == "luettes — `3D` Monsieur (trois de deniers)"
+    # Names, never codes: the code is only the picture's tooltip.
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — "))
+    assert first == "luettes — Monsieur (trois de deniers)"
     at.selectbox(key="opt_language").select(Language.ITALIAN).run()
-    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
-    assert first == "luettes — `3D` Monsieur (trois de deniers) — tre di denari"
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — "))
+    assert first == "luettes — Monsieur (trois de deniers) — tre di denari"
     at.selectbox(key="opt_language").select(Language.ENGLISH).run()
-    first = next(m.value for m in at.markdown if m.value.startswith("luettes — `3D`"))
-    assert first == "luettes — `3D` Monsieur (trois de deniers) — Mister"
+    first = next(m.value for m in at.markdown if m.value.startswith("luettes — "))
+    assert first == "luettes — Monsieur (trois de deniers) — Mister"

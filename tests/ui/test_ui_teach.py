@@ -40,7 +40,9 @@ def test_panel_lists_the_taught_signs_and_forgets_them(data_home):
     with Store.open() as store:
         store.put(persistence.PERSONAL_KIND, persistence.PROFILE_KEY, _model().to_json(), now=1.0)
     at = _practice()
-    assert any("pout (2 takes)" in c.value for c in at.caption)
+    taught = [c.value for c in at.caption if c.value.startswith("Taught")]
+    # The sign in words and the date as people write it (created without a zone: the server's time).
+    assert taught == ["Taught on 1 December 2026 at 21:00: faire la moue — pout (lips pushed forward) (2 takes)"], taught
     at.button(key="teach_forget").click().run()
     assert not at.exception, at.exception
     with Store.open() as store:
@@ -81,7 +83,7 @@ def test_the_tap_feeds_the_teacher_and_finish_uses_the_signs(shared, gestures_di
     watcher = _Watcher(state)
     saved: list = []
     message = teach.finish(watcher, state.teacher.state(), save=lambda m: saved.append(m) or True)
-    assert message.startswith("Taught mouth_open") and message.endswith("saved.")
+    assert message.startswith("Taught ouvrir la bouche") and message.endswith("saved.")  # in words, not "mouth_open"
     assert state.teacher is None and state.model is saved[0] and watcher.profiles == [None]
     # The rebuilt pipeline recognises this man's wide open mouth with the taught signs.
     pipeline = recognition.make_pipeline(None, state)

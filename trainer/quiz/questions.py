@@ -333,8 +333,7 @@ def _with_levels(cards: Sequence[Card]) -> Text:
 
 def _card_choice(card: Card, *, plain: bool = False) -> Choice:
     if plain:
-        return Choice(card.code, Text(f"{card.french} ({card.code})", f"{card.english} ({card.code})",
-                                      f"{card.italian} ({card.code})"), card=card)
+        return Choice(card.code, Text(card.french, card.english, card.italian), card=card)
     return Choice(card.code, card_text(card), card=card)
 
 
@@ -368,8 +367,8 @@ def _pick(item: str, code: str, rng: random.Random, convention: Convention) -> Q
         Text(f"Quelle carte est « {name.fr} » ?", f"Which card is “{name.en}” ({name.fr})?",
              f"Quale carta è « {name.it} »?"),
         (), choices, (card.code,),
-        Text(f"{name.fr} est le {card.french} ({card.code}).", f"{name.en} is the {card.english} ({card.code}).",
-             f"{name.it} è il {card.italian} ({card.code})."),
+        Text(f"{name.fr} est le {card.french}.", f"{name.en} is the {card.english}.",
+             f"{name.it} è il {card.italian}."),
         convention.name,
         meaning=name,
     )
@@ -408,9 +407,9 @@ def _trick(item: str, argument: str, rng: random.Random, convention: Convention)
     choices = tuple(_card_choice(c) for c in cards) + (Choice(POURRI, SPOILED),)
     detail = _with_levels(sorted(cards, key=lambda c: -c.strength))
     if answer == POURRI:
-        names = " = ".join(c.code for c in top)
-        why = Text(f"Pourri : {names} sont égales ({detail.fr}).", f"Spoiled: {names} tie ({detail.en}).",
-                   f"Pourri: {names} sono pari ({detail.it}).")
+        names = Text(*(" = ".join(getattr(card_text(c), lang) for c in top) for lang in ("fr", "en", "it")))
+        why = Text(f"Pourri : {names.fr} sont égales ({detail.fr}).", f"Spoiled: {names.en} tie ({detail.en}).",
+                   f"Pourri: {names.it} sono pari ({detail.it}).")
     else:
         winner = top[0]
         why = Text(f"{card_text(winner).fr} gagne ({detail.fr}).", f"{card_text(winner).en} wins ({detail.en}).",

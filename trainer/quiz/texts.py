@@ -51,14 +51,12 @@ class Text:
 
 
 def card_text(card: Card) -> Text:
-    """A card's name: its nickname where it has one (kept French in Italian), else the plain name."""
+    """A card's name as players say it: its nickname where it has one (kept French in Italian, with
+    the Italian name beside), else the plain name. Never its code (``3D``): codes are for files and
+    logs, not for a learner's eyes."""
     if card.nickname:
-        return Text(
-            f"{card.nickname} ({card.code})",
-            f"{card.nickname_english} ({card.code})",
-            f"{card.nickname}, {card.italian} ({card.code})",
-        )
-    return Text(f"{card.french} ({card.code})", f"{card.english} ({card.code})", f"{card.italian} ({card.code})")
+        return Text(card.nickname, card.nickname_english or card.nickname, f"{card.nickname}, {card.italian}")
+    return Text(card.french, card.english, card.italian)
 
 
 def card_name(card: Card) -> Text:
@@ -98,11 +96,9 @@ GESTURE_TEXT = {
 }
 
 def sign_text(sign: Sign) -> Text:
-    """What a sign says: ``la Vache``, ``un as``, ``misère`` …"""
+    """What a sign says: ``la Vache``, ``un as``, ``misère`` … (names, never card codes)."""
     french = {Sign.MISERE: "misère (main faible)", Sign.MORDIENNE: "je tente la mordienne"}.get(sign, sign.french)
-    cards = sign.cards
-    suffix = f" ({cards[0].code})" if len(cards) == 1 else ""
-    return Text(french + suffix, sign.english + suffix, sign.italian + suffix)
+    return Text(french, sign.english, sign.italian)
 
 
 SPOILED = Text("pourri (égalité, personne ne gagne)", "spoiled (a tie, nobody wins)", "pourri (pareggio, nessuno vince)")

@@ -63,6 +63,20 @@ def cards_label(cards, language: Language) -> str:
     return ", ".join(card_label(card, language) for card in cards)
 
 
+def human_date(iso: str) -> str:
+    """'1 December 2026 at 19:36' (the server's local time) from an ISO timestamp; the text as
+    given when it is not one."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso
+    if when.tzinfo is not None:
+        when = when.astimezone()
+    return f"{when.day} {when:%B %Y} at {when:%H:%M}"
+
+
 def unavailable(what: Piece) -> None:
     """Say plainly that a part of the product is missing; never show a stand-in."""
     st.warning(f"Unavailable: {what.reason}.", icon=":material/block:")

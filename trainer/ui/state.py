@@ -28,6 +28,7 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "practice_seed": lambda: None,  # seed of the next target pick (None: fresh entropy)
     "practice_upload_done": lambda: None,  # (name, size) of the upload already analysed
     "practice_try": lambda: None,  # trainer.ui.tries.Try: the live try at the asked sign
+    "practice_open": list,  # GestureEvents confirmed by the camera and not yet ended, newest last
     "watcher": lambda: None,  # trainer.ui.watcher.SignWatcher: built once, lives as long as the session
     "calibration": lambda: None,  # the latest CalibrationProgress of a camera calibration
     # The camera (trainer.ui.camera; streamlit-webrtc keeps its own context under camera.WIDGET_KEY)

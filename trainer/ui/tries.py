@@ -7,6 +7,10 @@ raised brows while concentrating) do not end the try and are not failures: the p
 time it took) and is recorded when that gesture *ends* (so the verdict also says how long it was
 held). It fails when :data:`TIMEOUT_S` of camera time pass without the sign.
 
+People sign as they read: the asked sign may already be on the face when the ask shows, or begun a
+moment before the click on "Next sign" or "Try again". Such a sign counts once it is still held
+:data:`HOLD_AFTER_S` after the ask (it was made for the ask, not left over from before).
+
 Times are on the watcher's session clock (seconds), so they are the camera's own, across restarts.
 """
 
@@ -21,6 +25,8 @@ from trainer.ui import drill
 
 TIMEOUT_S = 15.0
 """Camera seconds after the ask without the sign: the try is a miss."""
+HOLD_AFTER_S = 0.5
+"""A sign begun before the ask counts once it has been held this long (camera seconds) after it."""
 HOLD_WAIT_S = 5.0
 """Camera seconds after the confirmation without the gesture's end (camera stopped): recorded
 without a hold time."""
@@ -36,6 +42,9 @@ class Try:
     """The confirmed event of the asked sign (start and confirmation known, end not yet)."""
     seen_at: float | None = None
     """When it was confirmed (the frame that reported it)."""
+    pending: GestureEvent | None = None
+    """The asked sign, begun before the ask and still held: it counts once held :data:`HOLD_AFTER_S`
+    after the ask."""
 
     @property
     def took_s(self) -> float | None:
@@ -53,15 +62,19 @@ class Step:
     attempt: drill.Attempt | None = None
 
 
-def ask(target: Sign, now: float | None) -> Try:
-    """A new try at ``target``, asked at camera time ``now`` (None: the camera has not run yet)."""
-    return Try(target, asked_at=now)
+def ask(target: Sign, now: float | None, held: GestureEvent | None = None) -> Try:
+    """A new try at ``target``, asked at camera time ``now`` (None: the camera has not run yet);
+    ``held``: a gesture making ``target`` that the camera has confirmed and not seen end (the person
+    is making the sign as it is asked)."""
+    return Try(target, asked_at=now, pending=held if now is not None else None)
 
 
 def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side) -> Step:
     """A frame was analysed at ``timestamp``: starts the clock, or ends the try on a timeout."""
     if current.asked_at is None:
         return Step(replace(current, asked_at=timestamp))
+    if current.seen is None and current.pending is not None and timestamp >= current.asked_at + HOLD_AFTER_S:
+        return Step(replace(current, seen=current.pending, seen_at=timestamp, pending=None))
     if current.seen is None and timestamp - current.asked_at > TIMEOUT_S:
         return Step(None, drill.Attempt(current.target, success=False,
                                         note=f"not seen within {TIMEOUT_S:g} s"))
@@ -75,17 +88,24 @@ def on_event(current: Try, event: GestureEvent, reported_at: float, *, final: bo
     """A gesture was confirmed (``final`` False) or ended (True). Only the asked sign moves the try."""
     if convention.sign_for(event.gesture) is not current.target:
         return Step(current)
+    if current.seen is not None:
+        if final and event.gesture is current.seen.gesture and event.start == current.seen.start:
+            return Step(None, _success(current, event, event.duration, convention, signing_hand))
+        return Step(current)
     if current.asked_at is not None and event.start < current.asked_at:
-        return Step(current)  # begun before the ask: made before the person knew what to make
-    if current.seen is None:
-        if final:  # confirmed and ended between two reads of the queue: both at once
-            confirmed = replace(current, seen=event, seen_at=min(reported_at, event.start + event.duration))
+        # Begun before the ask: it counts if it is still held HOLD_AFTER_S after the ask.
+        counts_from = current.asked_at + HOLD_AFTER_S
+        if not final:
+            return Step(replace(current, pending=event))  # on_frame confirms it once held long enough
+        if event.end >= counts_from:
+            confirmed = replace(current, seen=event, seen_at=counts_from, pending=None)
             return Step(None, _success(confirmed, event, event.duration, convention, signing_hand))
-        asked = current.asked_at if current.asked_at is not None else reported_at
-        return Step(replace(current, asked_at=asked, seen=event, seen_at=reported_at))
-    if final and event.gesture is current.seen.gesture and event.start == current.seen.start:
-        return Step(None, _success(current, event, event.duration, convention, signing_hand))
-    return Step(current)
+        return Step(replace(current, pending=None))  # let go too soon after the ask
+    if final:  # confirmed and ended between two reads of the queue: both at once
+        confirmed = replace(current, seen=event, seen_at=min(reported_at, event.start + event.duration))
+        return Step(None, _success(confirmed, event, event.duration, convention, signing_hand))
+    asked = current.asked_at if current.asked_at is not None else reported_at
+    return Step(replace(current, asked_at=asked, seen=event, seen_at=reported_at))
 
 
 def _success(current: Try, event: GestureEvent, hold: float | None, convention: Convention,
@@ -94,4 +114,7 @@ def _success(current: Try, event: GestureEvent, hold: float | None, convention: 
         current.target, event, reported_at=current.seen_at if current.seen_at is not None else event.start,
         asked_at=current.asked_at, convention=convention, signing_hand=signing_hand,
     )
-    return replace(attempt, hold_s=None if hold is None else max(0.0, hold))
+    notes = [attempt.note] if attempt.note else []
+    if current.asked_at is not None and event.start < current.asked_at:
+        notes.append(f"begun {current.asked_at - event.start:.1f} s before the ask")
+    return replace(attempt, hold_s=None if hold is None else max(0.0, hold), note="; ".join(notes))

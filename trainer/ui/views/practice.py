@@ -12,9 +12,9 @@ pictures are the deck's, persistence is the Store's.
 
 from __future__ import annotations
 
+import html
 import random
 import tempfile
-from datetime import datetime
 from pathlib import Path
 
 import streamlit as st
@@ -52,13 +52,21 @@ def _table(settings: Settings) -> dict[Sign, drill.SignStats]:
     return drill.stats(_history(), drill.practicable_signs(_convention(settings)))
 
 
+def _held(sign: Sign) -> GestureEvent | None:
+    """The newest gesture making ``sign`` that the camera confirmed and has not seen end: the person
+    is making the sign as it is asked."""
+    convention = _convention(state.settings())
+    held = [e for e in st.session_state["practice_open"] if convention.sign_for(e.gesture) is sign]
+    return held[-1] if held else None
+
+
 def _ask(sign: Sign) -> None:
     st.session_state["practice_target"] = sign
     watcher = st.session_state.get("watcher")
     # Timed on the camera's own clock from the last frame analysed when the sign is asked (or from
     # the first frame after it, when the camera is not running yet).
     now = None if watcher is None else watcher.latest_timestamp
-    st.session_state["practice_try"] = tries.ask(sign, now)
+    st.session_state["practice_try"] = tries.ask(sign, now, held=_held(sign))
     st.session_state["practice_started"] = now
     st.session_state["practice_feedback"] = None
 
@@ -78,6 +86,16 @@ def _note_seen(event: GestureEvent, reported_at: float, settings: Settings) -> N
     del seen[:-MAX_SEEN]
 
 
+def _note_open(report: GestureReport) -> None:
+    """Keep the gestures confirmed and not yet ended (a sign held when the next one is asked)."""
+    event = report.event
+    still = [e for e in st.session_state["practice_open"]
+             if not (e.gesture is event.gesture and e.start == event.start)]
+    if not report.final:
+        still.append(event)
+    st.session_state["practice_open"] = still[-MAX_SEEN:]
+
+
 def _on_upload_events(events: tuple[GestureEvent, ...], settings: Settings) -> None:
     """A clip or photo is one try: a success if any of its gestures makes the asked sign."""
     for event in events:
@@ -94,9 +112,9 @@ def _on_upload_events(events: tuple[GestureEvent, ...], settings: Settings) -> N
 
 def _describe(event: GestureEvent, sign: Sign | None, settings: Settings, when: str = "") -> str:
     what = render.sign_label(sign, settings.language) if sign else "no sign in this convention"
-    side = f", {event.side.value} side" if event.side else ""
     count = f" ×{event.count}" if event.count > 1 else ""
-    return (f"{when}{event.gesture.value}{count}{side} → **{what}** "
+    return (f"{when}{render.gesture_label(event.gesture, settings.language)}{count}"
+            f"{render.side_label(event.side)} → **{what}** "
             f"(held {event.duration:.2f} s, confidence {event.confidence:.2f})")
 
 
@@ -124,8 +142,9 @@ def _show_feedback(settings: Settings) -> None:
         st.error(f"Not seen: {label} ({attempt.note}). **Try again**, or press **Next sign**.",
                  icon=":material/timer_off:")
     else:
-        other = render.sign_label(attempt.seen_sign, settings.language) if attempt.seen_sign else attempt.seen.value
-        st.error(f"Not that one: I saw {other} ({attempt.seen.value}). Try again.", icon=":material/cancel:")
+        how = render.gesture_label(attempt.seen, settings.language)
+        other = render.sign_label(attempt.seen_sign, settings.language) if attempt.seen_sign else "no sign"
+        st.error(f"Not that one: I saw {other} ({how}). Try again.", icon=":material/cancel:")
 
 
 def _show_seen(settings: Settings) -> None:
@@ -165,7 +184,8 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
         colour = "#2e7d32" if score >= threshold else "#90a4ae"
         bars.append(
             f'<div style="display:flex;align-items:center;gap:6px;font-size:12px">'
-            f'<span style="width:190px">{render.sign_label(sign, settings.language)} · {gesture.value}</span>'
+            f'<span style="width:190px" title="{html.escape(render.gesture_label(gesture, settings.language))}">'
+            f'{html.escape(render.sign_label(sign, settings.language))}{_alternative(gesture, convention)}</span>'
             f'<div style="position:relative;flex:1;height:10px;background:#eceff1">'
             f'<div style="width:{width}%;height:10px;background:{colour}"></div>'
             f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
@@ -174,16 +194,14 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
     st.markdown("".join(bars), unsafe_allow_html=True)
 
 
-def human_date(iso: str) -> str:
-    """'1 December 2026 at 19:36' (the server's local time) from an ISO timestamp; the text as
-    given when it is not one."""
-    try:
-        when = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return iso
-    if when.tzinfo is not None:
-        when = when.astimezone()
-    return f"{when.day} {when:%B %Y} at {when:%H:%M}"
+def _alternative(gesture, convention: Convention) -> str:
+    """" (2nd way)" on the meter of a sign's alternative gesture, so that a sign's two meters are
+    told apart (the gesture itself in words is the label's tooltip)."""
+    way = convention.gestures_for(convention.sign_for(gesture)).index(gesture)
+    return "" if way == 0 else f" ({way + 1}{'nd' if way == 1 else 'rd' if way == 2 else 'th'} way)"
+
+
+human_date = render.human_date  # the calibration's and the taught signs' dates, as people write them
 
 
 def _on_calibration(report: CalibrationProgress) -> None:
@@ -204,6 +222,7 @@ def _take(reports: list, settings: Settings) -> None:
                 step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand)
         elif isinstance(report, GestureReport):
             _note_seen(report.event, report.reported_at, settings)
+            _note_open(report)
             if current is not None:
                 step = tries.on_event(current, report.event, report.reported_at, final=report.final,
                                       convention=convention, signing_hand=hand)
@@ -219,19 +238,31 @@ def _take(reports: list, settings: Settings) -> None:
                 _record(step.attempt)
 
 
-def _show_calibration() -> None:
+def _calibration_status(profile) -> None:
+    """The one line about the calibration, for its state now: in progress, failed, done (in this
+    session or before) or none. Drawn in a fragment redrawn while the camera is on, so a calibration
+    finished by the camera replaces "Not calibrated" instead of being said beside it."""
     calibration = st.session_state["calibration"]
-    if not isinstance(calibration, CalibrationProgress):
+    if isinstance(calibration, CalibrationProgress):
+        if calibration.error:
+            st.error(f"Calibration failed: {calibration.error}")
+            return
+        if calibration.profile is None:
+            done = calibration.progress * CALIBRATION_SECONDS
+            st.progress(calibration.progress, text=f"Calibrating: keep a relaxed, neutral face… "
+                                                   f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
+            return
+        profile = calibration.profile
+    if profile is None:
+        st.caption("Not calibrated: population defaults are in use.")
         return
-    if calibration.error:
-        st.error(f"Calibration failed: {calibration.error}")
-    elif calibration.profile is None:
-        done = calibration.progress * CALIBRATION_SECONDS
-        st.progress(calibration.progress, text=f"Calibrating: keep a relaxed, neutral face… "
-                                               f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
-    else:
-        st.success(f"Calibrated from {calibration.frames} frames over {CALIBRATION_SECONDS:g} s and saved; "
+    when = f" on {human_date(profile.created)}" if profile.created else ""
+    frames = f"{profile.frames} frame{'s' if profile.frames != 1 else ''}"
+    if isinstance(calibration, CalibrationProgress) and calibration.profile is profile:
+        st.success(f"Calibrated{when} from {frames} over {CALIBRATION_SECONDS:g} s and saved; "
                    "recognition now follows your face.")
+    else:
+        st.caption(f"Calibrated{when} from {frames}.")
 
 
 def _live_panel(settings: Settings, reports: list) -> None:
@@ -241,7 +272,6 @@ def _live_panel(settings: Settings, reports: list) -> None:
     if live is None or not live.playing:
         st.caption("Camera stopped: press START in the sidebar (the browser asks for permission the first "
                    "time). It then stays on across pages until you press STOP.")
-    _show_calibration()
     failure = st.session_state["practice_failure"]
     if failure:
         st.error(f"Recognition stopped: {failure}")
@@ -250,7 +280,8 @@ def _live_panel(settings: Settings, reports: list) -> None:
     if current is not None and current.seen is None and current.asked_at is not None and report is not None:
         waited = max(0.0, report.timestamp - current.asked_at)
         st.caption(f"Watching for {render.sign_label(current.target, settings.language)}: "
-                   f"{waited:.1f} s of {tries.TIMEOUT_S:g} s")
+                   f"{waited:.1f} s of {tries.TIMEOUT_S:g} s. A sign you are already making counts once "
+                   f"you have held it {tries.HOLD_AFTER_S:g} s after the ask.")
     _show_feedback(settings)
     _show_seen(settings)
     st.markdown("**Meters** (the signs of your convention; red tick: where a sign turns on)")
@@ -287,13 +318,13 @@ def _target_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> Non
     convention = _convention(settings)
     gesture = convention.gesture_for(target)
     st.subheader(f"Make: {render.sign_label(target, settings.language)}")
-    cards = ", ".join(c.code for c in target.cards) or target.english
+    cards = render.cards_label(target.cards, settings.language) or target.english
     st.markdown(f"*Means:* {cards}. *How:* **{gesture.description}**.")
     alternatives = convention.gestures_for(target)[1:]
     if alternatives:
         st.caption("Also accepted: " + "; ".join(g.description for g in alternatives))
     picture = render.sign_svg(target, settings.convention, width=220, label=True)
-    render.show_svg(picture, width=220, title=gesture.value)
+    render.show_svg(picture, width=220, title=render.gesture_label(gesture, settings.language))
 
 
 def _upload_panel(settings: Settings) -> None:
@@ -356,13 +387,11 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
             st.caption("Calibration needs the recognizer, which is not available in this build.")
             return
         profile = persistence.load_profile()
-        if profile is None:
-            st.caption("Not calibrated: population defaults are in use.")
-        else:
-            when = f" on {human_date(profile.created)}" if profile.created else ""
-            st.caption(f"Calibrated{when} from {profile.frames} frame{'s' if profile.frames != 1 else ''}.")
+        status = st.container()  # filled last: the state after this run's clicks
+        if profile is not None:
             if st.button("Forget my calibration", key="calibration_forget"):
                 persistence.forget_profile()
+                st.session_state["calibration"] = None
                 watcher = st.session_state["watcher"]
                 if watcher is not None:
                     watcher.use_profile(None)
@@ -379,12 +408,24 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
                 try:
                     made = recognition.profile_from_file(_save_upload(upload, folder), persistence.iso_now())
                 except ValueError as error:
+                    made = None
                     st.error(f"Calibration failed: {error}")
-                    return
-            persistence.save_profile(made)
-            if st.session_state["watcher"] is not None:
-                st.session_state["watcher"].use_profile(made)
-            st.success(f"Calibrated from {upload.name} ({made.frames} frame(s) with a face) and saved.")
+            if made is not None:
+                persistence.save_profile(made)
+                profile = made
+                st.session_state["calibration"] = None  # the file's calibration replaces the camera's
+                if st.session_state["watcher"] is not None:
+                    st.session_state["watcher"].use_profile(made)
+                st.success(f"Calibrated from {upload.name} ({made.frames} frame(s) with a face) and saved.")
+        live = mode.mode is modes.InputMode.LIVE_CAMERA and camera.current() is not None
+
+        @st.fragment(run_every=HISTORY_SECONDS if live else None)
+        def calibration_status() -> None:
+            shown = persistence.load_profile() if live else profile
+            _calibration_status(shown)
+
+        with status:
+            calibration_status()
 
 
 def show() -> None:

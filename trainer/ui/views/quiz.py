@@ -246,7 +246,8 @@ def _show_feedback(session, settings: Settings) -> None:
     seen = st.session_state.get("quiz_seen")
     camera_read = (f"Seen by the camera: {seen_text(seen, Convention.named(settings.convention), settings)}. "
                    if seen is not None else "")
-    text = (f"{camera_read}{outcome.answer}. {outcome.explanation} — you answered in {outcome.seconds:.1f} s; "
+    answer = f"The answer: {outcome.answer}" if camera_read else outcome.answer
+    text = (f"{camera_read}{answer}. {outcome.explanation} — you answered in {outcome.seconds:.1f} s; "
             f"next review {due}.")
     if outcome.correct:
         st.success("Right! " + text, icon=":material/check_circle:")

@@ -53,9 +53,9 @@ def show() -> None:
         gestures = convention.gestures_for(sign)
         if not gestures:
             continue
-        meaning = ", ".join(c.code for c in sign.cards) or sign.english
+        meaning = render.cards_label(sign.cards, settings.language) or sign.english
         picture = render.sign_svg(sign, settings.convention, width=44)
-        drawn = render.svg_html(picture, width=44, title=gestures[0].value)
+        drawn = render.svg_html(picture, width=44, title=render.gesture_label(gestures[0], settings.language))
         rows.append(
             f"| {render.sign_label(sign, settings.language)} | {meaning} | "
             f"{' or '.join(g.description for g in gestures)} | {drawn} |"
@@ -68,7 +68,7 @@ def show() -> None:
         cols = st.columns([1, 8])
         cols[0].markdown(f"**{level}**")
         with cols[1]:
-            names = " · ".join(f"`{c.code}` {render.card_label(c, settings.language)}" for c in cards)
+            names = " · ".join(render.card_label(c, settings.language) for c in cards)  # codes: the pictures' tooltips
             st.markdown(f"{cards[0].group.value} — {names}")
             st.markdown(
                 " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention), width=90, title=c.code) for c in cards),

@@ -16,8 +16,8 @@ import streamlit as st
 
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
-from trainer.ui import modes, persistence, recognition
-from trainer.ui.settings import Settings
+from trainer.ui import modes, persistence, recognition, render
+from trainer.ui.settings import Language, Settings
 
 POLL_S = 0.25
 NO_FRAMES_S = 5.0
@@ -41,9 +41,11 @@ def start(watcher: Any, gestures: tuple[Gesture, ...], takes: int, created: str)
     return teacher
 
 
-def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal) -> str:
+def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal,
+           language: Language = Language.FRENCH) -> str:
     """End the session: on success save the taught signs, use them from the next frame on, and say
-    so; else say why. Returns the message (an error message starts with "Teaching failed")."""
+    so (the signs in words); else say why. Returns the message (an error message starts with
+    "Teaching failed")."""
     state = watcher.personal
     state.teacher = None
     if teacher_state.result is None:
@@ -52,12 +54,28 @@ def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal) -> 
     state.model = teacher_state.result
     saved = save(teacher_state.result)
     watcher.use_profile(persistence.load_profile())
-    taught = ", ".join(s.gesture.value for s in teacher_state.result.signs)
+    taught = ", ".join(render.gesture_label(s.gesture, language) for s in teacher_state.result.signs)
     return f"Taught {taught} from {teacher_state.frames} frames" + (" and saved." if saved else " (not saved: no Store).")
 
 
-def _follow(watcher: Any, teacher: Any) -> None:
-    """Show the prompt and progress until the session ends (the camera thread feeds the teacher)."""
+def taught_text(model: Any, language: Language) -> str:
+    """What is taught now, in words and with a date as people write it."""
+    when = f" on {render.human_date(model.created)}" if model.created else ""
+    return f"Taught{when}: " + ", ".join(
+        f"{render.gesture_label(s.gesture, language)} ({s.takes} take{'s' if s.takes != 1 else ''})"
+        for s in model.signs)
+
+
+def _status(model: Any, language: Language) -> None:
+    if model is None:
+        st.caption("No signs taught yet: the built-in recognizer is used for every sign.")
+    else:
+        st.caption(taught_text(model, language))
+
+
+def _follow(watcher: Any, teacher: Any, language: Language, status: Any) -> None:
+    """Show the prompt and progress until the session ends (the camera thread feeds the teacher);
+    then the outcome, and the status line above (``status``, a placeholder) says what is taught now."""
     bar = st.progress(0.0, text="Starting…")
     last_frames, last_change = -1, time.monotonic()
     while True:
@@ -72,8 +90,10 @@ def _follow(watcher: Any, teacher: Any) -> None:
             st.error("No face frames are coming: start the camera (press START above), face it, and try again.")
             return
         time.sleep(POLL_S)
-    message = finish(watcher, state)
+    message = finish(watcher, state, language=language)
     (st.error if message.startswith("Teaching failed") else st.success)(message)
+    with status.container():  # the line drawn before teaching began now says what is taught
+        _status(persistence.load_personal() or getattr(watcher.personal, "model", None), language)
 
 
 def panel(settings: Settings, mode: modes.ModeReport) -> None:
@@ -92,11 +112,10 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
             st.caption("Teaching needs the recognizer, which is not available in this build.")
             return
         model = persistence.load_personal()
-        if model is None:
-            st.caption("No signs taught yet: the built-in recognizer is used for every sign.")
-        else:
-            st.caption(f"Taught {model.created or ''}: " + ", ".join(
-                f"{s.gesture.value} ({s.takes} take{'s' if s.takes != 1 else ''})" for s in model.signs))
+        status = st.empty()  # one line, replaced when a teaching ends
+        with status.container():
+            _status(model, settings.language)
+        if model is not None:
             if st.button("Forget my taught signs", key="teach_forget"):
                 persistence.forget_personal()
                 watcher = st.session_state.get("watcher")
@@ -113,7 +132,7 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
             return
         options = teachable_gestures(settings)
         chosen = st.multiselect("Signs to teach", options, default=list(options), key="teach_signs",
-                                format_func=lambda g: g.value)
+                                format_func=lambda g: render.gesture_label(g, settings.language))
         takes = st.radio("Takes of each sign", (2, 3), horizontal=True, key="teach_takes")
         watcher = st.session_state.get("watcher")
         if watcher is not None and not hasattr(watcher, "personal"):
@@ -122,4 +141,4 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
             st.caption("Start the camera above first.")
         if st.button("Start teaching", key="teach_start", disabled=not chosen or watcher is None):
             teacher = start(watcher, tuple(chosen), int(takes), persistence.iso_now())
-            _follow(watcher, teacher)
+            _follow(watcher, teacher, settings.language, status)
