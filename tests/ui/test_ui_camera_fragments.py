@@ -155,3 +155,37 @@ def test_a_sign_the_camera_saw_before_the_face_was_ready_does_not_answer_the_qui
     at = camera_page(_quiz_script_without_a_ready_moment)
     assert at.session_state["quiz_feedback"] is None
     assert any("waiting for a relaxed face" in c.value for c in at.caption)
+
+
+def _calibration_script() -> None:
+    import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
+
+    from trainer.ui import persistence, recognition
+    from trainer.ui.views import practice
+    from trainer.ui.watcher import CalibrationProgress, SignWatcher
+
+    def make_watcher() -> SignWatcher:
+        # The camera's calibration just finished: its profile (here from a real neutral photo of
+        # ../shared/gestures) arrives in the queue; the page saves it.
+        from trainer.ui.fakecam import NEUTRAL_PHOTO
+        from conftest import shared_dir
+
+        profile = recognition.profile_from_file(shared_dir() / "gestures" / NEUTRAL_PHOTO, persistence.iso_now())
+        watcher = SignWatcher(lambda profile: None, None)
+        watcher.reports.put(CalibrationProgress(1.0, 90, profile=profile))
+        st.session_state["calibration"] = CalibrationProgress(0.5, 45)
+        return watcher
+
+    stand_in_camera(make_watcher)
+    practice.show()
+
+
+def test_a_camera_calibration_once_done_is_said_once(data_home, shared):
+    """"Not calibrated: population defaults are in use." stood beside "Calibrated from … and saved":
+    the calibration's line now says its state once."""
+    at = AppTest.from_function(_calibration_script, default_timeout=120).run()
+    assert not at.exception, at.exception
+    assert not [c.value for c in at.caption if c.value.startswith("Not calibrated")], [c.value for c in at.caption]
+    done = [s.value for s in at.success if s.value.startswith("Calibrated")]
+    assert len(done) == 1 and "and saved" in done[0], done

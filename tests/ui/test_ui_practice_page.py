@@ -102,6 +102,8 @@ def test_an_uploaded_photo_answers_the_drill_and_is_saved(data_home, gestures_di
     at.button(key="calibration_from_file").click().run()
     assert not at.exception, at.exception
     assert any(s.value.startswith("Calibrated from neutral.jpg") for s in at.success)
+    # Said once, for the state now: not "Not calibrated" beside it.
+    assert not [c.value for c in at.caption if c.value.startswith("Not calibrated")]
     profile = persistence.load_profile()
     assert profile is not None and profile.frames == 1
 

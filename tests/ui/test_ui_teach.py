@@ -92,3 +92,57 @@ def test_the_tap_feeds_the_teacher_and_finish_uses_the_signs(shared, gestures_di
     finally:
         pipeline.close()
     assert sum(s >= 0.55 for s in scores) >= 0.8 * len(scores)
+
+
+def _teach_script(model: str) -> None:
+    """The Teach panel with a live camera stood in for; the teaching session it starts is a real
+    SignTeacher fed with a real clip's frames (lp_d18 opening his mouth twice), so it is over as soon
+    as the panel follows it."""
+    import os
+    import sys
+    from pathlib import Path
+
+    import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
+
+    from trainer.ui import modes, recognition
+    from trainer.ui.views import teach
+
+    os.environ["ALUETTE_FACE_MODEL"] = model
+    sys.path.insert(0, str(Path(teach.__file__).resolve().parents[3] / "tests" / "vision"))
+    from personal_clips import recorded
+    from test_teaching import D18_STEPS
+
+    from trainer.vision.teaching import SignTeacher
+
+    def fed_start(watcher, gestures, takes, created):
+        shared = Path(model).parents[1]
+        clip = recorded(str(shared / "gestures" / "sequence" / "lp_d18.mp4"), model)
+        teacher = SignTeacher(D18_STEPS, created=created)
+        for frame in clip.features:
+            teacher.add(frame.features, frame.timestamp, frame.face)
+        watcher.personal.teacher = teacher
+        return teacher
+
+    teach.start = fed_start
+    stand_in_camera(lambda: recognition.make_watcher(st.session_state["settings"]))
+    st.session_state["watcher"] = st.session_state["fake_watcher"]
+    settings = st.session_state["settings"]
+    teach.panel(settings, modes.input_mode(settings.camera))
+
+
+def test_a_finished_teaching_replaces_no_signs_taught_yet(shared, data_home):
+    """"No signs taught yet" stood beside "Taught … and saved." after a teaching: the status line now
+    says what is taught when the teaching ends."""
+    from personal_clips import face_model
+
+    at = AppTest.from_function(_teach_script, args=(str(face_model(shared)),), default_timeout=300).run()
+    assert not at.exception, at.exception
+    assert [c.value for c in at.caption if c.value.startswith("No signs taught yet")]
+    at.button(key="teach_start").click().run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    assert not [c for c in captions if c.startswith("No signs taught yet")], captions
+    done = [s.value for s in at.success]
+    assert done and done[0].startswith("Taught ouvrir la bouche") and done[0].endswith("and saved."), done
+    assert [c for c in captions if c.startswith("Taught on ") and "ouvrir la bouche" in c], captions

@@ -64,10 +64,12 @@ def make_sign_clip(gestures_dir: Path, out: Path, *, neutral_s: float = 2.0, sig
     return out
 
 
-def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_S) -> tuple[Path, float]:
+def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_S, slow: int = 1) -> tuple[Path, float]:
     """The real signing clip as a fake camera: its frames up to :data:`SIGNING_CUT_S`, fitted to a
     webcam frame, then the last (closed-mouth) frame held ``pad_s``. Returns the file and the loop's
-    length in seconds (Chromium plays it again and again: one opening per loop)."""
+    length in seconds (Chromium plays it again and again: one opening per loop). ``slow`` plays the
+    clip that many times slower (each frame repeated): the same man holding his mouth open longer,
+    as a person holding a sign while clicking."""
     import cv2
 
     from trainer.vision.sources import write_y4m
@@ -76,11 +78,11 @@ def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_
     capture = cv2.VideoCapture(str(path))
     fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
     frames = []
-    while len(frames) < int(SIGNING_CUT_S * fps):
+    while len(frames) < int(SIGNING_CUT_S * fps) * slow:
         ok, image = capture.read()
         if not ok:
             break
-        frames.append(fit(image))
+        frames.extend([fit(image)] * slow)
     capture.release()
     if not frames:
         raise ValueError(f"no frame could be read from {path}: check ../shared/gestures")
