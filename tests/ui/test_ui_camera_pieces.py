@@ -130,6 +130,24 @@ def test_a_sign_held_at_the_ask_counts_once_held_long_enough_after_it():
     assert attempts[0].hold_s == pytest.approx(1.8) and attempts[0].note == "begun 0.4 s before the ask"
 
 
+def test_a_sign_held_at_the_ask_but_let_go_before_the_hold_after_it_does_not_count():
+    """The camera reports a gesture's end only after its release time: a frame HOLD_AFTER_S after
+    the ask without the gesture over its threshold does not see it, and its end, once reported,
+    shows it was let go too soon; the next opening answers."""
+    held = _event(Gesture.MOUTH_OPEN, 3.0, 5.1)
+    asked = tries.ask(Sign.AS, now=5.0, held=held)
+    step = tries.on_frame(asked, 5.6, convention=CLASSIC, signing_hand=Side.RIGHT, active=frozenset())
+    assert step.current.seen is None
+    # Without the frame's scores, the frame sees it; its end (reported late) takes it back.
+    seen = tries.on_frame(asked, 5.6, convention=CLASSIC, signing_hand=Side.RIGHT).current
+    assert seen.seen == held
+    current, attempts = _feed(seen, ("event", held, 5.8, True))
+    assert attempts == [] and current.seen is None
+    later = _event(Gesture.MOUTH_OPEN, 8.0, 9.0)
+    current, attempts = _feed(current, ("event", later, 8.2, False), ("event", later, 9.6, True))
+    assert attempts[0].success and attempts[0].detect_s == pytest.approx(3.2) and attempts[0].note == ""
+
+
 def test_a_sign_begun_a_moment_before_the_ask_and_confirmed_after_it_counts():
     """Begun just before the click (the camera confirms it a few frames later, after the ask) and
     held: it counts."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from trainer.signals.conventions import Convention
-from trainer.signals.gestures import GestureEvent, Side
+from trainer.signals.gestures import Gesture, GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import drill
 
@@ -69,12 +69,17 @@ def ask(target: Sign, now: float | None, held: GestureEvent | None = None) -> Tr
     return Try(target, asked_at=now, pending=held if now is not None else None)
 
 
-def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side) -> Step:
-    """A frame was analysed at ``timestamp``: starts the clock, or ends the try on a timeout."""
+def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side,
+             active: frozenset[Gesture] | None = None) -> Step:
+    """A frame was analysed at ``timestamp``: starts the clock, or ends the try on a timeout.
+    ``active``: the gestures over their threshold in that frame (None: not known); a sign begun
+    before the ask is seen only on a frame that still shows it, :data:`HOLD_AFTER_S` after the ask."""
     if current.asked_at is None:
         return Step(replace(current, asked_at=timestamp))
-    if current.seen is None and current.pending is not None and timestamp >= current.asked_at + HOLD_AFTER_S:
-        return Step(replace(current, seen=current.pending, seen_at=timestamp, pending=None))
+    pending = current.pending
+    if (current.seen is None and pending is not None and timestamp >= current.asked_at + HOLD_AFTER_S
+            and (active is None or pending.gesture in active)):
+        return Step(replace(current, seen=pending, seen_at=timestamp, pending=None))
     if current.seen is None and timestamp - current.asked_at > TIMEOUT_S:
         return Step(None, drill.Attempt(current.target, success=False,
                                         note=f"not seen within {TIMEOUT_S:g} s"))
@@ -90,6 +95,10 @@ def on_event(current: Try, event: GestureEvent, reported_at: float, *, final: bo
         return Step(current)
     if current.seen is not None:
         if final and event.gesture is current.seen.gesture and event.start == current.seen.start:
+            if (current.asked_at is not None and event.start < current.asked_at
+                    and event.end < current.asked_at + HOLD_AFTER_S):
+                # Begun before the ask and, as its end now shows, let go too soon after it.
+                return Step(replace(current, seen=None, seen_at=None))
             return Step(None, _success(current, event, event.duration, convention, signing_hand))
         return Step(current)
     if current.asked_at is not None and event.start < current.asked_at:

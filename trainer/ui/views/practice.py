@@ -219,7 +219,10 @@ def _take(reports: list, settings: Settings) -> None:
         if isinstance(report, FrameReport):
             st.session_state["practice_live"] = report
             if current is not None:
-                step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand)
+                limits = dict(report.thresholds)
+                active = frozenset(g for g, score in report.scores if score >= limits.get(g, 0.5))
+                step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand,
+                                      active=active)
         elif isinstance(report, GestureReport):
             _note_seen(report.event, report.reported_at, settings)
             _note_open(report)
