@@ -25,7 +25,8 @@ What is measured, per minute:
   in the hand (the page's answer to the click); clicks on other buttons are timed to the first change
   of the page's buttons and banners, listed apart;
 * **errors**: exception lines in the server log, error boxes of Streamlit on any page, and clicks the
-  page never answered (30 s; a screenshot of the page is kept beside OUT).
+  page never answered (30 s; a screenshot of the page is kept in $TMPDIR/soak-NAME, not in docs/:
+  the fake camera shows a real person).
 
 Printed as it goes, one line a minute; written as JSON (``OUT.json``: settings, every minute, each
 session's totals) after every minute, so a stopped run keeps what it measured, and a plot
@@ -215,8 +216,9 @@ class Session:
             time.sleep(0.02)
         print(f"  session {self.totals.index}: {what} not answered in {CLICK_TIMEOUT_S:.0f} s", flush=True)
         self.totals.unanswered_clicks += 1
-        if self.evidence is not None:  # what the page showed instead
-            shot = self.evidence.parent / f"{self.evidence.name}-s{self.totals.index}-unanswered{self.totals.unanswered_clicks}.png"
+        if self.evidence is not None:  # what the page showed instead (the video shows a real person: not for docs/)
+            self.evidence.mkdir(parents=True, exist_ok=True)
+            shot = self.evidence / f"s{self.totals.index}-unanswered{self.totals.unanswered_clicks}.png"
             try:
                 self.page.screenshot(path=str(shot), full_page=True)
             except Exception:
@@ -253,7 +255,11 @@ class Session:
             except Exception as error:  # redrawn under the click (it became disabled): look again
                 print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}", flush=True)
                 return True
-            took = self._wait(lambda: card.count() == 0, f"the card {key[len('st-key-card_'):]}")
+            # Answered when the card leaves the hand, or stays with its button disabled (the deal's
+            # last card: the next deal's hand may hold the same card, its button off while paused).
+            played = card.get_by_role("button", name=re.compile(r"^(Play|Discard)$"))
+            took = self._wait(lambda: card.count() == 0 or (played.count() and played.first.is_disabled()),
+                              f"the card {key[len('st-key-card_'):]}")
             if took is not None:
                 self.card_latencies.append(time.monotonic() - started)
                 self.totals.card_clicks += 1
@@ -308,7 +314,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: flo
             drivers: list[Session] = []
             for i in range(sessions):
                 context = browser.new_context(viewport={"width": 1400, "height": 1100})
-                driver = Session(context.new_page(), i, evidence=out)
+                driver = Session(context.new_page(), i, evidence=Path(tempfile.gettempdir()) / f"soak-{out.name}")
                 driver.open(app.url)
                 drivers.append(driver)
                 print(f"session {i} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)", flush=True)
