@@ -59,11 +59,19 @@ FPS_EVERY_S = 5.0
 PREFERRED_ANSWERS = ("Pass", "No chant", "Refuse")
 """The questions the engine asks the person are answered with the first of these offered."""
 
-ENABLED_CARDS_JS = """els => els.filter(e => {
+ENABLED_CARDS_JS = """els => els.filter(e => e.offsetParent !== null).filter(e => {
   // The hand's containers (st-key-card_XX) whose Play/Discard button is enabled: their key classes.
   const b = [...e.querySelectorAll('button')].find(x => /^(Play|Discard)$/.test(x.innerText.trim()));
   return b && !b.disabled;
 }).map(e => [...e.classList].find(c => c.startsWith('st-key-card_')))"""
+SHOWN_JS = """(key) => {
+  // Whether the hand still shows that card with an enabled button (an element Streamlit keeps in the
+  // page hidden after a rerun is not shown).
+  const el = [...document.querySelectorAll('.' + key)].find(e => e.offsetParent !== null);
+  if (!el) return false;
+  const b = [...el.querySelectorAll('button')].find(x => /^(Play|Discard)$/.test(x.innerText.trim()));
+  return !!b && !b.disabled;
+}"""
 SIGNATURE_JS = """() => {
   // What a click changes on Play: the buttons (label, enabled) and the banners, without the camera
   // panel's lines, which change by themselves several times a second.
@@ -87,6 +95,7 @@ class SessionTotals:
     games_started: int = 1
     unanswered_clicks: int = 0
     page_errors: int = 0
+    redrawn_queries: int = 0
     fps_samples: list[int] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -169,22 +178,36 @@ class Session:
 
     # -- setup ----------------------------------------------------------------------------------
 
-    def open(self, url: str) -> None:
-        """Practice, camera on, START once, then Play with a new game."""
+    def open(self, url: str, *, camera: bool = True) -> None:
+        """Practice, camera on, START once (unless ``camera`` is False), then Play with a new game."""
+        self.begin(url, camera=camera)
+        self.to_play(camera=camera)
+
+    def begin(self, url: str, *, camera: bool = True) -> None:
+        """Open Practice; switch the camera on and press START (without waiting for the stream, so
+        that many sessions connect at once)."""
         from playwright.sync_api import expect
 
         page = self.page
         page.goto(url, wait_until="domcontentloaded")
-        expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=120_000)
-        page.get_by_text("Camera on", exact=True).click()
-        expect(page.get_by_text("Mode: live camera.")).to_be_visible(timeout=120_000)
-        widget = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
-        widget.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=180_000)
-        expect(page.get_by_text(FPS).first).to_be_visible(timeout=180_000)
+        expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=180_000)
+        if camera:
+            page.get_by_text("Camera on", exact=True).click()
+            expect(page.get_by_text("Mode: live camera.")).to_be_visible(timeout=180_000)
+            widget = page.frame_locator('[data-testid="stSidebar"] iframe[title*="webrtc"]')
+            widget.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=180_000)
+
+    def to_play(self, *, camera: bool = True) -> None:
+        """Wait for an analysed frame (camera on), then open Play and start a new game."""
+        from playwright.sync_api import expect
+
+        page = self.page
+        if camera:
+            expect(page.get_by_text(FPS).first).to_be_visible(timeout=300_000)
         page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=120_000)
-        page.locator(".st-key-play_new button").click(timeout=60_000)
-        expect(page.get_by_text("Your hand").first).to_be_visible(timeout=120_000)
+        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=180_000)
+        page.locator(".st-key-play_new button").click(timeout=120_000)
+        expect(page.get_by_text("Your hand").first).to_be_visible(timeout=180_000)
 
     # -- one step -------------------------------------------------------------------------------
 
@@ -227,7 +250,20 @@ class Session:
         return None
 
     def step(self) -> bool:
-        """One click if the page offers one; False when there was nothing to click (bots playing)."""
+        """One click if the page offers one; False when there was nothing to click (bots playing).
+        A query the page redrew under (an element gone between two calls) is not an error of the
+        app: the step is over and the next one looks again."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return self._step()
+        except PlaywrightError as error:
+            self.totals.redrawn_queries += 1
+            print(f"  session {self.totals.index}: page redrawn under a query ({str(error).splitlines()[0][:120]})",
+                  flush=True)
+            return True
+
+    def _step(self) -> bool:
         page = self.page
         if page.locator('[data-testid="stException"]').count():
             self.totals.page_errors += 1
@@ -255,10 +291,9 @@ class Session:
             except Exception as error:  # redrawn under the click (it became disabled): look again
                 print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}", flush=True)
                 return True
-            # Answered when the card leaves the hand, or stays with its button disabled (the deal's
-            # last card: the next deal's hand may hold the same card, its button off while paused).
-            played = card.get_by_role("button", name=re.compile(r"^(Play|Discard)$"))
-            took = self._wait(lambda: card.count() == 0 or (played.count() and played.first.is_disabled()),
+            # Answered when the hand no longer shows that card with an enabled button: it left the
+            # hand, or (the deal's last card) the next deal's hand holds the same card, its button off.
+            took = self._wait(lambda: not page.evaluate(SHOWN_JS, key),
                               f"the card {key[len('st-key-card_'):]}")
             if took is not None:
                 self.card_latencies.append(time.monotonic() - started)
@@ -288,7 +323,8 @@ class Session:
         return out
 
 
-def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: float = 0.0) -> dict[str, Any]:
+def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool = True,
+        clicks: bool = True) -> dict[str, Any]:
     """The whole run; returns (and writes to ``out``.json) what it measured."""
     from playwright.sync_api import sync_playwright
 
@@ -299,7 +335,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: flo
     out.parent.mkdir(parents=True, exist_ok=True)
     record: dict[str, Any] = {
         "command": "python -m trainer.lab.soak " + " ".join(sys.argv[1:]),
-        "sessions": sessions, "minutes": minutes, "cores": os.cpu_count(),
+        "sessions": sessions, "minutes": minutes, "cores": os.cpu_count(), "camera": camera, "clicks": clicks,
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "minute_rows": [], "session_totals": [],
     }
@@ -312,14 +348,15 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: flo
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                                  args=chromium_args(clip))
             drivers: list[Session] = []
-            for i in range(sessions):
+            for i in range(sessions):  # every session connects its camera, then each goes to Play
                 context = browser.new_context(viewport={"width": 1400, "height": 1100})
                 driver = Session(context.new_page(), i, evidence=Path(tempfile.gettempdir()) / f"soak-{out.name}")
-                driver.open(app.url)
+                driver.begin(app.url, camera=camera)
                 drivers.append(driver)
-                print(f"session {i} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)", flush=True)
-            if settle_s:
-                time.sleep(settle_s)
+            for driver in drivers:
+                driver.to_play(camera=camera)
+                print(f"session {driver.totals.index} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)",
+                      flush=True)
             began = time.monotonic()
             minute_end = began + 60.0
             minute = 1
@@ -328,7 +365,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, settle_s: flo
                 now = time.monotonic()
                 for driver in drivers:
                     driver.sample_fps(now)
-                clicked = drivers[turn % len(drivers)].step()
+                clicked = drivers[turn % len(drivers)].step() if clicks else False
                 turn += 1
                 if not clicked:
                     time.sleep(0.1)
@@ -462,12 +499,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "soak" / "soak",
                         help="where OUT.json and OUT.png go")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
+    parser.add_argument("--no-camera", action="store_true", help="a control: play without the camera")
+    parser.add_argument("--no-clicks", action="store_true", help="a control: the camera on, nobody playing")
     args = parser.parse_args(argv)
     if args.sessions < 1 or args.minutes <= 0:
         parser.error("--sessions must be at least 1 and --minutes more than 0")
     if not (args.shared / "gestures" / "MANIFEST.tsv").is_file():
         parser.error(f"no gestures at {args.shared}/gestures: pass --shared (the folder beside the checkout)")
-    record = run(sessions=args.sessions, minutes=args.minutes, out=args.out, shared=args.shared)
+    record = run(sessions=args.sessions, minutes=args.minutes, out=args.out, shared=args.shared,
+                 camera=not args.no_camera, clicks=not args.no_clicks)
     print(json.dumps(record["verdict"], indent=1))
     return 0
 
