@@ -1,0 +1,61 @@
+"""The soak's arithmetic (trainer.lab.soak): the verdict against the targets, the RSS of a process
+tree read from /proc, the exception lines of a server log. The soak itself is a measurement run on
+purpose (python -m trainer.lab.soak), not a test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trainer.lab import soak
+
+
+def _row(minute: int, rss: float, fps: float | None, click: float | None, errors: int = 0) -> dict:
+    return {"minute": minute, "sessions": 1, "fps_median": fps, "fps_min": fps, "rss_mb": rss,
+            "click_median_s": click, "click_p90_s": click, "click_max_s": click, "card_clicks": 3,
+            "other_click_median_s": None, "other_clicks": 0, "server_errors": errors, "page_errors": 0,
+            "load1": 2.0 + minute}
+
+
+def test_the_verdict_compares_the_last_minute_with_minute_five_and_the_quarters():
+    rows = [_row(m, 500 + 10 * m, 20 if m <= 2 else 10, 1.0 + m / 10) for m in range(1, 9)]
+    verdict = soak.verdict({"minutes": 8, "minute_rows": rows})
+    assert verdict["complete"] and verdict["rss_minute5_mb"] == 550 and verdict["rss_last_mb"] == 580
+    assert verdict["rss_growth"] == pytest.approx(30 / 550, abs=1e-4)
+    assert verdict["fps_first_quarter"] == 20 and verdict["fps_last_quarter"] == 10
+    assert verdict["click_median_of_minutes_s"] == pytest.approx(1.45)
+    assert verdict["load1_range"] == [3.0, 10.0]
+
+
+def test_a_run_stopped_early_says_it_is_incomplete():
+    verdict = soak.verdict({"minutes": 60, "minute_rows": [_row(1, 400, 15, 0.5)]})
+    assert not verdict["complete"] and verdict["minutes_measured"] == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_rss_counts_the_children_of_a_process():
+    child = subprocess.Popen([sys.executable, "-c", "b = bytearray(80 * 2**20); import time; time.sleep(30)"])
+    try:
+        import time
+
+        deadline = time.monotonic() + 20
+        while soak.process_rss_mb(child.pid) < 80 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        alone = soak.process_rss_mb(child.pid)
+        assert alone >= 80
+        assert soak.process_rss_mb(os.getpid()) >= alone  # the child is in this process's tree
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_server_errors_are_the_logs_exception_lines(tmp_path):
+    log = tmp_path / "server.log"
+    log.write_text("I0000 mediapipe chatter\nException in thread x:\nTraceback (most recent call last):\n"
+                   "ValueError: bad\nall fine\n")
+    assert soak.server_error_count(log) == 3
+    assert soak.server_error_count(tmp_path / "missing.log") == 0
