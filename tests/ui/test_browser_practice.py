@@ -57,8 +57,17 @@ def test_try_again_while_the_sign_is_held_counts_it(server, gestures_dir: Path, 
         took = float(SEEN.search(text).group(1))
         assert took < 2.0, f"seen {took} s after the ask ({text})"
 
-        # Calibration from the camera: once done, its line says so, and "Not calibrated" is gone
-        # (it stayed beside "Calibrated … and saved": drawn before, never redrawn).
+    assert server_errors(server.log) == [], server_error_report(server.log)
+
+
+def test_a_camera_calibration_replaces_not_calibrated(server, gestures_dir: Path, tmp_path: Path):
+    """Calibration from the camera: once done, its line says so, and "Not calibrated" is gone (it
+    stayed beside "Calibrated … and saved": drawn by the page before, never redrawn)."""
+    from playwright.sync_api import expect
+
+    clip, _loop = make_signing_clip(gestures_dir, tmp_path / "signing.y4m")
+    with browser_page(server, tmp_path, fake_video=clip) as page:
+        start_camera(page)
         page.get_by_text("Calibrate (neutral face)").click()
         expect(page.get_by_text("Not calibrated: population defaults are in use.")).to_be_visible(timeout=30_000)
         page.get_by_role("button", name=re.compile(r"^Calibrate from the camera")).click()
