@@ -3,7 +3,8 @@
 Starts the app (temporary data folder), drives Debian's headless Chromium with a fake camera playing
 a real clip from ../shared/gestures (``trainer.ui.fakecam``), and saves Practice (a sign asked and
 seen, the meters of the convention), Play (a saved deal in which the person holds one ace, resumed,
-with the camera signs the partner received), Quiz and Rules. The footage is of a real person whose
+with the camera signs the partner received), Quiz (a card → sign question answered by the camera,
+what it saw said under the question) and Rules. The footage is of a real person whose
 rights are unknown: the video element is masked in every picture. Look at the pictures before
 committing them.
 
@@ -86,7 +87,7 @@ def main() -> int:
             camera.get_by_role("button", name=re.compile("^start$", re.I)).click(timeout=120_000)
             expect(page.get_by_text(re.compile(r"frames/s analysed")).first).to_be_visible(timeout=120_000)
             ask_until_seen(page)
-            expect(page.get_by_text("un as · mouth_open").first).to_be_visible(timeout=30_000)
+            expect(page.get_by_text("ouvrir la bouche — open the mouth").first).to_be_visible(timeout=30_000)
             shoot(page, args.out, "practice")
 
             page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
@@ -96,9 +97,13 @@ def main() -> int:
             expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
             shoot(page, args.out, "play")
 
+            # The quiz: the first question (a card's name) answered by a click, then "which sign tells
+            # your partner about this?" answered by the camera, what it saw said above the progress.
             page.get_by_role("link", name=re.compile(r"\bQuiz$")).first.click()
             page.get_by_role("button", name="Start").click()
-            expect(page.get_by_role("heading", name="Your progress")).to_be_visible(timeout=60_000)
+            page.locator('[class*="st-key-quiz_choice_"] button').first.click()
+            page.get_by_role("button", name="Next question").click()
+            expect(page.get_by_text(re.compile(r"Seen by the camera: ")).first).to_be_visible(timeout=120_000)
             shoot(page, args.out, "quiz")
 
             page.get_by_role("link", name=re.compile(r"\bRules$")).first.click()
