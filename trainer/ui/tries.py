@@ -124,6 +124,6 @@ def _success(current: Try, event: GestureEvent, hold: float | None, convention: 
         asked_at=current.asked_at, convention=convention, signing_hand=signing_hand,
     )
     notes = [attempt.note] if attempt.note else []
-    if current.asked_at is not None and event.start < current.asked_at:
+    if current.asked_at is not None and current.asked_at - event.start >= 0.05:  # "0.0 s before" says nothing
         notes.append(f"begun {current.asked_at - event.start:.1f} s before the ask")
     return replace(attempt, hold_s=None if hold is None else max(0.0, hold), note="; ".join(notes))
