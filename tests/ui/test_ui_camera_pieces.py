@@ -148,6 +148,17 @@ def test_a_sign_held_at_the_ask_but_let_go_before_the_hold_after_it_does_not_cou
     assert attempts[0].success and attempts[0].detect_s == pytest.approx(3.2) and attempts[0].note == ""
 
 
+def test_a_gesture_begun_long_before_the_ask_never_counts_even_if_its_end_never_came():
+    """An opening whose end never reached the page (its final report drained on another page) must
+    not answer a later ask when the same gesture shows again: it began BEFORE_MAX_S or more before."""
+    stale = _event(Gesture.MOUTH_OPEN, 10.0, 11.0)
+    asked = tries.ask(Sign.AS, now=10.0 + tries.BEFORE_MAX_S + 60, held=stale)
+    assert asked.pending is None
+    current, attempts = _feed(asked, ("frame", asked.asked_at + 1.0),
+                              ("event", stale, asked.asked_at + 1.2, False))
+    assert attempts == [] and current.seen is None and current.pending is None
+
+
 def test_a_sign_begun_a_moment_before_the_ask_and_confirmed_after_it_counts():
     """Begun just before the click (the camera confirms it a few frames later, after the ask) and
     held: it counts."""

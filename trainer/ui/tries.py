@@ -9,7 +9,8 @@ held). It fails when :data:`TIMEOUT_S` of camera time pass without the sign.
 
 People sign as they read: the asked sign may already be on the face when the ask shows, or begun a
 moment before the click on "Next sign" or "Try again". Such a sign counts once it is still held
-:data:`HOLD_AFTER_S` after the ask (it was made for the ask, not left over from before).
+:data:`HOLD_AFTER_S` after the ask (it was made for the ask, not left over from before), if it began
+at most :data:`BEFORE_MAX_S` before the ask.
 
 Times are on the watcher's session clock (seconds), so they are the camera's own, across restarts.
 """
@@ -27,6 +28,9 @@ TIMEOUT_S = 15.0
 """Camera seconds after the ask without the sign: the try is a miss."""
 HOLD_AFTER_S = 0.5
 """A sign begun before the ask counts once it has been held this long (camera seconds) after it."""
+BEFORE_MAX_S = 5.0
+"""How long before the ask a sign may have begun and still count: longer, it was not made for it (and
+the camera may simply never have reported its end)."""
 HOLD_WAIT_S = 5.0
 """Camera seconds after the confirmation without the gesture's end (camera stopped): recorded
 without a hold time."""
@@ -66,7 +70,8 @@ def ask(target: Sign, now: float | None, held: GestureEvent | None = None) -> Tr
     """A new try at ``target``, asked at camera time ``now`` (None: the camera has not run yet);
     ``held``: a gesture making ``target`` that the camera has confirmed and not seen end (the person
     is making the sign as it is asked)."""
-    return Try(target, asked_at=now, pending=held if now is not None else None)
+    recent = held is not None and now is not None and held.start >= now - BEFORE_MAX_S
+    return Try(target, asked_at=now, pending=held if recent else None)
 
 
 def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side,
@@ -103,6 +108,8 @@ def on_event(current: Try, event: GestureEvent, reported_at: float, *, final: bo
         return Step(current)
     if current.asked_at is not None and event.start < current.asked_at:
         # Begun before the ask: it counts if it is still held HOLD_AFTER_S after the ask.
+        if event.start < current.asked_at - BEFORE_MAX_S:
+            return Step(current)  # long before: not made for this ask
         counts_from = current.asked_at + HOLD_AFTER_S
         if not final:
             return Step(replace(current, pending=event))  # on_frame confirms it once held long enough

@@ -56,7 +56,7 @@ def _held(sign: Sign) -> GestureEvent | None:
     """The newest gesture making ``sign`` that the camera confirmed and has not seen end: the person
     is making the sign as it is asked."""
     convention = _convention(state.settings())
-    held = [e for e in st.session_state["practice_open"] if convention.sign_for(e.gesture) is sign]
+    held = [e for e in st.session_state["practice_open"] or () if convention.sign_for(e.gesture) is sign]
     return held[-1] if held else None
 
 
@@ -89,7 +89,7 @@ def _note_seen(event: GestureEvent, reported_at: float, settings: Settings) -> N
 def _note_open(report: GestureReport) -> None:
     """Keep the gestures confirmed and not yet ended (a sign held when the next one is asked)."""
     event = report.event
-    still = [e for e in st.session_state["practice_open"]
+    still = [e for e in st.session_state["practice_open"] or ()
              if not (e.gesture is event.gesture and e.start == event.start)]
     if not report.final:
         still.append(event)
@@ -218,9 +218,13 @@ def _take(reports: list, settings: Settings) -> None:
         step = None
         if isinstance(report, FrameReport):
             st.session_state["practice_live"] = report
+            limits = dict(report.thresholds)
+            active = frozenset(g for g, score in report.scores if score >= limits.get(g, 0.5))
+            # Gestures begun too long ago to answer an ask (tries.BEFORE_MAX_S) are forgotten: their
+            # end may never reach this page (drained on another page, a stream that stopped).
+            st.session_state["practice_open"] = [e for e in st.session_state["practice_open"] or ()
+                                                 if e.start >= report.timestamp - tries.BEFORE_MAX_S]
             if current is not None:
-                limits = dict(report.thresholds)
-                active = frozenset(g for g, score in report.scores if score >= limits.get(g, 0.5))
                 step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand,
                                       active=active)
         elif isinstance(report, GestureReport):
