@@ -189,7 +189,7 @@ class Session:
         from playwright.sync_api import expect
 
         page = self.page
-        page.goto(url, wait_until="domcontentloaded")
+        page.goto(url, wait_until="domcontentloaded", timeout=300_000)  # 8 sessions starting at once wait long
         expect(page.get_by_role("heading", name="Practice the signs")).to_be_visible(timeout=180_000)
         if camera:
             page.get_by_text("Camera on", exact=True).click()
