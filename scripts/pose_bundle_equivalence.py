@@ -6,6 +6,7 @@ Three steps, two Pythons (the two mediapipe versions cannot share one environmen
     $OLD scripts/pose_bundle_equivalence.py solutions /tmp/old.json [GESTURES_DIR]
     $NEW scripts/pose_bundle_equivalence.py tasks /tmp/new.json [GESTURES_DIR]
     $NEW scripts/pose_bundle_equivalence.py compare /tmp/old.json /tmp/new.json
+    $NEW scripts/pose_bundle_equivalence.py samples /tmp/old.json
 
 ``solutions`` runs ``mp.solutions.pose.Pose`` as trainer/vision/landmarks.py does on stills
 (static_image_mode, model_complexity=1, no smoothing, no segmentation, detection confidence 0.5);
@@ -15,7 +16,8 @@ visibility) for every photo of shrug/, shrug_baseline/ and neutral/. ``compare``
 mean and max pixel distance of the 33 points and of the points the shrug reads, and whether
 trainer/vision/body.py decides the same: the single-photo decision (no baseline: score >= 0.5 and the
 upper-body check) and, for each shrugged photo, the decision against its own relaxed photo as baseline.
-Nothing is written but the two JSON files.
+``samples`` keeps the 0.10.21 points of the shrug/ and shrug_baseline/ photos in
+samples/pose_solutions_shrug.json, which tests/vision/test_model_bundles.py compares the bundle with.
 """
 
 from __future__ import annotations
@@ -207,10 +209,30 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
     print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} shrugged photos")
 
 
+SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"
+
+
+def write_samples(old: dict[str, list | None]) -> None:
+    points = {name: None if value is None else [[round(v, 2 if i < 3 else 4) for i, v in enumerate(p)] for p in value]
+              for name, value in old.items() if name.startswith(("shrug/", "shrug_baseline/"))}
+    head = {
+        "about": "33 pose points (x px, y px, z * width px, visibility) that mediapipe 0.10.21's solutions Pose "
+                 "(static_image_mode, model_complexity=1, no smoothing) finds on these photos of ../shared/gestures",
+        "created": "scripts/pose_bundle_equivalence.py solutions, then samples",
+    }
+    lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    rows = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in points.items()]  # one photo a line
+    SAMPLES.write_text("{\n" + "\n".join(lines) + '\n "points": {\n' + ",\n".join(rows) + "\n }\n}\n")
+    print(f"{SAMPLES}: {len(points)} photos")
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[0] not in {"solutions", "tasks", "compare"}:
+    if len(argv) < 2 or argv[0] not in {"solutions", "tasks", "compare", "samples"}:
         print(__doc__)
         return 2
+    if argv[0] == "samples":
+        write_samples(json.loads(Path(argv[1]).read_text()))
+        return 0
     if argv[0] == "compare":
         compare(json.loads(Path(argv[1]).read_text()), json.loads(Path(argv[2]).read_text()))
         return 0

@@ -214,10 +214,10 @@ def build_pose_bundle(source: Path) -> bytes:
     with open_source(Path(source)) as package:
         models = source_models(package)
         metadata, writer = metadata_modules(package)
-        if input_normalization(models[DETECTOR], metadata) != Normalization(
-            (DETECTOR_NORMALIZATION[0],), (DETECTOR_NORMALIZATION[1],)
-        ):
-            raise BundleError("the pose detector's input normalisation is not mean 127.5, std 127.5 as expected")
+        found = input_normalization(models[DETECTOR], metadata)
+        mean, std = DETECTOR_NORMALIZATION
+        if found != Normalization((mean,), (std,)):
+            raise BundleError(f"the pose detector's input normalisation is {found}, not mean {mean}, std {std}")
         models[LANDMARKS] = landmark_model_with_metadata(models[LANDMARKS], writer)
     return bundle_bytes(models)
 
