@@ -157,7 +157,13 @@ def metadata_modules(package: Path) -> tuple[types.ModuleType, types.ModuleType]
                 module = types.ModuleType(parent)
                 module.__path__ = []
                 sys.modules[parent] = module
-        version = _load_module(f"{parent}._pywrap_metadata_version", extensions[0])
+        try:
+            version = _load_module(f"{parent}._pywrap_metadata_version", extensions[0])
+        except ImportError as error:  # a wheel for another Python or platform
+            raise BundleError(
+                f"{extensions[0].name} does not load here ({error}): use the mediapipe 0.10.21 wheel for this "
+                "Python and platform"
+            ) from error
         setattr(sys.modules[parent], "_pywrap_metadata_version", version)
     metadata = importlib.import_module("mediapipe.tasks.python.metadata.metadata")
     writer = importlib.import_module("mediapipe.tasks.python.metadata.metadata_writers.metadata_writer")
