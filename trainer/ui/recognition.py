@@ -103,7 +103,7 @@ def draw(image, analysis, mirror: bool):
     meters are the page's (one set, the convention's signs only), not drawn on the video. Mirroring
     is for display only (:func:`trainer.vision.landmarks.mirrored_landmarks`)."""
     from trainer.vision.annotate import draw_landmarks
-    from trainer.vision.landmarks import mirrored_landmarks
+    from trainer.vision.mirroring import mirrored_landmarks
 
     out = mirror_image(image) if mirror else image.copy()
     landmarks = analysis.landmarks
