@@ -50,6 +50,7 @@ from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
@@ -163,6 +164,7 @@ class Pipeline:
         tracker: Tracker | None = None,
         notice=None,
         personal: PersonalSigns | None = None,
+        sensitivity: Sensitivity | None = None,
     ) -> None:
         options = options or PipelineOptions()
         self.fallback_reason = ""
@@ -185,7 +187,9 @@ class Pipeline:
         self._owns_tracker = tracker is None
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
-        self.recognizer = Recognizer(self.options.recognizer)
+        self.recognizer = Recognizer(retuned(self.options.recognizer, sensitivity))
+        self.sensitivity = sensitivity
+        """The person's own threshold per sign (trainer.vision.sensitivity), on top of the options'."""
         self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
         self._appearance: dict[str, float] | None = None
         self._appearance_age = 0
@@ -249,6 +253,12 @@ class Pipeline:
         """Use a (new) personal sign model from the next frame on (None: population scores only)."""
         with self._lock:
             self.personal = personal
+
+    def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:
+        """Use the person's (new) thresholds from the next frame on; the signs being made stay on."""
+        with self._lock:
+            self.sensitivity = sensitivity
+            self.recognizer.retune(retuned(self.options.recognizer, sensitivity))
 
     def reset(self) -> None:
         """Forget the stream's history (new clip or camera restart)."""

@@ -232,6 +232,15 @@ class Recognizer:
     def reset(self) -> None:
         self.__init__(self.config)
 
+    def retune(self, config: RecognizerConfig) -> None:
+        """Use ``config``'s thresholds and times from the next frame on, keeping every track where it
+        is (a person moving their threshold in Practice does not lose the sign they are making)."""
+        if config.gestures != self.config.gestures:
+            raise ValueError("retune keeps the same gestures: build a new Recognizer for another set")
+        self.config = config
+        self._timings = {g: config.timing(g) for g in config.gestures}
+        self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+
     # -- talking -----------------------------------------------------------------------------
     def _update_talking(self, frame: FrameScores) -> float:
         cfg = self.config
