@@ -510,3 +510,24 @@ def test_an_uneven_eye_closure_while_talking_and_laughing_is_not_a_wink():
     assert "wink" not in [g for g, _ in shipped] and ("head_tilt", 8.3) in shipped, shipped
     without = tuple(g for g in RecognizerConfig().talking_also if g is not Gesture.WINK)
     assert ("wink", 8.5) in events(RecognizerConfig(talking_also=without))
+
+
+def test_a_raised_bar_while_talking_keeps_a_weak_speech_shape_out_and_lets_a_clear_sign_in():
+    """``talking_enter``: while the person talks, a speech-prone gesture must score this much to begin
+    (a brow flash of 0.7 held 1.2 s is then not a sign; one of 0.95 still is); silent, the usual bar."""
+    config = RecognizerConfig(talking_enter=0.8)
+
+    def first(level: float, talking: bool):
+        lead = quiet(30.0, 1.0) + (_talking(30.0, 3.0, 1.0) if talking else quiet(30.0, 3.0, 1.0))
+        held = (_talking(30.0, 1.2, 4.0, extra={Gesture.BROWS_UP: level}) if talking
+                else [frame(4.0 + i / 30.0, {Gesture.BROWS_UP: level}) for i in range(36)])
+        recognizer = Recognizer(config)
+        for f in lead + held:
+            if any(e.gesture is Gesture.BROWS_UP for e in recognizer.update(f).started):
+                return f.timestamp
+        return None
+
+    assert first(0.7, talking=True) is None
+    assert first(0.95, talking=True) is not None
+    assert first(0.7, talking=False) is not None  # the usual enter (0.55) when silent
+    assert RecognizerConfig().talking_enter is None  # off unless chosen

@@ -116,6 +116,10 @@ class RecognizerConfig:
     ``talking_hold_ms`` as well while the person talks. The wink was added on 2026-12-02 (clips2): the
     40 leave-one-person-out folds of ``scripts/clip_lopo.py`` chose it 39 times (the 40th chose it
     with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost."""
+    talking_enter: float | None = None
+    """While talking, a speech-prone gesture (mouth signs and ``talking_also``) must score at least this
+    to begin (None: its usual ``enter``): the bar raised for the signs speech imitates, besides the
+    longer hold."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
@@ -329,7 +333,10 @@ class Recognizer:
         elif track.yielded and score < timing.exit:
             track.yielded = False
         if track.phase is TrackPhase.IDLE:
-            if score >= timing.enter and t >= track.refractory_until and not track.yielded:
+            enter = timing.enter
+            if talking and self.config.talking_enter is not None and self._speech_prone(gesture):
+                enter = max(enter, self.config.talking_enter)
+            if score >= enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
             if score < timing.exit:
