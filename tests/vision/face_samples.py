@@ -10,20 +10,28 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples" / "face_features.json"
 
-TALKING_CLIPS = (
-    "grid_bbaf2n_talking", "grid_brbk7n_talking", "grid_lbax4n_talking", "grid_lbbc2a_talking",
-    "grid_lrwp9a_talking", "grid_lwbsza_talking", "grid_sbia1a_talking", "sadtalker_wda_aoc_talking",
-    "edtalk_mouth_source_talking", "edtalk_pose_source1_talking", "edtalk_pose_source2_talking",
-    "lp_d20_talking", "lp_d13_talking_then_faces", "spectre_mead_W023_talk", "skyreels_a1_driving2",
-    "skyreels_a1_driving3", "skyreels_a1_driving5", "spectre_lrs3_OzA6jRYjVQs_00004",
-    "spectre_lrs3_PbgB2TaYhio_00007", "spectre_lrs3_BImnT7lcLDE_00003",
-)
-"""Every talking clip of ../shared/gestures (the 7 added in December included)."""
+def _recorded_talking_clips() -> tuple[str, ...]:
+    """The clips of ``talking/`` whose stream is recorded in samples/ (by scripts/record_streams.py,
+    which records every talking clip of the MANIFEST): each file names its source."""
+    import numpy as np
+
+    clips = []
+    for path in sorted((REPO / "samples").glob("streams_*.npz")):
+        with np.load(path) as data:
+            if "/talking/" in str(data["source"]):
+                clips.append(path.stem.removeprefix("streams_"))
+    return tuple(clips)
+
+
+TALKING_CLIPS = _recorded_talking_clips()
+"""Every recorded talking clip of ../shared/gestures."""
 
 
 def talking_stream_files() -> list[Path]:
     """The recorded stream (scripts/record_streams.py) of every talking clip."""
     return [REPO / "samples" / f"streams_{clip}.npz" for clip in TALKING_CLIPS]
+
+
 FRAMES = REPO / "samples" / "face_talking_frames.json.gz"
 
 

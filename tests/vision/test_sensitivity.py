@@ -27,7 +27,7 @@ def d13():
 
 
 def _pipeline(sensitivity=None) -> Pipeline:
-    return Pipeline(PipelineOptions(face_backend="tasks", hands=False), sensitivity=sensitivity)
+    return Pipeline(PipelineOptions(hands=False), sensitivity=sensitivity)
 
 
 def _pouts(events):

@@ -38,8 +38,7 @@ def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) 
     sensitivity = personal.sensitivity if personal is not None else None
     if personal is None or not personal.wants_tasks:
         return Pipeline(profile=profile, sensitivity=sensitivity)
-    pipeline = Pipeline(PipelineOptions(face_backend="tasks"), profile=profile, personal=personal.model,
-                        sensitivity=sensitivity)
+    pipeline = Pipeline(PipelineOptions(), profile=profile, personal=personal.model, sensitivity=sensitivity)
     return _TeachingTap(pipeline, personal)
 
 
