@@ -308,14 +308,14 @@ class _Compiled:
 
     @classmethod
     def of(cls, model: "PersonalSigns") -> "_Compiled":
-        mirror = _mirror_index(model.dims)
+        mirror = mirror_index(model.dims)
         rows, owners = [], []
         for sign in model.signs:
             p = np.asarray(sign.change, dtype=np.float64)
             rows.append(p)
             owners.append(sign.gesture)
             if sign.gesture.sided:
-                rows.append(_mirrored(p, model.dims, mirror))
+                rows.append(mirrored(p, model.dims, mirror))
                 owners.append(sign.gesture)
         prototypes = np.vstack(rows) if rows else np.zeros((0, len(model.dims)))
         return cls(
@@ -408,7 +408,7 @@ def teach(
     whiten = space.whiten
     neutral_rows = space.neutral_rows
     rest_z = np.vstack([whiten(neutral_rows), whiten(rest)])
-    mirror = _mirror_index(dims)
+    mirror = mirror_index(dims)
     for gesture in takes:
         if not teachable(gesture):
             raise VisionError(f"{gesture.value} is a hand or body sign: only face signs can be taught")
@@ -435,9 +435,9 @@ def teach(
         others = [z for g, zs in whitened.items() if g is not gesture for z in zs]
         negatives = np.vstack([rest_z, *others]) if others else rest_z
         strength_min = STRENGTH_MIN
-        candidates = [change] + ([_mirrored(change, dims, mirror)] if gesture.sided else [])
+        candidates = [change] + ([mirrored(change, dims, mirror)] if gesture.sided else [])
         for p in candidates:
-            reach = _rest_reach(negatives, p, FIT_MIN, rest_energy)
+            reach = rest_reach(negatives, p, FIT_MIN, rest_energy)
             strength_min = max(strength_min, REST_MARGIN * reach)
         strength_min = min(strength_min, STRENGTH_MAX)
         gesture_takes = takes[gesture]
@@ -458,7 +458,7 @@ def teach(
     )
 
 
-def _rest_reach(rest_z: np.ndarray, p: np.ndarray, fit_min: float, rest_energy: float) -> float:
+def rest_reach(rest_z: np.ndarray, p: np.ndarray, fit_min: float, rest_energy: float) -> float:
     """99th percentile of the strength that rest frames reach along ``p`` with a fit that counts."""
     if len(rest_z) == 0:
         return 0.0
@@ -487,12 +487,12 @@ def _table(rows: Iterable[Mapping[str, float]], dims: Sequence[str], defaults: S
     return np.array([[float(f.get(_feature_key(d), v)) for d, v in zip(dims, fill)] for f in rows], dtype=np.float64)
 
 
-def _mirror_index(dims: Sequence[str]) -> list[int]:
+def mirror_index(dims: Sequence[str]) -> list[int]:
     where = {d: i for i, d in enumerate(dims)}
     return [where.get(_MIRROR_NAMES.get(d, d), i) for i, d in enumerate(dims)]
 
 
-def _mirrored(p: np.ndarray, dims: Sequence[str], mirror: list[int]) -> np.ndarray:
+def mirrored(p: np.ndarray, dims: Sequence[str], mirror: list[int]) -> np.ndarray:
     """The same change on the other side of the face: Left/Right shapes swapped, roll negated."""
     q = p[mirror].copy()
     for i, d in enumerate(dims):

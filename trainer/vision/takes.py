@@ -46,9 +46,9 @@ from trainer.vision.personal import (
     FeatureFrames,
     PersonalSigns,
     RestSpace,
-    _mirror_index,
-    _mirrored,
-    _rest_reach,
+    mirror_index,
+    mirrored,
+    rest_reach,
     teach,
 )
 from trainer.vision.types import VisionError
@@ -192,10 +192,10 @@ def check_take(
     reversals = count_reversals(list(z @ change / norm), REVERSAL_MOVE) if norm > 0 else 0
     rest_z = np.vstack([space.whiten(space.neutral_rows), space.whiten(rest)])
     candidates = [change]
-    mirror = _mirror_index(space.dims)
+    mirror = mirror_index(space.dims)
     if gesture.sided:
-        candidates.append(_mirrored(change, space.dims, mirror))
-    speech = _rest_reach(rest_z, change, FIT_MIN, space.rest_energy) if float(change @ change) > 0 else 1.0
+        candidates.append(mirrored(change, space.dims, mirror))
+    speech = rest_reach(rest_z, change, FIT_MIN, space.rest_energy) if float(change @ change) > 0 else 1.0
     likeness = None
     if accepted:
         others = np.mean([take_change(space, t) for t in accepted], axis=0)
