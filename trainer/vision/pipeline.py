@@ -84,6 +84,9 @@ class PipelineOptions:
     """A frame whose face-sign score reaches this level (the decision threshold) is not added to the
     running baseline (None: every frame is). Replays of the annotated clips: false events 7.6 -> 6.6
     a minute, talking clips 1.27 -> 0 (docs/vision-personal.md)."""
+    baseline_quantiles: tuple[tuple[str, float], ...] = ()
+    """Features of the running baseline whose neutral is a quantile of the window rather than its
+    median (``calibration.RunningBaseline.quantiles``): () keeps the median for all."""
     baseline_patience: float = 3.0
     """Seconds of a stream without a baseline after which every frame feeds it (see ``_signing``)."""
     baseline_min_span: float = 1.0
@@ -164,7 +167,8 @@ class Pipeline:
         self.recognizer = Recognizer(retuned(self.options.recognizer, sensitivity))
         self.sensitivity = sensitivity
         """The person's own threshold per sign (trainer.vision.sensitivity), on top of the options'."""
-        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
+        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span,
+                                         quantiles=dict(self.options.baseline_quantiles))
         self._appearance: dict[str, float] | None = None
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
