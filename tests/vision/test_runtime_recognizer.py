@@ -531,3 +531,25 @@ def test_a_raised_bar_while_talking_keeps_a_weak_speech_shape_out_and_lets_a_cle
     assert first(0.95, talking=True) is not None
     assert first(0.7, talking=False) is not None  # the usual enter (0.55) when silent
     assert RecognizerConfig().talking_enter is None  # off unless chosen
+
+
+def test_a_gesture_may_be_held_longer_than_the_others_while_talking():
+    """``talking_holds``: a talking head sways for a second or two at a time; with a 2 s hold for the
+    head tilt while talking, a 1.5 s sway is not a sign, a 2.5 s tilt still is, and silent the usual
+    hold applies."""
+    config = RecognizerConfig(talking_holds=((Gesture.HEAD_TILT, 2000.0),))
+
+    def first(seconds: float, talking: bool = True):
+        lead = quiet(30.0, 1.0) + (_talking(30.0, 3.0, 1.0) if talking else quiet(30.0, 3.0, 1.0))
+        held = (_talking(30.0, seconds, 4.0, extra={Gesture.HEAD_TILT: 0.9}) if talking
+                else [frame(4.0 + i / 30.0, {Gesture.HEAD_TILT: 0.9}) for i in range(int(seconds * 30))])
+        recognizer = Recognizer(config)
+        for f in lead + held + quiet(30.0, 1.0, 4.0 + seconds):
+            if any(e.gesture is Gesture.HEAD_TILT for e in recognizer.update(f).started):
+                return f.timestamp - 4.0
+        return None
+
+    assert first(1.5) is None
+    assert 1.9 <= first(2.5) <= 2.1
+    assert first(0.5, talking=False) <= 0.25
+    assert first(1.5, talking=True) is None and RecognizerConfig().talking_holds == ()

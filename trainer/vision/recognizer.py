@@ -116,6 +116,9 @@ class RecognizerConfig:
     ``talking_hold_ms`` as well while the person talks. The wink was added on 2026-12-02 (clips2): the
     40 leave-one-person-out folds of ``scripts/clip_lopo.py`` chose it 39 times (the 40th chose it
     with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost."""
+    talking_holds: tuple[tuple[Gesture, float], ...] = ()
+    """Gestures held longer than ``talking_hold_ms`` while talking (milliseconds): a talking head sways
+    for a second or two at a time, a deliberate tilt is held longer."""
     talking_enter: float | None = None
     """While talking, a speech-prone gesture (mouth signs and ``talking_also``) must score at least this
     to begin (None: its usual ``enter``): the bar raised for the signs speech imitates, besides the
@@ -232,6 +235,7 @@ class Recognizer:
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
         self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
                         for g in self.config.gestures}
+        self._talking_holds = dict(self.config.talking_holds)
 
     def reset(self) -> None:
         self.__init__(self.config)
@@ -242,6 +246,7 @@ class Recognizer:
         if config.gestures != self.config.gestures:
             raise ValueError("retune keeps the same gestures: build a new Recognizer for another set")
         self.config = config
+        self._talking_holds = dict(config.talking_holds)
         self._timings = {g: config.timing(g) for g in config.gestures}
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
 
@@ -346,7 +351,8 @@ class Recognizer:
                 track.peak = score
             # Talking seen at any moment of the hold keeps the longer hold.
             track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
-            hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
+            hold = self._talking_holds.get(gesture, self.config.talking_hold_ms) if track.onset_talking \
+                else timing.hold_ms
             if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
                 # The person's neutral face is not known yet (the first second of a stream without a
                 # calibrated profile): a face sign measured against the population's neutral is not
