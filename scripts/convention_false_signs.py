@@ -4,7 +4,10 @@ person, with and without the holds it asks for speech-made gestures; and the rea
 tilt signs of the annotated clips that a hold would lose.
 
     nice -n 10 .venv/bin/python scripts/record_clip_runs.py ../shared/gestures RUNS   # MediaPipe, once
-    nice -n 10 .venv/bin/python scripts/convention_false_signs.py ../shared/gestures RUNS [--json OUT]
+    nice -n 10 .venv/bin/python scripts/convention_false_signs.py ../shared/gestures RUNS [--json OUT] [--options EXPR]
+
+``--options`` replays with another ``PipelineOptions`` expression (``RecognizerConfig`` and ``Gesture``
+in scope), e.g. an earlier recognizer to compare.
 
 Held out: every clip is replayed with the face signs refitted without its person
 (``trainer.lab.clip_replay.held_out_clips``).
@@ -23,16 +26,20 @@ sys.path.insert(0, str(REPO))
 from trainer.lab.clip_replay import figures, held_out_clips, replay  # noqa: E402
 from trainer.lab.convention_eval import false_signs, held_signs_lost  # noqa: E402
 from trainer.signals.conventions import CONVENTIONS  # noqa: E402
+from trainer.signals.gestures import Gesture  # noqa: E402
 from trainer.vision.pipeline import PipelineOptions  # noqa: E402
+from trainer.vision.recognizer import RecognizerConfig  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     out = argv[argv.index("--json") + 1] if "--json" in argv else None
+    scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture}
+    base = eval(argv[argv.index("--options") + 1], scope) if "--options" in argv else PipelineOptions()  # noqa: S307
     events: dict = {}
 
     with held_out_clips(Path(argv[0]), Path(argv[1])) as clips:
         def events_of(file, run):
-            options = replace(PipelineOptions(), face_signs=str(clips.signs_of[clips.persons[file]]))
+            options = replace(base, face_signs=str(clips.signs_of[clips.persons[file]]))
             events[file] = replay(run, options)
             return events[file]
 

@@ -57,3 +57,8 @@ def test_a_convention_that_gives_a_speech_made_gesture_a_sign_says_so_where_it_i
                        "when held 1 s."]
     at.selectbox(key="opt_convention").select("regional").run()
     assert "head_tilt (Mistress) and grimace (weak hand)" in notes()[0]
+    # Each convention is listed with what talking makes it send.
+    from trainer.ui.sidebar import TALKING_FALSE_SIGNS, convention_label
+
+    assert set(TALKING_FALSE_SIGNS) == {"classic", "regional", "camera_friendly"}
+    assert convention_label("regional").endswith(f"· {TALKING_FALSE_SIGNS['regional']:.1f} false signs/min while talking")
