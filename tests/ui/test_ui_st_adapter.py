@@ -18,11 +18,11 @@ def test_the_installed_libraries_are_the_series_the_adapter_was_checked_on():
 
 
 def test_a_library_outside_its_series_is_named_with_the_way_out(monkeypatch):
-    versions = {"streamlit": "1.60.0", "streamlit-webrtc": "0.79.0"}
+    versions = {"streamlit": "1.60.0", "streamlit-webrtc": "0.79.0"}  # 1.60: before the checked series
     monkeypatch.setattr(st_adapter.metadata, "version", lambda name: versions[name])
     (problem,) = st_adapter.check_versions()
     assert problem.package == "streamlit" and "1.60.0 is installed" in problem.message
-    assert ">=1.67,<2.0" in problem.message and 'pip install -e ".[app]"' in problem.message
+    assert ">=1.65,<2.0" in problem.message and 'pip install -e ".[app]"' in problem.message
 
     def missing(name):
         raise st_adapter.metadata.PackageNotFoundError(name)

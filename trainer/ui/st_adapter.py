@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
 
-SUPPORTED = {"streamlit": ((1, 67), (2, 0)), "streamlit-webrtc": ((0, 79), (0, 80))}
+SUPPORTED = {"streamlit": ((1, 65), (2, 0)), "streamlit-webrtc": ((0, 79), (0, 80))}
 """(lowest, first unsupported) release series of each library whose internals this module uses."""
 
 

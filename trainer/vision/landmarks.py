@@ -9,15 +9,15 @@ Coordinates are converted to pixels: ``(x * width, y * height, z * width)``. Med
 expressed on the scale of the image width, so multiplying it by the width keeps the three axes
 isotropic and every distance can later be divided by a face or hand size.
 
-Handedness. MediaPipe labels a hand *as if the image were a mirrored selfie*. On real, unmirrored
-photos in ``../shared/gestures`` its label is therefore the opposite of the subject's own hand: in
-``index/mp_hagrid_one_0a0ef3d2.jpg`` the hand it calls "Left" sits at x=114 px, exactly where the pose
-puts the subject's RIGHT wrist, and ``thumb/mp_hagrid_thumbdown_00af1db1.jpg`` agrees. The pose's own
-labels are already the subject's. So for unmirrored frames (``mirrored=False``: files, and webcams,
-which deliver unmirrored frames that only the *display* mirrors) the hand label is swapped; for frames
-flipped for a selfie view (``mirrored=True``) it is kept, and the pose's left/right points and the face
-mesh's indices are re-read (:mod:`trainer.vision.mirroring`). The result always follows
-``trainer.signals.gestures.Side``: the subject's own side.
+Handedness. The Tasks HandLandmarker labels a hand by the subject's own side *on an unmirrored image*
+(measured on ``../shared/gestures``: in ``index/mp_hagrid_one_0a0ef3d2.jpg`` the hand at x=114 px, where
+the pose puts the subject's RIGHT wrist, is labelled "Right"; the solutions Hands of mediapipe 0.10
+labelled it "Left", as if the image were a selfie). The pose's labels are the subject's too. So for
+unmirrored frames (``mirrored=False``: files, and webcams, which deliver unmirrored frames that only
+the *display* mirrors) the label is kept; for frames flipped for a selfie view (``mirrored=True``) it
+is swapped, and the pose's left/right points and the face mesh's indices are re-read
+(:mod:`trainer.vision.mirroring`). The result always follows ``trainer.signals.gestures.Side``: the
+subject's own side.
 
 Video mode needs strictly increasing timestamps per landmarker (:class:`tasks_models.VideoClock`);
 ``restart()`` begins a new stream on the same graphs.
@@ -266,11 +266,11 @@ class Tracker:
         return self._last_hands
 
     def _subject_side(self, mediapipe_label: str) -> Side:
-        """MediaPipe's label assumes a mirrored selfie; see the module docstring."""
+        """The label is the subject's side on an unmirrored image; see the module docstring."""
         labelled_left = mediapipe_label.lower() == "left"
         if self.options.mirrored:
-            return Side.LEFT if labelled_left else Side.RIGHT
-        return Side.RIGHT if labelled_left else Side.LEFT
+            return Side.RIGHT if labelled_left else Side.LEFT
+        return Side.LEFT if labelled_left else Side.RIGHT
 
     def _run_pose(self, mp_image, frame: Frame, width: int, height: int) -> np.ndarray | None:
         if self._pose is None:

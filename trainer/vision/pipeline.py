@@ -229,8 +229,9 @@ class Pipeline:
             self._appearance = None
             self._auto_profile = None
             self._baseline_since = None
-            if self._tracker is not None and self._owns_tracker:
-                self._tracker.restart()
+            restart = getattr(self._tracker, "restart", None)  # a recorded stand-in has none
+            if restart is not None:
+                restart()
 
     @property
     def baseline_profile(self) -> Profile | None:

@@ -38,8 +38,10 @@ class TasksModel(Enum):
     HANDS = ("hand_landmarker.task", "9fa7143ff64131ec1e5dd3ba499d344901b69f1d82d0255b6be0357c535d69b4",
              "ALUETTE_HAND_MODEL")
     """Palm detector + 21-point hand landmarks ("full"), bundled from mediapipe 0.10.21's Apache-2.0 files."""
-    POSE = ("pose_landmarker.task", "", "ALUETTE_POSE_MODEL")
-    """Pose detector + 33-point pose landmarks ("full"), for the shrug (sha256 set when it is bundled)."""
+    POSE = ("pose_landmarker.task", "1c7112887e08d948b0d4d79b5b237aff84240d57cf28c6852df02923a272cf8b",
+            "ALUETTE_POSE_MODEL")
+    """Pose detector + 33-point pose landmarks ("full") for the shrug, bundled from mediapipe 0.10.21's Apache-2.0
+    files with the metadata Tasks needs (trainer.lab.model_bundles)."""
 
     def __init__(self, file: str, sha256: str, env: str) -> None:
         self.file = file
