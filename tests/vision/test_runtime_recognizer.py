@@ -234,9 +234,8 @@ def _first_report(stream, gesture):
 
 def test_non_mouth_gestures_are_not_delayed_by_talking():
     # The wink left this list on 2026-12-02 (clips2): speech closes the eyes unevenly as it closes
-    # them evenly, so a wink is held like eyes_closed while the person talks (below); the look up on
-    # 2026-12-04: speakers glance up between words (below).
-    for gesture in (Gesture.THUMB, Gesture.INDEX):
+    # them evenly, so a wink is held like eyes_closed while the person talks (below).
+    for gesture in (Gesture.LOOK_UP, Gesture.THUMB):
         stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0)
         stream += _talking(30.0, 1.0, 4.0, extra={gesture: 0.9})
         reported = _first_report(stream, gesture)
@@ -256,12 +255,6 @@ def _held_while_talking(gesture: Gesture, side: Side | None = None) -> None:
     silent = [frame(4.0 + i / 30.0, {gesture: 0.9}, side=side) for i in range(30)]
     reported = _first_report(quiet(30.0, 4.0) + silent, gesture)
     assert reported is not None and reported - 4.0 <= 0.25
-
-
-def test_a_look_up_while_talking_must_be_held_like_a_mouth_sign():
-    """Speakers glance up between words: 7 look-ups of 0.24-1.04 s on the 51 talking clips
-    (mediapipe 1.2.3 runs, held out)."""
-    _held_while_talking(Gesture.LOOK_UP)
 
 
 def test_brows_raised_while_talking_must_be_held_like_a_mouth_sign():
@@ -549,7 +542,7 @@ def test_an_uneven_eye_closure_while_talking_and_laughing_is_not_a_wink():
 def test_a_raised_bar_while_talking_keeps_a_weak_speech_shape_out_and_lets_a_clear_sign_in():
     """``talking_enter``: while the person talks, a speech-prone gesture must score this much to begin
     (a brow flash of 0.7 held 1.2 s is then not a sign; one of 0.95 still is); silent, the usual bar."""
-    config = RecognizerConfig(talking_enter=0.8)  # the shipped 0.7, raised: 0.7 is below it
+    config = RecognizerConfig(talking_enter=0.8)
 
     def first(level: float, talking: bool):
         lead = quiet(30.0, 1.0) + (_talking(30.0, 3.0, 1.0) if talking else quiet(30.0, 3.0, 1.0))
@@ -564,7 +557,11 @@ def test_a_raised_bar_while_talking_keeps_a_weak_speech_shape_out_and_lets_a_cle
     assert first(0.7, talking=True) is None
     assert first(0.95, talking=True) is not None
     assert first(0.7, talking=False) is not None  # the usual enter (0.55) when silent
-    assert RecognizerConfig().talking_enter == 0.7
+    assert RecognizerConfig().talking_enter == 0.8  # shipped
+    # Without the raised bar, the weak flash held 1.2 s while talking is a sign.
+    unraised = Recognizer(RecognizerConfig(talking_enter=None))
+    stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0) + _talking(30.0, 1.2, 4.0, extra={Gesture.BROWS_UP: 0.7})
+    assert any(e.gesture is Gesture.BROWS_UP for f in stream for e in unraised.update(f).started)
 
 
 def test_a_gesture_may_be_held_longer_than_the_others_while_talking():
