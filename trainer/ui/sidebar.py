@@ -22,7 +22,7 @@ _CONVENTION_HELP = {
     "regional": "the alternatives: look up, tilt the head, tongue, ring finger…",
     "camera_friendly": "the default with static gestures a camera sees best",
 }
-TALKING_FALSE_SIGNS: dict[str, float] = {"classic": 2.2, "regional": 2.0, "camera_friendly": 2.6}
+TALKING_FALSE_SIGNS: dict[str, float] = {"classic": 1.8, "regional": 2.2, "camera_friendly": 1.9}
 """False signs a minute each convention sends the partner from people who only talk or laugh: the 51
 talking clips of ../shared/gestures (49 people, 8.5 min), held out by person, mediapipe 1.2.3,
 2026-12-04: ``scripts/convention_false_signs.py ../shared/gestures RUNS`` (docs/vision-face.md)."""
