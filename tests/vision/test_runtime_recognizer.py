@@ -584,3 +584,13 @@ def test_a_gesture_may_be_held_longer_than_the_others_while_talking():
     assert 1.9 <= first(2.5) <= 2.1
     assert first(0.5, talking=False) <= 0.25
     assert RecognizerConfig().talking_holds == ((Gesture.HEAD_TILT, 2000.0),)
+
+
+def test_taught_signs_keep_the_usual_bar_while_talking():
+    """``talking_enter_exempt``: a sign the person taught has its own margin from their talking, so the
+    raised bar leaves it alone (a 0.7 flash held 1.2 s while talking is a sign again)."""
+    stream = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0) + _talking(30.0, 1.2, 4.0, extra={Gesture.BROWS_UP: 0.7})
+    for exempt, expected in (((), False), ((Gesture.BROWS_UP,), True)):
+        recognizer = Recognizer(RecognizerConfig(talking_enter=0.8, talking_enter_exempt=exempt))
+        seen = any(e.gesture is Gesture.BROWS_UP for f in stream for e in recognizer.update(f).started)
+        assert seen is expected, exempt

@@ -68,3 +68,16 @@ def test_values_clamp_round_trip_and_bad_records_are_named():
         Sensitivity.from_json({"kind": "sensitivity", "schema": 1, "thresholds": {"frown": 0.5}})
     with pytest.raises(VisionError, match="outside"):
         Sensitivity.from_json({"kind": "sensitivity", "schema": 1, "thresholds": {"wink": 0.01}})
+
+
+def test_a_personal_model_exempts_its_signs_from_the_talking_bar_and_keeps_the_thresholds():
+    from trainer.vision.personal import PersonalSigns, SignPrototype
+
+    model = PersonalSigns(name="me", dims=("jawOpen", "mouthPucker"), neutral=(0.0, 0.0), spread=(0.03, 0.03),
+                          rest_energy=2.0, signs=(SignPrototype(POUT, (0.0, 20.0), 0.5, 2, 40),))
+    own = Sensitivity().with_threshold(WINK, 0.4)
+    pipeline = Pipeline(PipelineOptions(hands=False), personal=model, sensitivity=own)
+    config = pipeline.recognizer.config
+    assert config.talking_enter_exempt == (POUT,) and config.timing(WINK).enter == 0.4
+    pipeline.set_personal(None)
+    assert pipeline.recognizer.config.talking_enter_exempt == () and pipeline.recognizer.config.timing(WINK).enter == 0.4

@@ -164,7 +164,7 @@ class Pipeline:
         self._owns_tracker = tracker is None
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
-        self.recognizer = Recognizer(retuned(self.options.recognizer, sensitivity))
+        self.recognizer = Recognizer(self._recognizer_config(sensitivity, personal))
         self.sensitivity = sensitivity
         """The person's own threshold per sign (trainer.vision.sensitivity), on top of the options'."""
         self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span,
@@ -212,12 +212,22 @@ class Pipeline:
         """Use a (new) personal sign model from the next frame on (None: population scores only)."""
         with self._lock:
             self.personal = personal
+            self.recognizer.retune(self._recognizer_config(self.sensitivity, personal))
+
+    def _recognizer_config(self, sensitivity: Sensitivity | None, personal: PersonalSigns | None) -> RecognizerConfig:
+        """The options' recognizer with the person's thresholds; their taught signs keep the usual bar
+        while talking (their own margin was learnt from their talking)."""
+        config = retuned(self.options.recognizer, sensitivity)
+        if personal is not None:
+            config = replace(config, talking_enter_exempt=tuple(dict.fromkeys(
+                config.talking_enter_exempt + personal.gestures)))
+        return config
 
     def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:
         """Use the person's (new) thresholds from the next frame on; the signs being made stay on."""
         with self._lock:
             self.sensitivity = sensitivity
-            self.recognizer.retune(retuned(self.options.recognizer, sensitivity))
+            self.recognizer.retune(self._recognizer_config(sensitivity, self.personal))
 
     def reset(self) -> None:
         """Forget the stream's history (new clip or camera restart)."""

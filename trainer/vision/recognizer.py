@@ -131,6 +131,10 @@ class RecognizerConfig:
     the options that lose no sign (0.7, 0.8, 0.85; scripts/clip_lopo.py on the 77 clips recorded with
     mediapipe 1.2.3, 2026-12-04): held out, talking clips 3.76 -> 3.29 false events a minute (49
     people), annotated clips 5.68 -> 5.23, signs 31 of 57 before and after."""
+    talking_enter_exempt: tuple[Gesture, ...] = ()
+    """Gestures ``talking_enter`` leaves alone: the signs a person taught, whose own margin was set
+    from their talking (``personal.teach``); raised again, one of lppage_ia1's taught winks (0.35 s,
+    his rapid faces read as talking) was lost (one-take evaluation 12/14 -> 11/14 later takes)."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
@@ -347,7 +351,8 @@ class Recognizer:
             track.yielded = False
         if track.phase is TrackPhase.IDLE:
             enter = timing.enter
-            if talking and self.config.talking_enter is not None and self._speech_prone(gesture):
+            if (talking and self.config.talking_enter is not None and self._speech_prone(gesture)
+                    and gesture not in self.config.talking_enter_exempt):
                 enter = max(enter, self.config.talking_enter)
             if score >= enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
