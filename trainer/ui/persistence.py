@@ -24,6 +24,7 @@ PROFILE_KIND = "calibration_profile"
 GAME_KIND = "saved_game"
 PROFILE_KEY = "default"
 PERSONAL_KIND = "personal_signs"
+SENSITIVITY_KIND = "sensitivity"
 
 
 def store_piece() -> modes.Piece:
@@ -202,6 +203,38 @@ def forget_personal() -> None:
     db = store()
     if db is not None:
         db.delete(PERSONAL_KIND, PROFILE_KEY)
+
+
+# -- sensitivity (the person's own threshold per sign) ------------------------------------------------
+
+def load_sensitivity() -> Any:
+    """The user's own thresholds (vision's Sensitivity), or None (the recognizer's). A record that no
+    longer reads is reported and counts as none."""
+    db = store()
+    if db is None:
+        return None
+    data = db.get(SENSITIVITY_KIND, PROFILE_KEY)
+    if data is None:
+        return None
+    from trainer.vision.sensitivity import Sensitivity
+
+    try:
+        return Sensitivity.from_json(data)
+    except ValueError as error:
+        _problem("Your saved sensitivity could not be used (set it again in Practice)", error)
+        return None
+
+
+def save_sensitivity(sensitivity: Any) -> bool:
+    db = store()
+    if db is None:
+        return False
+    try:
+        db.put(SENSITIVITY_KIND, PROFILE_KEY, sensitivity.to_json(), now=now())
+    except ValueError as error:
+        _problem("Your sensitivity was not saved (it is used until the app closes)", error)
+        return False
+    return True
 
 
 def iso_now() -> str:

@@ -262,16 +262,19 @@ class _ClipWriter:
 # -- enroll ------------------------------------------------------------------------------------------
 
 def run_enroll(args) -> int:
-    from trainer.vision.enroll import describe, parse_spec, teach_from_clips  # noqa: PLC0415
+    from trainer.vision.enroll import describe, enroll_from_clips, parse_spec  # noqa: PLC0415
 
     try:
         specs = [parse_spec(text) for text in args.specs]
-        model = teach_from_clips(specs, face_model=args.face_model, name=args.name,
-                                 progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+        model, reliable = enroll_from_clips(specs, face_model=args.face_model, name=args.name,
+                                            progress=lambda msg: print(msg, file=sys.stderr, flush=True))
         model.save(args.out)
     except (OSError, ValueError) as error:
         print(f"aluette enroll: {error}", file=sys.stderr)
         return 2
     print(describe(model))
+    print("how reliably each sign will be seen (held out across its takes):")
+    for item in reliable.values():
+        print(f"  {item.describe()}")
     print(f"written: {args.out}")
     return 0

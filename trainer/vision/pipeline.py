@@ -47,6 +47,7 @@ from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
@@ -83,6 +84,9 @@ class PipelineOptions:
     """A frame whose face-sign score reaches this level (the decision threshold) is not added to the
     running baseline (None: every frame is). Replays of the annotated clips: false events 7.6 -> 6.6
     a minute, talking clips 1.27 -> 0 (docs/vision-personal.md)."""
+    baseline_quantiles: tuple[tuple[str, float], ...] = ()
+    """Features of the running baseline whose neutral is a quantile of the window rather than its
+    median (``calibration.RunningBaseline.quantiles``): () keeps the median for all."""
     baseline_patience: float = 3.0
     """Seconds of a stream without a baseline after which every frame feeds it (see ``_signing``)."""
     baseline_min_span: float = 1.0
@@ -147,6 +151,7 @@ class Pipeline:
         profile: Profile | None = None,
         tracker: Tracker | None = None,
         personal: PersonalSigns | None = None,
+        sensitivity: Sensitivity | None = None,
     ) -> None:
         options = options or PipelineOptions()
         self.options = options
@@ -159,8 +164,11 @@ class Pipeline:
         self._owns_tracker = tracker is None
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
-        self.recognizer = Recognizer(self.options.recognizer)
-        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
+        self.recognizer = Recognizer(self._recognizer_config(sensitivity, personal))
+        self.sensitivity = sensitivity
+        """The person's own threshold per sign (trainer.vision.sensitivity), on top of the options'."""
+        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span,
+                                         quantiles=dict(self.options.baseline_quantiles))
         self._appearance: dict[str, float] | None = None
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
@@ -204,6 +212,22 @@ class Pipeline:
         """Use a (new) personal sign model from the next frame on (None: population scores only)."""
         with self._lock:
             self.personal = personal
+            self.recognizer.retune(self._recognizer_config(self.sensitivity, personal))
+
+    def _recognizer_config(self, sensitivity: Sensitivity | None, personal: PersonalSigns | None) -> RecognizerConfig:
+        """The options' recognizer with the person's thresholds; their taught signs keep the usual bar
+        while talking (their own margin was learnt from their talking)."""
+        config = retuned(self.options.recognizer, sensitivity)
+        if personal is not None:
+            config = replace(config, talking_enter_exempt=tuple(dict.fromkeys(
+                config.talking_enter_exempt + personal.gestures)))
+        return config
+
+    def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:
+        """Use the person's (new) thresholds from the next frame on; the signs being made stay on."""
+        with self._lock:
+            self.sensitivity = sensitivity
+            self.recognizer.retune(self._recognizer_config(sensitivity, self.personal))
 
     def reset(self) -> None:
         """Forget the stream's history (new clip or camera restart)."""
