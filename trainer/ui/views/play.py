@@ -11,7 +11,9 @@ bots actually did (:mod:`trainer.ui.coach`). This page draws them, turns clicks 
 the person's inputs, and saves, resumes and replays games through the Store.
 
 A message belongs to its moment: a refusal to the trick it was made in, the signs sent and the
-catches to their deal, a deal's result to the time between its end and the next deal's first card.
+catches to their deal, a deal's result to its review (from its end to the person's "Next deal"). One
+deal is on screen at a time: during a review the hand, the signs, the catches, the tricks and the
+coach are the closed deal's; after "Next deal" the screen belongs to the new deal alone.
 """
 
 from __future__ import annotations
@@ -72,7 +74,16 @@ def _autosave(session: GameSession) -> None:
 # -- moments: what a message speaks of ---------------------------------------------------------------
 
 def _deal_moment(session: GameSession) -> tuple:
-    return (id(session), session.table.game.deal_number)
+    return (id(session), shown_deal(session))
+
+
+def shown_deal(session: GameSession) -> int:
+    """The deal the screen belongs to: the closed one during its review (and at the game's end),
+    else the one being played."""
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        return closed[1].deal
+    return session.table.game.deal_number
 
 
 def _trick_moment(session: GameSession) -> tuple:
@@ -98,7 +109,10 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult 
     table's events by :func:`trainer.ui.table_events.closed_trick`)."""
     from trainer.ui.table_events import closed_trick
 
-    return closed_trick(session.table.events)
+    closed = closed_trick(session.table.events)
+    if closed is not None and closed[1] is not None and not (session.reviewing or session.table.is_over):
+        return None  # after "Next deal" the screen belongs to the new deal
+    return closed
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
@@ -236,9 +250,21 @@ def _card_picture(card: Card, settings: Settings, width: int = 96) -> None:
     st.markdown(_card_html(card, settings, width), unsafe_allow_html=True)
 
 
+def _in_time_order(events) -> list:
+    """Sign events in the order they were made: by their moment on a timed table (a bot chooses
+    its moment ahead, a camera sign began before it was sent), else as recorded."""
+    return sorted(events, key=lambda e: (e.at if e.at is not None else -1.0, e.index))
+
+
 def _seat_signs(session: GameSession, seat: int) -> list:
-    """The signs of ``seat`` this deal that the person saw (an opponent's only when caught)."""
-    return [t.event for t in session.table.visible_signs(HUMAN_SEAT) if t.event.seat == seat]
+    """The signs of ``seat`` in the deal on screen that the person saw (an opponent's only when
+    caught), in time order; on a timed table only those already begun."""
+    deal = shown_deal(session)
+    now = session.game_time() if session.timed else None
+    return _in_time_order(
+        t.event for t in session.table.visible_signs(HUMAN_SEAT, all_deals=True)
+        if t.deal == deal and t.event.seat == seat and (now is None or t.event.at is None or t.event.at <= now)
+    )
 
 
 def _words(event, settings: Settings) -> str:
@@ -268,7 +294,7 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
     n = view.players
-    if session.timed:
+    if session.timed and session.partner_seat is not None:
         _watched_avatar(session, seat, latest)
     else:
         from trainer.deck import avatar_svg
@@ -277,7 +303,8 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
                                    label=short_name(seat, n)), width=84, title=seat_label(seat, n))
     dealer = " · dealer" if view.dealer == seat else ""
     label, won = _tricks_taken(session, view)
-    st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
+    cards = "" if session.reviewing else f" · cards: {view.hand_sizes[seat]}"
+    st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}**{cards}")
     if turn == seat:
         st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
                     f"▶ {short_name(seat, n)} to play</span>", unsafe_allow_html=True)
@@ -303,7 +330,8 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     n = session.players
     label = short_name(seat, n)
     opponent = seat in table.watch.watchers(HUMAN_SEAT)
-    events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
+    deal = shown_deal(session)
+    events = [t.event for t in table.history if t.deal == deal and t.event.seat == seat]
     showing = tuple(
         watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
         for e in watch_view.to_show(events, now=now, hold=hold)
@@ -320,7 +348,7 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
         seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
         title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
-    if opponent:
+    if opponent and not session.reviewing:
         st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
                   help=f"Click while {label} shows a sign to catch it")
 
@@ -471,19 +499,20 @@ def _turn_banner(session: GameSession, view) -> None:
         st.button("Next deal" if deal_over else "Next trick", key="play_next", type="primary", on_click=_next)
 
 
-def _tricks_list(view, settings: Settings) -> None:
-    if not view.tricks:
+def _tricks_list(tricks, settings: Settings, players: int, deal: int) -> None:
+    """The tricks of the deal on screen (the closed deal's during its review)."""
+    if not tricks:
         return
     rows = []
-    n = view.players
-    for t in view.tricks:
+    n = players
+    for t in tricks:
         rows.append({
             "trick": t.number,
             "led by": short_name(t.leader, n),
             "cards": ", ".join(f"{short_name(s, n)}: {talk.card_name(c, settings.language)}" for s, c in t.plays(n)),
             "result": "pourri" if t.spoiled else short_name(t.winner, n),
         })
-    with st.expander(f"Tricks of this deal ({len(view.tricks)})"):
+    with st.expander(f"Tricks of deal {deal} ({len(tricks)})"):
         st.dataframe(rows, hide_index=True, width="stretch")
 
 
@@ -508,7 +537,8 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     theirs, ours = [], []
     n = session.players
     team = {HUMAN_SEAT, session.partner_seat}
-    for catch in session.table.catches():
+    deal = shown_deal(session)
+    for catch in (c for c in session.table.catches(all_deals=True) if c.deal == deal):
         maker, by = catch.event.seat, catch.by
         what = _signal_text(catch.event.signal, settings)
         if maker in team and by not in team:
@@ -519,7 +549,7 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
     if session.timed:
-        hints = coach.watched_notes(session.table.history, session.table.watch, session.table.game.deal_number)
+        hints = coach.watched_notes(session.table.history, session.table.watch, deal)
         if hints:
             st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
@@ -534,7 +564,8 @@ def _sign_notes_text(notes, settings: Settings, players: int = 4) -> str:
         seen = "North saw it" if n.seen_by_partner else "North missed it"
         caught = (f", caught by {talk.join([short_name(s, players) for s in n.caught_by])}" if n.caught_by
                   else ", no opponent caught it")
-        parts.append(f"{talk.sign_name(n.signal, settings.language)} ({seen}{caught})")
+        bluff = "a bluff: you did not hold it, " if not n.truthful else ""
+        parts.append(f"{talk.sign_name(n.signal, settings.language)}{_words(n, settings)} ({bluff}{seen}{caught})")
     return "; ".join(parts)
 
 
@@ -556,10 +587,12 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         else:
             lines.append("**You had made no sign** before North played: it knew nothing of your hand from you.")
         if note.partner_card is not None:
-            if note.belief:
-                lines.append(f"**North believed:** {talk.join(list(note.belief))}.")
+            # North's own reading of each sign it had received: the one story its card came from.
+            if note.readings:
+                lines.append("**What North made of them:** "
+                             + "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings) + ".")
             elif note.signs:
-                lines.append("**North believed:** nothing it could use about your cards still in hand.")
+                lines.append("**North believed:** nothing from you — it had missed your signs.")
             lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
                          f"{trick.number}: {note.why}.")
     if result is not None:
@@ -568,13 +601,18 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         lines.append(f"**Deal {result.deal} review**")
         if review.helped:
             lines.append("Your signs helped — " + "; ".join(review.helped) + ".")
+        if review.bluffs:
+            lines.append("Your bluffs — " + "; ".join(review.bluffs) + ".")
+        if review.unpaid:
+            lines.append("Signs that did not pay — " + "; ".join(review.unpaid) + ".")
         if review.would_help:
             lines.append("A sign would have helped — " + "; ".join(review.would_help) + ".")
         if review.caught:
             lines.append("A sign that cost you a catch — " + "; ".join(review.caught) + ".")
         if review.unsigned:
             lines.append("Signs your hand allowed that you did not make: " + talk.join(list(review.unsigned)) + ".")
-        if not (review.helped or review.would_help or review.caught or review.unsigned):
+        if not (review.helped or review.would_help or review.caught or review.unsigned or review.bluffs
+                or review.unpaid):
             lines.append("No sign changed North's play this deal, and none was caught.")
     with st.container(border=True, key="coach"):
         st.markdown("**Coach**  \n" + "  \n".join(lines))
@@ -622,6 +660,25 @@ def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -
     st.session_state["play_error"] = None
     st.session_state["sent_signs"].append((source, event, _deal_moment(session)))
     _autosave(session)
+
+
+def _chant_told(session: GameSession, view, settings: Settings) -> None:
+    """The chant of the deal being played, told as the terminal tells it: each vote, and its
+    outcome (a chant declined before the person was asked included)."""
+    from trainer.rules.events import CardsDealt, ChantDecided, ChantVoted
+    from trainer.ui.table_events import told
+
+    events = session.table.events
+    start = max((i for i, e in enumerate(events) if isinstance(e, CardsDealt)), default=0)
+    chant = [e for e in events[start:] if isinstance(e, (ChantVoted, ChantDecided))]
+    if not chant:
+        return
+    lines = told(chant, settings.language, view.players)
+    if view.chant and view.chant_receivers:
+        lines.append("Chant played: " + " and ".join(short_name(s, view.players) for s in view.chant_receivers)
+                     + " received the talon.")
+    with st.container(key="chant_told"):
+        st.caption(" ".join(lines))
 
 
 _DECLARE_LABELS = {
@@ -699,10 +756,13 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
                       type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
     moment = _deal_moment(session)
-    sent = [(source, e) for source, e, when in st.session_state["sent_signs"] if when == moment]
+    # The table's own record of each sign (its words told aloud since, its catches by eye since).
+    now = {t.event.index: t.event for t in session.table.history if t.deal == moment[1] and t.event.seat == HUMAN_SEAT}
+    sent = [(source, now.get(e.index, e)) for source, e, when in st.session_state["sent_signs"] if when == moment]
     if sent:
         st.caption("Sent to your partner this deal: " + "; ".join(
-            f"{_signal_text(e.signal, settings)} ({source}, North saw it"
+            f"{_signal_text(e.signal, settings)}{_words(e, settings)} ({source}"
+            f"{', a bluff' if not e.truthful else ''}, North saw it"
             f"{', caught by ' + talk.join([short_name(c, session.players) for c in e.caught_by]) if e.caught_by else ''})"
             for source, e in sent[-6:]))
     _announce_buttons(session, settings)
@@ -769,13 +829,13 @@ def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str |
     return None if error is None else error[1]
 
 
-def _scores(view) -> None:
+def _scores(view, deal: int) -> None:
     target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
     n = view.players
     teams = ("your team", "opponents") if n == 4 else team_names(n)
     st.markdown(
         f"**Score{target}:** " + " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores)) +
-        f" · deal {view.deal_number} · dealer {short_name(view.dealer, n) if view.dealer is not None else '—'}"
+        f" · deal {deal}" + (f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else "")
     )
 
 
@@ -813,7 +873,8 @@ def show() -> None:
     error = _current_error(session)
     if error:
         st.error(error)
-    _scores(view)
+    deal = shown_deal(session)
+    _scores(view, deal)
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
@@ -828,15 +889,22 @@ def show() -> None:
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
-    if view.chant_receivers and view.chant:
-        st.caption("Chant played: " + " and ".join(short_name(s, view.players) for s in view.chant_receivers)
-                   + " received the talon.")
+    if session.reviewing:
+        # The screen belongs to the closed deal until "Next deal": its tricks, not the next hand.
+        st.markdown(f"**Your hand** — deal {deal} is over: your cards for deal {deal + 1} are dealt when "
+                    "you click **Next deal**.")
+        _tricks_list(closed[1].tricks if closed and closed[1] else (), settings, view.players, deal)
+        _score_sheet(view)
+        if session.partner_seat is not None:
+            play_camera.panel(settings, session, _camera_send)  # keeps the camera's fragment running
+        return
+    _chant_told(session, view, settings)
     _decision_buttons(view)
     _hand(session, view, settings)
-    _tricks_list(view, settings)
+    _tricks_list(view.tricks, settings, view.players, deal)
     _score_sheet(view)
     if session.partner_seat is None:
-        st.caption("At three everybody plays alone: there is no partner to sign to.")
+        st.caption("At three everybody plays alone: there is no partner to sign to, and nobody signs.")
         return
     _sign_buttons(session, settings)
     play_camera.panel(settings, session, _camera_send)  # the camera's own fragment: never reruns the page
