@@ -321,6 +321,9 @@ def check_saved_game(data: Any) -> dict:
         raise SaveError(f"its table size {players!r} is not one of {', '.join(map(str, TABLE_SIZES))} players")
     if not isinstance(data.get("vigilance", "normal"), str):
         raise SaveError(f"its vigilance {data.get('vigilance')!r} is not a name")
+    calls = data.get("calls")
+    if calls is not None and (isinstance(calls, bool) or not isinstance(calls, int) or not 1 <= calls <= 20):
+        raise SaveError(f"its 'seen!' calls a deal {calls!r} are not a whole number from 1 to 20")
     if not isinstance(data.get("lies", False), bool):
         raise SaveError(f"its 'lies' setting {data.get('lies')!r} is not true or false")
     seed = data.get("seed")

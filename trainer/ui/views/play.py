@@ -27,7 +27,7 @@ import streamlit as st
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
-from trainer.bots.table_setup import TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
+from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
@@ -124,6 +124,7 @@ def table_settings(settings: Settings) -> TableSettings:
         players=int(get("play_players", 4)), preset=settings.preset, vigilance=get("play_vigilance", "normal"),
         lies=bool(get("play_lies", False)), convention=settings.convention,
         partner=get("play_partner", "heuristic"), opponents=get("play_opponents", "heuristic"),
+        calls=int(get("play_calls", DEFAULT_CALLS)),
     )
 
 
@@ -153,11 +154,15 @@ def _settings_panel(settings: Settings) -> None:
                      help="Signs (and the words after them) may bluff: your lies are sent, and the bots "
                           "trust every sign less.")
     alone = st.session_state.get("play_players", 4) == 3
-    bots = st.columns(3)
+    bots = st.columns(4)
     bots[0].selectbox("Your partner", BOT_NAMES, key="play_partner", disabled=alone,
                       help="At three everybody plays alone." if alone else None)
     bots[1].selectbox("Opponents", BOT_NAMES, key="play_opponents")
-    bots[2].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
+    bots[2].number_input("'seen!' calls a deal", 1, 20, DEFAULT_CALLS, key="play_calls", disabled=alone,
+                         help="How many signs each player may call seen a deal. A wrong call spends one "
+                              "too, so clicking blindly leaves none for a real sign; the bots' catches "
+                              "count the same way.")
+    bots[3].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
     st.caption(f"Preset **{settings.preset}**, convention **{settings.convention}** (sidebar). "
                f"Next game: {table_settings(settings).summary()}.")
 
@@ -349,8 +354,10 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
         seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
         title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
     if opponent and not session.reviewing:
-        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
-                  help=f"Click while {label} shows a sign to catch it")
+        left = table.calls_left(HUMAN_SEAT)
+        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,), disabled=left == 0,
+                  help=f"Click while {label} shows a sign to catch it" + (
+                      "" if left is None else f" ({left} call{'s' if left != 1 else ''} left this deal)"))
 
 
 def _seen(seat: int) -> None:
@@ -364,8 +371,12 @@ def _seen(seat: int) -> None:
         _say_error(session, f"Not counted: {error}.")
         return
     settings = state.settings()
+    left = session.table.calls_left(HUMAN_SEAT)
+    spent = "" if left is None else (
+        f" That call is spent: {left} left this deal." if left else
+        " That was your last call this deal: the table no longer hears your 'seen!' until the next.")
     if event is None:
-        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked."
+        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked.{spent}"
     else:
         text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
     st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
@@ -373,7 +384,11 @@ def _seen(seat: int) -> None:
 
 
 def _catch_note(session: GameSession) -> None:
-    """The outcome of the latest "seen!" click of this deal."""
+    """The outcome of the latest "seen!" click of this deal, and the calls left."""
+    calls = session.settings.calls
+    if session.timed and session.partner_seat is not None and not session.reviewing and calls is not None:
+        left = session.table.calls_left(HUMAN_SEAT)
+        st.caption(f"'seen!' calls left this deal: **{left} of {calls}** — a wrong call spends one too.")
     note = st.session_state.get("catch_note")
     if not isinstance(note, tuple) or note[0] != _deal_moment(session):
         return
