@@ -109,6 +109,8 @@ class GameSession:
     clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
     """Seconds, on any monotonic scale; game time is its reading minus :attr:`origin`."""
     origin: float = 0.0
+    autosave_name: str | None = field(default=None, compare=False)
+    """This game's autosave slot, once it has one (a game resumed from an autosave goes on in it)."""
     _replay_t: float | None = field(default=None, repr=False, compare=False)
     """While a save replays: the moment of the input being replayed."""
 

@@ -68,7 +68,8 @@ def _session() -> GameSession | None:
 
 
 def _autosave(session: GameSession) -> None:
-    persistence.autosave(session.to_json())
+    """Save the game in its own autosave slot (one per game, kept until the person deletes it)."""
+    session.autosave_name = persistence.autosave(session.to_json(), session.autosave_name) or session.autosave_name
 
 
 # -- moments: what a message speaks of ---------------------------------------------------------------
@@ -177,17 +178,29 @@ def _setup_panel(settings: Settings) -> None:
         session = _session()
         if session is not None:
             save_cols = st.columns([3, 1])
-            name = save_cols[0].text_input("Save as", value=f"game-{session.seed}", key="play_save_name")
+            if st.session_state.get("_save_name_for") != id(session):
+                # A new or resumed game: the name offered is this game's, not the previous one's.
+                st.session_state["_save_name_for"] = id(session)
+                st.session_state["play_save_name"] = f"game-{session.seed}"
+            name = save_cols[0].text_input("Save as", key="play_save_name")
             if save_cols[1].button("Save", key="play_save"):
                 problem = persistence.save_named_game(name, session.to_json())
                 st.error(problem) if problem else st.toast(f"Saved as {name.strip()}")
         saved = persistence.saved_games()
         if saved:
-            load_cols = st.columns([3, 1, 1])
+            load_cols = st.columns([3, 1, 1, 1])
             chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved")
+            if load_cols[3].button("Delete", key="play_delete", help="Delete this saved game for good"):
+                problem = persistence.delete_game(chosen)
+                st.error(problem) if problem else st.toast(f"Deleted {chosen}")
+                if problem is None:
+                    st.rerun()
             if load_cols[1].button("Resume", key="play_resume"):
                 try:
-                    st.session_state["game"] = persistence.resume_game(chosen)
+                    resumed = persistence.resume_game(chosen)
+                    if chosen.startswith(persistence.AUTOSAVE_PREFIX):
+                        resumed.autosave_name = chosen  # the game goes on in its own autosave
+                    st.session_state["game"] = resumed
                     st.session_state["replay"] = None
                     st.session_state["sent_signs"] = []
                     st.session_state["play_error"] = None
