@@ -153,7 +153,7 @@ def test_a_whole_game_with_buttons(data_home):
     assert not [b for b in at.button if b.key and (b.key.startswith("card_") or b.key.startswith("sign_"))]
     everything = " ".join(_markdown(at) + [i.value for i in at.info] + [s.value for s in at.success])
     assert "leads" not in everything and "Your turn" not in everything and "seat " not in everything
-    sheet = next(d.value for d in at.dataframe if "your team" in d.value.columns)
+    sheet = next(d.value for d in at.table if "your team" in d.value.columns)
     assert len(sheet) == len(game.results)
     assert list(sheet["your team"]) == [r.points[0] for r in game.results]
     assert sheet["total"].iloc[-1] == f"{game.scores[0]}–{game.scores[1]}"

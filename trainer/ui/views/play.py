@@ -251,16 +251,24 @@ def _replay_panel(settings: Settings) -> bool:
 
 # -- drawing ---------------------------------------------------------------------------------------
 
-def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None = None, colour: str = WIN_COLOUR) -> str:
-    """A card picture (the code only in its tooltip), framed and labelled when ``mark`` is given."""
+def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None = None, colour: str = WIN_COLOUR,
+               seat: int | None = None, players: int = 4) -> str:
+    """A card picture (the code only in its tooltip), framed and labelled when ``mark`` is given; a
+    card on the table names the seat that played it (``North-East: roi de coupe``)."""
     name = talk.card_name(card, settings.language)
+    if seat is not None:
+        name = f"{'you' if seat == HUMAN_SEAT else short_name(seat, players)}: {name}"
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
-    svg = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
-    picture = render.svg_html(svg, width=width, title=title)
+    svg = render.svg_html(render.card_svg(card, language=settings.language, width=width, convention=settings.convention),
+                          width=width, title=title)
+    where = "" if seat is None else f" class='aluette-card' data-seat='{seat}'"
+    if seat is not None:  # a card on the table: as wide as its drawing, placed by its seat's side
+        where += " style='display:inline-block;text-align:center'"
+    where = where or " style='text-align:center'"
     if mark is None:
-        return f"<div style='text-align:center'>{picture}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
-    return (f"<div style='text-align:center'><div style='display:inline-block;border:4px solid {colour};"
-            f"border-radius:10px;padding:2px'>{picture}</div><div style='font-size:0.85em'>{html.escape(name)}"
+        return f"<div{where}>{svg}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
+    return (f"<div{where}><div style='display:inline-block;border:4px solid {colour};"
+            f"border-radius:10px;padding:2px'>{svg}</div><div style='font-size:0.85em'>{html.escape(name)}"
             f"<br/><b style='color:{colour}'>{html.escape(mark)}</b></div></div>")
 
 
@@ -414,19 +422,21 @@ def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, st
     players = view.players
     if view.current_trick:
         plays = [((view.trick_leader + i) % players, c) for i, c in enumerate(view.current_trick)]
-        return {seat: _card_html(card, settings, 78) for seat, card in plays}
+        return {seat: _card_html(card, settings, 78, seat=seat, players=players) for seat, card in plays}
     closed = _closed_trick(session)
     if closed is None or closed[0] is None:
         return {}
     trick = closed[0]
     out = {}
     for seat, card in trick.plays(players):
+        where = {"seat": seat, "players": players}
         if trick.spoiled:
-            out[seat] = _card_html(card, settings, 78, mark="pourri", colour="#9e9e9e")
+            out[seat] = _card_html(card, settings, 78, mark="pourri", colour="#9e9e9e", **where)
         elif seat == trick.winner:
-            out[seat] = _card_html(card, settings, 78, mark=f"{'you win' if seat == HUMAN_SEAT else 'wins'} the trick")
+            out[seat] = _card_html(card, settings, 78, mark=f"{'you win' if seat == HUMAN_SEAT else 'wins'} the trick",
+                                   **where)
         else:
-            out[seat] = _card_html(card, settings, 78)
+            out[seat] = _card_html(card, settings, 78, **where)
     return out
 
 
@@ -458,19 +468,24 @@ def _middle_row(session, settings, view, turn, cards, *, right: int) -> None:
     with middle[0]:
         _seat_box(session, 1, settings, view, turn)
     with middle[1]:
-        st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
+        _place(cards, 1, "left")
     with middle[2]:
         _centre(session, view, settings)
     with middle[3]:
-        st.markdown(cards.get(right, _EMPTY), unsafe_allow_html=True)
+        _place(cards, right, "right")
     with middle[4]:
         _seat_box(session, right, settings, view, turn)
 
 
 def _seat_with_card(session: GameSession, seat: int, settings: Settings, view, turn: int | None,
-                    cards: dict[int, str]) -> None:
+                    cards: dict[int, str], side: str = "left") -> None:
     _seat_box(session, seat, settings, view, turn)
-    st.markdown(cards.get(seat, _EMPTY), unsafe_allow_html=True)
+    _place(cards, seat, side)
+
+
+def _place(cards: dict[int, str], seat: int, side: str) -> None:
+    """A seat's card on the table, against the ``side`` of its column that faces its seat."""
+    st.markdown(f"<div style='text-align:{side}'>{cards.get(seat, _EMPTY)}</div>", unsafe_allow_html=True)
 
 
 _EMPTY = "<div style='height:40px'></div>"
@@ -482,6 +497,8 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
     six North (your partner) across, the two pairs of opponents around."""
     cards = _table_cards(session, view, settings)
     players = view.players
+    # The seat across (the partner) stands in the middle of its column, away from the side seats' cards.
+    st.markdown("<style>.st-key-seat_across {text-align: center}</style>", unsafe_allow_html=True)
     if players == 3:
         top = st.columns([1, 1, 1])
         with top[0]:
@@ -491,19 +508,28 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
         with top[2]:
             _seat_with_card(session, 2, settings, view, turn, cards)
     elif players == 6:
-        top = st.columns([1, 1, 1])
-        for col, seat in zip(top, (2, 3, 4)):
-            with col:
-                _seat_with_card(session, seat, settings, view, turn, cards)
+        # Each side seat's card lies beside it, toward the middle, in its own column: North-East's
+        # card is never above South-East's face (the rows share their five columns).
+        top = st.columns([1, 1, 1, 1, 1])
+        with top[0]:
+            _seat_box(session, 2, settings, view, turn)
+        with top[1]:
+            _place(cards, 2, "left")
+        with top[2], st.container(key="seat_across"):
+            _seat_with_card(session, 3, settings, view, turn, cards, side="center")
+        with top[3]:
+            _place(cards, 4, "right")
+        with top[4]:
+            _seat_box(session, 4, settings, view, turn)
         _middle_row(session, settings, view, turn, cards, right=5)
     else:
         top = st.columns([1, 1, 1])
-        with top[1]:
-            _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards)
+        with top[1], st.container(key="seat_across"):
+            _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards, side="center")
         _middle_row(session, settings, view, turn, cards, right=3)
     bottom = st.columns([1, 1, 1])
     with bottom[1]:
-        st.markdown(cards.get(HUMAN_SEAT, _EMPTY), unsafe_allow_html=True)
+        _place(cards, HUMAN_SEAT, "left")
         dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
         label, won = _tricks_taken(session, view)
         st.markdown(f"**{seat_label(HUMAN_SEAT, players)}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
@@ -552,12 +578,15 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
     if not rows:
         return
     teams = ("your team", "opponents") if n == 4 else team_names(n)
+    # A static table: its cells wrap, so six seats' tricks and three teams fit the page's width
+    # (a data grid keeps each cell on one line and scrolls sideways).
     with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
-        st.dataframe([
-            {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
-             **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
-            for r in rows
-        ], hide_index=True, width="stretch", key="score_sheet")
+        with st.container(key="score_sheet"):
+            st.table([
+                {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
+                 **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
+                for r in rows
+            ])
 
 
 def _catch_banner(session: GameSession, settings: Settings) -> None:
