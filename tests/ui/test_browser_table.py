@@ -30,7 +30,7 @@ def _at_review(players: int, seed: int = 2):
 
     session = GameSession.begin(TableSettings(players=players, partner="simple", opponents="simple"), seed, timed=True)
     for _ in range(500):
-        if session.reviewing:
+        if session.table.game.results:  # the first deal is over (the session shows its review)
             return session
         if session.paused:
             session.next()
@@ -121,3 +121,48 @@ def test_a_closed_deal_stays_on_screen_alone_until_next_deal(server, tmp_path):
         assert page.get_by_role("button", name="Play", exact=True).count() == 9
         expect(page.get_by_text(re.compile(r"Tricks of deal 1"))).to_have_count(0)
     assert server_errors(server.log) == [], server_error_report(server.log)
+
+
+# The band of the face (in its 100 x 100 drawing) that carries each face sign.
+SIGN_BANDS = {"brows_up": (22, 42), "look_up": (22, 56), "wink": (40, 56), "eyes_closed": (40, 56),
+              "lip_corner": (58, 90), "pout": (58, 90), "mouth_open": (58, 90), "tongue_out": (58, 92),
+              "lip_bite": (58, 90), "grimace": (58, 90), "head_tilt": (10, 95)}
+CHANGED = 60
+"""A pixel differs clearly when its grey level moves by more than this (of 255)."""
+MIN_SHARE = 0.04
+"""A sign reads when at least this share of its band's pixels differs clearly from the neutral face
+(the raised brows on the darkest look moved 27 of 1,428 pixels, 1.9 %, before the brows were redrawn)."""
+
+
+def test_every_face_sign_drawn_at_the_table_size_differs_clearly_from_the_neutral_face(tmp_path):
+    """Each face sign of every look drawn at 84 px (the Play page's avatars) by Chromium, against
+    the same look's neutral face, in the band that carries the sign."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    from trainer.deck import avatar_svg
+    from trainer.deck.pictograms import LOOKS
+    from trainer.signals.gestures import BodyPart, Gesture
+    from trainer.ui.launch import chromium_page
+    from ui_browser_support import require_chromium
+
+    require_chromium()
+    width = 84
+    weak = []
+    with chromium_page(None, viewport=(400, 400)) as page:
+        def drawn(svg: str):
+            page.set_content(f"<body style='margin:0;background:#fff'><div id='a' style='width:{width}px'>{svg}</div></body>")
+            return Image.open(io.BytesIO(page.locator("#a").screenshot())).convert("L")
+
+        for variant in range(len(LOOKS)):
+            neutral = drawn(avatar_svg(None, variant=variant, width=width))
+            for gesture in (g for g in Gesture if g.body_part is BodyPart.FACE):
+                top, bottom = SIGN_BANDS[gesture.value]
+                band = (0, int(top * width / 100), width, int(bottom * width / 100))
+                diff = ImageChops.difference(neutral, drawn(avatar_svg(gesture, variant=variant, width=width))).crop(band)
+                pixels = list(diff.getdata())
+                share = sum(p > CHANGED for p in pixels) / len(pixels)
+                if share < MIN_SHARE:
+                    weak.append(f"{gesture.value} on look {variant}: {share:.1%}")
+    assert weak == [], "\n".join(weak)

@@ -87,36 +87,38 @@ def _brows(state: str) -> str:
 def _mouth(state: str) -> str:
     if state == "corner":
         # the subject's left corner (viewer's right) raised: a half smile
-        return f'<path d="M38,71 Q50,73 60,69 Q64,66 66,62" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+        # with its dimple: a half smile must read at the table's 84 px on every skin
+        return (f'<path d="M37,70 Q50,73 58,67 Q65,61 67,54" fill="none" stroke="{BROW}" stroke-width="4" stroke-linecap="round"/>'
+                f'<path d="M70,53 Q75,60 70,68" fill="none" stroke="{BROW}" stroke-width="3" stroke-linecap="round"/>')
     if state == "pout":
         return (
-            f'<ellipse cx="50" cy="71" rx="8" ry="6" fill="{LIP}" stroke="{INK}" stroke-width="1.8"/>'
+            f'<ellipse cx="50" cy="72" rx="10" ry="7.5" fill="{LIP}" stroke="{BROW}" stroke-width="2.6"/>'
             f'<ellipse cx="50" cy="71" rx="3" ry="2" fill="{INK}"/>'
-            f'<path d="M60,66 q4,-3 7,-1 M61,75 q4,2 7,0" fill="none" stroke="{INK}" stroke-width="1.2"/>'
+            f'<path d="M60,66 q4,-3 7,-1 M61,75 q4,2 7,0" fill="none" stroke="{BROW}" stroke-width="1.2"/>'
         )
     if state == "open":
-        return f'<ellipse cx="50" cy="71" rx="8" ry="9.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
+        return f'<ellipse cx="50" cy="71" rx="8" ry="9.5" fill="#5b1a16" stroke="{BROW}" stroke-width="2"/>'
     if state == "tongue":
         return (
-            f'<ellipse cx="50" cy="69" rx="9" ry="5.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
-            f'<path d="M43,70 L43,78 Q50,88 57,78 L57,70 Z" fill="{TONGUE}" stroke="{INK}" stroke-width="1.8"/>'
-            f'<path d="M50,72 L50,80" stroke="{INK}" stroke-width="1" opacity="0.6"/>'
+            f'<ellipse cx="50" cy="69" rx="9" ry="5.5" fill="#5b1a16" stroke="{BROW}" stroke-width="2"/>'
+            f'<path d="M43,70 L43,78 Q50,88 57,78 L57,70 Z" fill="{TONGUE}" stroke="{BROW}" stroke-width="2.6"/>'
+            f'<path d="M50,72 L50,80" stroke="{BROW}" stroke-width="1" opacity="0.6"/>'
         )
     if state == "bite":
         # upper teeth resting on the drawn-in lower lip
         return (
-            f'<path d="M35,69 Q50,66 65,69" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
-            f'<path d="M36,72 Q50,70 64,72 Q60,82 50,82 Q40,82 36,72 Z" fill="{LIP}" stroke="{INK}" stroke-width="2"/>'
-            f'<rect x="41" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
-            f'<rect x="47" y="68" width="6" height="7.5" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
-            f'<rect x="53" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
+            f'<path d="M35,69 Q50,66 65,69" fill="none" stroke="{BROW}" stroke-width="2.4" stroke-linecap="round"/>'
+            f'<path d="M36,72 Q50,70 64,72 Q60,82 50,82 Q40,82 36,72 Z" fill="{LIP}" stroke="{BROW}" stroke-width="2"/>'
+            f'<rect x="41" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
+            f'<rect x="47" y="68" width="6" height="7.5" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
+            f'<rect x="53" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
         )
     if state == "grimace":
         return (
-            f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
-            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{INK}" stroke-width="1.2"/>'
+            f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{BROW}" stroke-width="2"/>'
+            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{BROW}" stroke-width="1.2"/>'
         )
-    return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+    return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{BROW}" stroke-width="2.6" stroke-linecap="round"/>'
 
 
 def _up_arrow(x: float, y: float) -> str:
