@@ -90,3 +90,19 @@ def test_each_note_of_north_names_its_reading_of_every_sign_it_saw_before_its_ca
                 continue
             assert len(note.readings) == len(seen), (seed, trick.number, note.readings, seen)
             assert [r.sign.signal for r in note.readings] == [n.signal for n in seen]
+
+
+def test_words_told_aloud_show_with_the_sign_sent_and_in_the_coachs_notes(data_home):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("trainer/ui/pages/play.py").run()
+    at.checkbox(key="play_lies").check().run()
+    at.session_state["play_seed"] = 0
+    at.button(key="play_new").click().run()
+    at.button(key="sign_monsieur").click().run()
+    at.button(key="announce_au_dessous").click().run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    sent = next(c.value for c in at.caption if c.value.startswith("Sent to your partner"))
+    assert "Monsieur — then aloud: au-dessous" in sent, sent
+    session: GameSession = at.session_state["game"]
+    notes = coach.your_signs(session.table.history, 1)
+    assert notes and notes[-1].announcements and notes[-1].levels == (2,)

@@ -597,7 +597,7 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     deal = shown_deal(session)
     for catch in (c for c in session.table.catches(all_deals=True) if c.deal == deal):
         maker, by = catch.event.seat, catch.by
-        what = _signal_text(catch.event.signal, settings)
+        what = _signal_text(catch.event.signal, settings) + _words(catch.event, settings)
         if maker in team and by not in team:
             who = "your" if maker == HUMAN_SEAT else "your partner's"
             theirs.append(f"{short_name(by, n)} caught {who} sign: **{what}**")
