@@ -106,3 +106,17 @@ def test_words_told_aloud_show_with_the_sign_sent_and_in_the_coachs_notes(data_h
     session: GameSession = at.session_state["game"]
     notes = coach.your_signs(session.table.history, 1)
     assert notes and notes[-1].announcements and notes[-1].levels == (2,)
+
+
+def test_blind_seen_clicks_spend_the_deals_calls_and_close_the_buttons(data_home):
+    # Seed 6: the opponents' first sign begins 11.6 s into the game; the clicks come before it.
+    at = _new_game(6)
+    session: GameSession = at.session_state["game"]
+    assert min(t.event.at for t in session.table.history if t.event.seat in (1, 3)) > 10.0
+    for _ in range(3):
+        at.button(key="seen_1").click().run()
+    assert session.game_time() < 11.0, "the machine was too slow for this test's clicks"
+    warnings = [w.value for w in at.warning]
+    assert any("That was your last call this deal" in w for w in warnings), warnings
+    assert any("'seen!' calls left this deal: **0 of 3**" in c.value for c in at.caption)
+    assert at.button(key="seen_1").disabled and at.button(key="seen_3").disabled
