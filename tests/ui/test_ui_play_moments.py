@@ -55,6 +55,7 @@ def test_signs_seen_list_only_signs_already_made_in_time_order(data_home):
     assert seen == [], seen  # the page was drawn before North's first sign began
 
 
+
 def test_at_three_nobody_signs_and_no_face_carries_seen(data_home):
     at = _new_game(3, players=3)
     assert not [b for b in at.button if b.key and b.key.startswith("seen_")]
@@ -113,6 +114,10 @@ def test_blind_seen_clicks_spend_the_deals_calls_and_close_the_buttons(data_home
     at = _new_game(6)
     session: GameSession = at.session_state["game"]
     assert min(t.event.at for t in session.table.history if t.event.seat in (1, 3)) > 10.0
+    # A catch of a sign not yet made is not told (seed 6: East catches one of North's later signs).
+    later = [t.event.at for t in session.table.history if t.event.seat == 2 and t.event.caught_by]
+    assert later and min(later) > session.game_time()
+    assert not [w.value for w in at.warning if "caught your partner's sign" in w.value]
     for _ in range(3):
         at.button(key="seen_1").click().run()
     assert session.game_time() < 11.0, "the machine was too slow for this test's clicks"

@@ -595,7 +595,10 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     n = session.players
     team = {HUMAN_SEAT, session.partner_seat}
     deal = shown_deal(session)
-    for catch in (c for c in session.table.catches(all_deals=True) if c.deal == deal):
+    now = session.game_time() if session.timed else None
+    # A bot chooses its sign's moment ahead: its catches are told once the sign has begun.
+    for catch in (c for c in session.table.catches(all_deals=True) if c.deal == deal
+                  and (now is None or c.event.at is None or c.event.at <= now)):
         maker, by = catch.event.seat, catch.by
         what = _signal_text(catch.event.signal, settings) + _words(catch.event, settings)
         if maker in team and by not in team:
