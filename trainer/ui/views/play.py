@@ -545,6 +545,8 @@ def _turn_banner(session: GameSession, view) -> None:
     deal_over = closed is not None and closed[1] is not None
     text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over,
                           players=view.players)
+    if session.reviewing and view.to_move == HUMAN_SEAT:
+        text = "You play first in the next deal: click Next deal when you have seen the result"
     if view.to_move == HUMAN_SEAT and not session.paused:
         st.success(text, icon=":material/front_hand:")
     else:
