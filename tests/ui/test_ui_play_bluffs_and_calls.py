@@ -20,7 +20,7 @@ def _bluffed_monsieur(seed: int) -> GameSession:
     s = GameSession.begin(TableSettings(lies=True), seed)
     assert Card.MONSIEUR not in s.table.game.hand(0)
     s.sign(Signal(Sign.MONSIEUR))
-    while not s.reviewing:
+    while not s.table.game.results:
         if s.paused:
             s.next()
             continue
@@ -69,3 +69,26 @@ def test_timing_advice_names_only_gaps_long_enough_for_a_sign():
                              clear_for=0.1, hold=1.5)
     text = coach.watched_text(note, {1: "West"}, lambda s: s.sign.value)
     assert "0.1 s" not in text and "No moment clear of their eyes for a whole sign (1.5 s)" in text
+
+
+def test_the_play_page_reviews_a_bluff_as_a_bluff(data_home):
+    """The deal review on the page (AppTest, the save resumed at its review): the bluff and what it
+    cost, never "your signs helped" for a card you did not hold."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from trainer.ui import persistence
+
+    persistence.save_game("bluff", _bluffed_monsieur(10).to_json())
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "streamlit_app.py"), default_timeout=120)
+    at.switch_page("trainer/ui/pages/play.py").run()
+    at.selectbox(key="play_saved").select("bluff").run()
+    at.button(key="play_resume").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["game"].reviewing
+    text = " ".join(m.value for m in at.markdown if "Coach" in m.value)
+    assert "Your bluffs — trick 1: your bluff made North believe you held Monsieur — you did not" in text, text
+    assert "the bluff cost your team that trick" in text
+    assert "North knew you held Monsieur" not in text
+    assert "caught your sign Monsieur: it was a bluff, so it was misled, not told" in text
