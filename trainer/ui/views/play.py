@@ -725,14 +725,15 @@ def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -
 
 
 def _chant_told(session: GameSession, view, settings: Settings) -> None:
-    """The chant of the deal being played, told as the terminal tells it: each vote, and its
-    outcome (a chant declined before the person was asked included)."""
-    from trainer.rules.events import CardsDealt, ChantDecided, ChantVoted
+    """What was said before the first trick of the deal being played, told as the terminal tells
+    it: each chant vote and its outcome (a chant declined before the person was asked included),
+    each declaration and answer."""
+    from trainer.rules.events import Answered, CardsDealt, ChantDecided, ChantVoted, Declared
     from trainer.ui.table_events import told
 
     events = session.table.events
     start = max((i for i, e in enumerate(events) if isinstance(e, CardsDealt)), default=0)
-    chant = [e for e in events[start:] if isinstance(e, (ChantVoted, ChantDecided))]
+    chant = [e for e in events[start:] if isinstance(e, (ChantVoted, ChantDecided, Declared, Answered))]
     if not chant:
         return
     lines = told(chant, settings.language, view.players)
