@@ -16,12 +16,13 @@ import statistics
 import pytest
 
 from trainer.bots.arena import GameTask, TeamSpec, game_seed, run_tasks
-from trainer.bots.channel import NoisyChannel
+from trainer.bots.channel import CameraFigures, NoisyChannel, measured_camera_figures
 from trainer.bots.heuristic import ANNOUNCE, PASS_RULE, HeuristicBot
 from trainer.rules.actions import ANNOUNCE_MORDIENNE, PASS, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
+from trainer.signals.conventions import CLASSIC
 from trainer.signals.gestures import Gesture
 from trainer.signals.table import Vigilance, mark_confidence
 
@@ -117,3 +118,72 @@ def test_false_signs_never_raise_the_value_of_signing_over_the_same_channel_with
         half = 1.959964 * statistics.stdev(diffs) / math.sqrt(len(diffs))
         report.append((rate, round(mean, 3), round(mean - half, 3), round(mean + half, 3)))
     assert all(lo <= 0.0 for _, _, lo, _ in report), report
+
+
+# -- the measured camera and the app's rule ---------------------------------------------------------
+
+CLASSIC_GESTURES = CLASSIC.gestures
+
+
+def _figures(**false_durations) -> CameraFigures:
+    gestures = {g.value: {"recall": 0.5} for g in (Gesture.WINK, Gesture.BROWS_UP)}
+    for name, durations in false_durations.items():
+        gestures.setdefault(name, {"recall": None})["false_durations_s"] = durations
+    return CameraFigures.from_json({"source": "test", "talking_minutes": 1.0, "gestures": gestures}, min_hold_s=1.0)
+
+
+def test_a_measured_camera_reads_each_gesture_by_its_own_figures():
+    figures = _figures(wink=[0.2, 0.4, 1.5], mouth_open=[2.0])
+    camera = NoisyChannel.measured(figures)
+    rates = {r.gesture: r for r in camera.per_gesture}
+    assert rates[Gesture.WINK].recall == 0.5 and rates[Gesture.WINK].false_per_min == 3.0
+    assert rates[Gesture.MOUTH_OPEN].false_per_min == 1.0 and rates[Gesture.BROWS_UP].false_per_min == 0.0
+    assert camera.false_per_min == 4.0 and camera.miss_for(Gesture.WINK) == 0.5
+    # The app's minimum hold keeps only the false reads held that long.
+    held = NoisyChannel.measured(figures, app_rule=True)
+    assert {r.gesture: r.false_per_min for r in held.per_gesture}[Gesture.WINK] == 1.0
+    # False reads come only from gestures that have some, each at its own rate.
+    rng = random.Random(5)
+    drawn = [g for _ in range(4000) for g in camera.false_gestures(rng, CLASSIC_GESTURES)]
+    assert set(drawn) == {Gesture.WINK, Gesture.MOUTH_OPEN}
+    assert 2.5 < drawn.count(Gesture.WINK) / drawn.count(Gesture.MOUTH_OPEN) < 3.6
+    # The partner's trust per gesture: a wink read is often false, a brows-up read never.
+    trust = camera.reliability()
+    assert trust.precision[Gesture.BROWS_UP] == 1.0 and trust.precision[Gesture.WINK] < 0.2
+
+
+def test_the_shipped_camera_figures_load_and_name_their_source():
+    camera = NoisyChannel.parse("camera")
+    assert camera.per_gesture and not camera.perfect and "measured camera" in camera.label
+    assert "eval-vision" in measured_camera_figures().source
+    assert NoisyChannel.parse("camera+app").app_rule and NoisyChannel.parse("1/4+app").false_per_min == 4.0
+
+
+def test_under_the_app_rule_a_false_read_reaches_the_partner_only_when_the_hand_backs_it():
+    from trainer.bots.table import Table
+    from trainer.signals.signs import Sign
+    from trainer.signals.table import is_truthful, read_record
+
+    def false_reads(app: bool) -> tuple[int, int]:
+        channel = NoisyChannel(0.0, 12.0, app_rule=app)
+        table = Table([HeuristicBot(signs=False) for _ in range(4)], ruleset=RULES, seed=2, channel=channel)
+        true = untrue = 0
+        while not table.is_over:
+            # One action a step: a reading is made at the sign point just before or just after it,
+            # against the hand then (the app checks the hand at the moment of the sign).
+            before = {s: table.game.hand(s) for s in (0, 2)}
+            count, deal = len(table.game.signals), table.game.deal_number
+            table.step(max_actions=1)
+            after = {s: table.game.hand(s) for s in (0, 2)}
+            for r in table.game.signals[count:]:
+                made, _ = read_record(r.message)
+                hands = [after[r.seat]] if r.deal != deal else [before[r.seat], after[r.seat]]
+                ok = any(is_truthful(made.signal, h) for h in hands)
+                true, untrue = true + ok, untrue + (not ok)
+        return true, untrue
+
+    raw_true, raw_untrue = false_reads(app=False)
+    app_true, app_untrue = false_reads(app=True)
+    assert raw_untrue > 0 and raw_true > 0   # drawn without looking at the hand: mostly untrue
+    assert app_untrue == 0 and app_true > 0  # the truth check lets only the hand's own signs through
+
