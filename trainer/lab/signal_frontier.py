@@ -107,6 +107,43 @@ def sign_points(figures: dict, gestures: int = 12) -> list[dict]:
     return out
 
 
+def unchosen_signs(games: int, seed: int = 1, figures=None) -> dict:
+    """How many of the measured camera's false reads the app would send as true signs: a silent
+    heuristic team (it makes no sign, so every reading its partners get is a false read) plays
+    ``games`` games through the camera with no check, with the app's truth check alone, and with
+    the truth check and the minimum hold; per channel the readings delivered a deal and a minute of
+    play (sign points × ``SECONDS_PER_SIGN_POINT``)."""
+    from dataclasses import replace
+
+    from trainer.bots.channel import SECONDS_PER_SIGN_POINT, NoisyChannel, measured_camera_figures
+    from trainer.bots.heuristic import HeuristicBot
+    from trainer.bots.table import Table
+    from trainer.rules.ruleset import Ruleset
+    from trainer.signals.table import split_confidence
+
+    figures = figures or measured_camera_figures()
+    channels = {
+        "every false read": NoisyChannel.measured(figures),
+        "truth check (lies off)": NoisyChannel.measured(replace(figures, min_hold_s=0.0), app_rule=True),
+        f"truth check + hold {figures.min_hold_s:g} s": NoisyChannel.measured(figures, app_rule=True),
+    }
+    out = {}
+    for name, channel in channels.items():
+        reads = deals = points = 0
+        for i in range(games):
+            table = Table([HeuristicBot(signs=False) for _ in range(4)], ruleset=Ruleset(), seed=seed + i,
+                          channel=channel, channel_team=0)
+            table.play_out()
+            reads += sum(1 for r in table.game.signals if split_confidence(r.message)[2] is not None)
+            deals += len(table.game.results)
+            points += table._points
+        minutes = points * SECONDS_PER_SIGN_POINT / 60.0
+        out[name] = {"false_per_min_per_person": round(channel.false_per_min, 3), "games": games, "deals": deals,
+                     "sent_per_deal": round(reads / max(1, deals), 3),
+                     "sent_per_min_per_person": round(reads / max(1e-9, 2 * minutes), 3)}
+    return out
+
+
 def markdown(rows: list[dict]) -> str:
     lines = ["| team | channel | games | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | against perfect, same seeds |",
              "|---|---|---|---|---|---|---|"]
@@ -181,7 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", type=Path)
     p.add_argument("--json", type=Path, help="write the rows, the frontier and the signs' points here")
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--unchosen", type=int, default=0, metavar="GAMES",
+                   help="also count the false reads the app would send as true signs, over GAMES games")
     args = p.parse_args(argv)
+    if args.unchosen:
+        print(json.dumps(unchosen_signs(args.unchosen), indent=1))
     lines = read_lines(args.grid)
     if args.channels:
         keep = set(args.channels.split(";"))
