@@ -228,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         keep = set(args.channels.split(";"))
         lines = [x for x in lines if x.get("channel", "perfect") in keep]
     grid_rows = channel_rows(lines)
-    camera_rows = [r for path in args.rows for r in channel_rows(read_lines(path))]
+    # The camera rows' logs may split one team's channels over several files (played side by
+    # side on the same seeds): read them together, so each channel pairs with that team's perfect one.
+    camera_rows = channel_rows([line for path in args.rows for line in read_lines(path)])
     front = frontier(grid_rows)
     signs = sign_points(json.loads(args.figures.read_text(encoding="utf-8"))) if args.figures.is_file() else []
     if args.json:
