@@ -377,7 +377,9 @@ class CameraFigures:
             source=str(data["source"]), minutes=float(data["talking_minutes"]),
             recalls=MappingProxyType({Gesture(g): float(v["recall"]) for g, v in gestures.items()
                                       if v.get("recall") is not None}),
-            false_events=MappingProxyType({Gesture(g): tuple(float(d) for d in v.get("false_durations_s", ()))
+            # A duration the source does not give (null) counts as held long: it passes any hold.
+            false_events=MappingProxyType({Gesture(g): tuple(math.inf if d is None else float(d)
+                                                             for d in v.get("false_durations_s", ()))
                                            for g, v in gestures.items()}),
             min_hold_s=min_hold_s,
         )
