@@ -60,7 +60,7 @@ def test_calibrator_progress_and_errors():
 
 
 def test_profile_round_trip(tmp_path):
-    neutral = [r["backends"]["mesh"] for r in rows_with() if r["label"] == "neutral"]
+    neutral = [r["features"] for r in rows_with() if r["label"] == "neutral"]
     profile = profile_from_samples("population", neutral, created="2026-11-29", kind="population")
     again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
     assert again.name == "population" and again.kind == "population" and again.frames == len(neutral)

@@ -11,7 +11,6 @@ still of ../shared/gestures, with its labels); talking from the recorded streams
 from __future__ import annotations
 
 import csv
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,12 +19,10 @@ import pytest
 from face_samples import TALKING_CLIPS
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision import tasks_backend
 from trainer.lab.face_fit import HAND_LABELS, count, faces_from_samples, lopo_scores
 from trainer.vision.face_signs import (
     DEFAULT_SIGNS,
     FACE_SIGNS,
-    FaceBackend,
     FaceReading,
     FaceSignParams,
     Neutral,
@@ -199,28 +196,3 @@ def test_a_calibration_on_frame_features_keeps_the_person_s_blendshapes():
     assert neutral.blendshapes["browInnerUp"] != pytest.approx(load_face_signs().population.blendshapes["browInnerUp"])
 
 
-# -- the bundled model and the fallback -------------------------------------------------------------
-
-def test_the_bundled_model_is_google_s_file():
-    model = tasks_backend.BUNDLED_MODEL
-    assert model.is_file()
-    assert hashlib.sha256(model.read_bytes()).hexdigest() == tasks_backend.BUNDLED_SHA256
-    assert tasks_backend.BUNDLED_SHA256 in (REPO / "models" / "README.md").read_text(encoding="utf-8")
-    assert PipelineOptions().face_backend is FaceBackend.TASKS
-
-
-def test_a_missing_or_altered_model_falls_back_to_the_face_mesh_with_a_notice(tmp_path, monkeypatch, data_home):
-    monkeypatch.delenv("ALUETTE_FACE_MODEL", raising=False)
-    assert tasks_backend.resolve_face_model().path == tasks_backend.BUNDLED_MODEL
-    altered = tmp_path / "face_landmarker.task"
-    original = tasks_backend.BUNDLED_MODEL.read_bytes()
-    altered.write_bytes(original[:1000] + bytes([original[1000] ^ 1]) + original[1001:])  # one bit
-    monkeypatch.setattr(tasks_backend, "BUNDLED_MODEL", altered)
-    choice = tasks_backend.resolve_face_model()
-    assert choice.path is None and "sha256" in choice.reason
-    said = []
-    with Pipeline(PipelineOptions(hands=False), notice=said.append) as pipe:
-        assert pipe.face_backend is FaceBackend.MESH and pipe.signs is None
-    assert len(said) == 1 and "face mesh" in said[0] and "sha256" in said[0]
-    monkeypatch.setattr(tasks_backend, "BUNDLED_MODEL", tmp_path / "gone.task")
-    assert "missing" in tasks_backend.resolve_face_model().reason

@@ -37,7 +37,7 @@ def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) 
 
     if personal is None or not personal.wants_tasks:
         return Pipeline(profile=profile)
-    pipeline = Pipeline(PipelineOptions(face_backend="tasks"), profile=profile, personal=personal.model)
+    pipeline = Pipeline(PipelineOptions(), profile=profile, personal=personal.model)
     return _TeachingTap(pipeline, personal)
 
 

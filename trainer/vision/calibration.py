@@ -3,7 +3,7 @@
 ``Calibrator`` collects a few seconds of frames of a relaxed face (feature dicts from
 ``trainer.vision.face_features``) and turns them into a ``Profile`` with robust statistics (median and
 MAD, so a blink or a word during calibration does not shift the baseline). Without a calibration the
-population profile (medians of the neutral photos, stored in models/thresholds.json) is used, so a single
+population neutral (of the neutral photos, in models/face_signs.json) is used, so a single
 photo or a first run still works. Profiles save to and load from JSON; bad data raises VisionError naming
 the problem and the way out.
 

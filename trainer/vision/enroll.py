@@ -88,7 +88,7 @@ def teach_from_clips(
     if not any(s.role == "sign" for s in specs):
         raise VisionError("no sign span: add at least one, e.g. CLIP:pout:4-6")
     runs = {} if runs is None else runs
-    options = PipelineOptions(face_backend="tasks", face_model=face_model, hands=False)
+    options = PipelineOptions(face_model=face_model, hands=False)
     for clip in dict.fromkeys(s.clip for s in specs):
         if clip in runs:
             continue

@@ -1,7 +1,7 @@
 """Personal signs: a per-person model of the face signs, taught from a few seconds of neutral face
 and one to three takes of each sign.
 
-Why: the population rules (``face_gestures``) were fitted on ~20 faces; a user who makes a sign their
+Why: the population face signs (``face_signs``) were fitted on ~20 faces; a user who makes a sign their
 own way (a small pucker, a one-sided smile that is mostly a dimple) is missed, and a face that rests
 differently fires signs it never made. Here each sign is a *prototype*: the mean change of the
 person's features during their takes, relative to their neutral face, in a space scaled by how much
@@ -176,7 +176,7 @@ class PersonalSigns:
 
     def change(self, features: Mapping[str, float]) -> np.ndarray | None:
         """Whitened change from this person's neutral, or None when the features lack blendshapes
-        (the solutions face mesh): then the population scores stand."""
+        (a recording made without them): then the population scores stand."""
         if "bs_jawOpen" not in features:
             return None
         c = self._arrays()

@@ -822,9 +822,9 @@ def show() -> None:
     _catch_banner(session, settings)
     _catch_note(session)
     if session.timed:
-        import streamlit.components.v1 as components
+        from trainer.ui.st_adapter import run_script
 
-        components.html(watch_view.CLOCK_JS, height=0)
+        run_script(watch_view.CLOCK_JS)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
