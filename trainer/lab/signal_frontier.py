@@ -102,8 +102,9 @@ def sign_points(figures: dict, gestures: int = 12) -> list[dict]:
         f = figures["gestures"].get(gesture.value)
         if f is None or f.get("recall") is None:
             continue
+        rate = f.get("false_per_min", 0.0)
         out.append({"sign": sign.value, "gesture": gesture.value, "recall": f["recall"],
-                    "false_per_min": f["false_per_min"], "as_every_sign": round(f["false_per_min"] * gestures, 3)})
+                    "false_per_min": rate, "as_every_sign": round(rate * gestures, 3)})
     return out
 
 
@@ -175,16 +176,23 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
         hi = [100 * r["difference_ci95"][1] for _, r in pts]
         left.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo)], [b - y for y, b in zip(ys, hi)]],
                       marker="o", capsize=3, label=f"{100 * f['read']:.0f} % of signs read")
+    from trainer.bots.channel import NoisyChannel
+
     for r in camera_rows:
-        if r["channel"].startswith("camera"):
+        # The measured camera, at its own total false reads a minute (the heuristic team's rows:
+        # the search team's are too few games to draw).
+        if r["channel"].startswith("camera") and r["team"].startswith("heuristic"):
+            x = NoisyChannel.parse(r["channel"]).false_per_min
             y = 100 * r["win_rate_difference"]
-            left.axhline(y, linestyle=":", color="tab:red" if "app" not in r["channel"] else "tab:purple",
-                         label=f"{r['team'].split(':')[0]} through the measured camera"
-                               f"{' (app rule)' if 'app' in r['channel'] else ''}: {y:+.1f}")
+            lo, hi = (100 * v for v in r["difference_ci95"])
+            left.errorbar([x], [y], yerr=[[y - lo], [hi - y]], marker="D", capsize=3, linestyle="none",
+                          color="tab:red" if "app" not in r["channel"] else "tab:purple",
+                          label=f"measured camera{' + app rule' if 'app' in r['channel'] else ''} "
+                                f"({r['games']} games): {y:+.1f}")
     left.axhline(0, color="grey", linewidth=0.8)
     left.set_xlabel("false reads a minute (a random sign of the convention, never made)")
     left.set_ylabel("signing team's win rate − silent team's (points of %)")
-    left.set_title("value of signing through a camera (heuristic team, vigilance 0)")
+    left.set_title("value of signing through a camera (heuristic team, vigilance 0)", fontsize=10)
     left.legend(fontsize=7)
     reads = [f["read"] for f in front]
     be = [f["break_even_false_per_min"] for f in front]
@@ -201,7 +209,7 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
                        xytext=(3, 2), textcoords="offset points")
     right.set_xlabel("false reads a minute, all signs (a sign: its own rate × 12 gestures)")
     right.set_ylabel("share of signs read (recall, %)")
-    right.set_title("where signing starts to pay, and where each sign is today")
+    right.set_title("break-even (point estimates) and each sign's measured figures", fontsize=10)
     right.set_xlim(left=-0.2)
     right.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
