@@ -157,3 +157,38 @@ def test_the_closed_trick_read_from_the_events_is_the_one_the_state_shows():
                 session.act(rng.choice(session.table.view(HUMAN_SEAT).legal_actions))
         unplayed += sum(r.end is not DealEnd.PLAYED for r in game.results)
     assert unplayed, "the games must include a deal given up or declined"
+
+
+def test_a_camera_sign_held_too_briefly_is_not_sent_and_a_saved_one_still_replays():
+    # A false read while talking that happens to match the hand would pass the truth check and
+    # tell the partner a card the person never chose to tell: a camera sign must be held
+    # CAMERA_MIN_HOLD_S. A button's sign has no hold; a saved game replays what was sent then.
+    import pytest
+
+    from trainer.rules.cards import ACES
+    from trainer.signals.gestures import Gesture, GestureEvent
+    from trainer.signals.table import CAMERA_MIN_HOLD_S, SignalError
+    from trainer.ui.game_session import made_from_input, sign_input
+
+    seed = next(s for s in range(500) if sum(
+        c in ACES for c in GameSession.start("vendee", "classic", s).table.view(HUMAN_SEAT).hand) == 1)
+    session = GameSession.start("vendee", "classic", seed)
+    convention = Convention.named("classic")
+    brief = convention.read(GestureEvent(Gesture.MOUTH_OPEN, 2.0, 2.0 + CAMERA_MIN_HOLD_S - 0.1, confidence=0.9))
+
+    def mine(s: GameSession) -> int:
+        return sum(t.event.seat == HUMAN_SEAT for t in s.table.history)
+
+    with pytest.raises(SignalError, match="hold a sign"):
+        session.sign(brief)
+    assert not session.inputs and mine(session) == 0  # nothing sent, nothing saved
+    held = convention.read(GestureEvent(Gesture.MOUTH_OPEN, 4.0, 4.0 + CAMERA_MIN_HOLD_S, confidence=0.9))
+    session.sign(held)
+    assert mine(session) == 1 and session.inputs[-1]["end"] == 4.0 + CAMERA_MIN_HOLD_S
+    # An older save holding a brief camera sign (sent before the rule) still resumes.
+    data = session.to_json()
+    data["inputs"][-1] = {**sign_input(brief), **{k: v for k, v in data["inputs"][-1].items()
+                                                  if k not in sign_input(held)}}
+    assert made_from_input(data["inputs"][-1]).end - made_from_input(data["inputs"][-1]).start < CAMERA_MIN_HOLD_S
+    again = GameSession.from_json(data)
+    assert mine(again) == 1

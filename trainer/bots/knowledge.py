@@ -143,9 +143,7 @@ def sign_readings(
     for r in signs_this_deal(view):
         if r.seat == view.seat:
             continue
-        chance = trust
-        if r.read_by_camera:
-            chance *= (reliability or EVAL_VISION_HELD_OUT).trust(r.gesture, r.confidence)
+        chance = _chance_read(r, trust, reliability)
         if chance < 1.0 and contradicted(r, view):
             out.append(Reading(r, Use.CONTRADICTED, chance, Holding()))
             continue
@@ -161,6 +159,53 @@ def sign_readings(
         else:
             out.append(Reading(r, Use.CERTAIN if chance >= 1.0 else Use.HINT, min(chance, 1.0), h))
     return tuple(out)
+
+
+def _chance_read(r: SeenSign, trust: float, reliability: SignReliability | None) -> float:
+    """The chance a received sign is true before the play says anything of it: ``trust``, times the
+    camera's figures for a sign read by a camera."""
+    chance = trust
+    if r.read_by_camera:
+        chance *= (reliability or EVAL_VISION_HELD_OUT).trust(r.gesture, r.confidence)
+    return chance
+
+
+def sign_chance(
+    r: SeenSign, view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> float:
+    """How far the seat believes a received sign: 1 for a sign seen at a truthful table; ``trust``
+    at a table with lies; times the reader's :meth:`~trainer.bots.channel.SignReliability.trust`
+    for a sign read by a camera (default figures: :data:`EVAL_VISION_HELD_OUT`); 0 for an
+    uncertain sign the play has contradicted (:func:`contradicted`).
+
+    Every decision that rests on a partner's sign goes through this one chance — the card play
+    (:func:`knowledge_of`, :func:`situation_of`) and the declarations alike — so a sign the camera
+    may have invented weighs what the camera's figures say, never more."""
+    chance = _chance_read(r, trust, reliability)
+    if chance < 1.0 and contradicted(r, view):
+        return 0.0
+    return chance
+
+
+def believed_signs(
+    view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> tuple[tuple[SeenSign, float], ...]:
+    """The signs other seats made this deal that reached the seat, each with :func:`sign_chance`."""
+    return tuple(
+        (r, sign_chance(r, view, trust=trust, reliability=reliability))
+        for r in signs_this_deal(view) if r.seat != view.seat
+    )
+
+
+def belief_in(
+    view: PlayerView, seat: int, sign: Sign, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> float:
+    """The chance the seat gives to ``seat`` having made ``sign`` this deal (0: never received)."""
+    return max(
+        (c for r, c in believed_signs(view, trust=trust, reliability=reliability)
+         if r.seat == seat and r.signal.sign is sign),
+        default=0.0,
+    )
 
 
 def knowledge_of(
@@ -251,9 +296,13 @@ def public_play(view: PlayerView) -> PublicPlay:
     )
 
 
-def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne: bool = False) -> PlaySituation:
+def situation_of(
+    view: PlayerView, knowledge: Knowledge, *, going_for_mordienne: bool = False,
+    trust: float = 1.0, reliability: SignReliability | None = None,
+) -> PlaySituation:
     """The trick situation for the tactics, with the partner's known cards taken out of the
-    opponents' possible cards."""
+    opponents' possible cards. ``trust`` and ``reliability`` weigh the partner's mordienne sign as
+    :func:`knowledge_of` weighs its card signs: it is followed when more likely true than not."""
     n = view.players
     partner = partner_of(view)
     partner_cards: frozenset[int] = frozenset()
@@ -276,7 +325,7 @@ def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne:
             best = max(STRENGTH[c] for _, c in trick)
             partner_may_beat = any(STRENGTH[c] > best for c in partner_cards)
     partner_mordienne = partner is not None and (
-        signed(view, partner, Sign.MORDIENNE)
+        belief_in(view, partner, Sign.MORDIENNE, trust=trust, reliability=reliability) >= 0.5
         or any(s == partner and d is Declaration.MORDIENNE for s, d in view.declarations)
     )
     return PlaySituation(

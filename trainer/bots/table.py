@@ -505,7 +505,7 @@ class Table:
 
     def _through_channel(self, seat: int, partner: int, event: SignEvent) -> None:
         channel, rng = self.channel, self._channel_rng
-        if rng.random() < channel.miss:
+        if rng.random() < channel.miss_for(event.made.gesture):
             return
         reading = replace(event.made, confidence=channel.true_confidence(rng))
         marked = record_text(reading, event.announcements, as_read=True)
@@ -527,12 +527,15 @@ class Table:
             partners = self.ruleset.partners(seat)
             if not partners or self.ruleset.team_of(seat) != self.channel_team:
                 continue
-            for _ in range(channel.false_signs(rng)):
-                gesture = gestures[int(rng.random() * len(gestures))]
+            for gesture in channel.false_gestures(rng, gestures):
                 # A sign never made, read as the convention reads that gesture.
                 seen = GestureEvent(gesture, 0.0, 0.0, confidence=channel.false_confidence(rng))
                 made = self.convention.read(seen)
                 if made is None:
+                    continue
+                if channel.app_rule and not self.lying_allowed and not is_truthful(made.signal, game.hand(seat)):
+                    # The app's truth check: at a table without lies a camera sign the hand does
+                    # not back is refused, never sent (Play's _send_sign, SignLog.make).
                     continue
                 game.record_signal(seat, record_text(made, as_read=True), frozenset({partners[0]}))
 

@@ -64,6 +64,27 @@ def is_truthful(signal: Signal, hand: Iterable[Card]) -> bool:
     return all(c in cards for c in sign.cards)
 
 
+CAMERA_MIN_HOLD_S = 0.5
+"""How long a camera sign must be held before the app sends it to the partner (seconds, the
+recognizer's event from onset to release). At a table without lies the app sends a camera sign only
+when the hand backs it, so a false read that happens to match the hand would tell the partner a
+card the player never chose to tell: most false reads while talking are brief (docs/bots.md, "What
+a false read tells"), a sign the player means is held. Checked by :func:`check_camera_hold`."""
+
+
+def check_camera_hold(made: MadeSign, min_hold_s: float = CAMERA_MIN_HOLD_S) -> None:
+    """Refuse a camera sign held less than ``min_hold_s`` (a button's sign, or a reading without
+    times, passes): raises :class:`SignalError` saying how long it was held and what to do."""
+    if not made.read_by_camera or made.start is None or made.end is None:
+        return
+    held = made.end - made.start
+    if held + 1e-9 < min_hold_s:
+        raise SignalError(
+            f"the camera saw it for {held:.1f} s only: hold a sign {min_hold_s:g} s for it to be sent "
+            "(a shorter reading is taken for your face moving, not a sign you chose)"
+        )
+
+
 def honest_signals(hand: Iterable[Card]) -> tuple[Signal, ...]:
     """Every card sign that tells the truth about ``hand``, strongest first (Monsieur + Madame
     replaces the two single signs; aces as one sign with their count), then misère if weak."""

@@ -37,6 +37,7 @@ from trainer.ui.table_events import closes, ends_deal
 from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import MadeSign, Sign, Signal
+from trainer.signals.table import check_camera_hold
 
 HUMAN_SEAT = 0
 PAGE_SIGN_WINDOW_S = 20.0
@@ -228,8 +229,13 @@ class GameSession:
         """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
         ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
         camera saw, so a resumed game gives the partner the same reading. In a timed game the sign
-        began at ``at`` seconds of game time (a camera sign's own onset; default: now)."""
+        began at ``at`` seconds of game time (a camera sign's own onset; default: now). A camera
+        sign held less than :data:`~trainer.signals.table.CAMERA_MIN_HOLD_S` is refused (a
+        SignalError saying so), so a brief false read that matches the hand is not sent as a card
+        the person never chose to tell; a saved game replays what was sent."""
         self._not_reviewing("sign")
+        if isinstance(sign, MadeSign) and self._replay_t is None:
+            check_camera_hold(sign)
         moment = self._tick(self._replay_t)
         if at is not None and self.timed:
             moment = {"t": moment["t"], "at": round(float(at), 3)}
