@@ -38,7 +38,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     spans = load_spans(args.spans)
-    options = PipelineOptions(face_backend="tasks", face_model=args.face_model, hands=False)
+    options = PipelineOptions(face_model=args.face_model, hands=False)
     runs = {}
     for file in clip_files(spans):
         cached = Path(args.cache) / (file.replace("/", "__") + ".pkl") if args.cache else None

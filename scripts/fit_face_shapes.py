@@ -29,15 +29,15 @@ LANDMARKS = REPO / "samples" / "face_landmarks.npz"
 
 
 def regions() -> dict[str, tuple[int, ...]]:
-    from mediapipe.python.solutions import face_mesh_connections as mesh  # noqa: PLC0415
+    from mediapipe.tasks.python.vision.face_landmarker import FaceLandmarksConnections as mesh  # noqa: PLC0415
 
     def points(*sets) -> tuple[int, ...]:
-        return tuple(sorted({i for edges in sets for edge in edges for i in edge}))
+        return tuple(sorted({i for edges in sets for edge in edges for i in (edge.start, edge.end)}))
 
     return {
-        "up": points(mesh.FACEMESH_LEFT_EYEBROW, mesh.FACEMESH_RIGHT_EYEBROW, mesh.FACEMESH_LEFT_EYE,
-                     mesh.FACEMESH_RIGHT_EYE) + tuple(range(468, 478)),
-        "mouth": points(mesh.FACEMESH_LIPS),
+        "up": points(mesh.FACE_LANDMARKS_LEFT_EYEBROW, mesh.FACE_LANDMARKS_RIGHT_EYEBROW,
+                     mesh.FACE_LANDMARKS_LEFT_EYE, mesh.FACE_LANDMARKS_RIGHT_EYE) + tuple(range(468, 478)),
+        "mouth": points(mesh.FACE_LANDMARKS_LIPS),
     }
 
 

@@ -19,10 +19,10 @@ from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 
 def _shot(page, out: Path, name: str) -> None:
-    page.set_viewport_size({"width": 1400, "height": 2200})
+    page.set_viewport_size({"width": 1280, "height": 2200})
     page.wait_for_timeout(1500)
     page.screenshot(path=str(out / f"{name}.png"))
-    page.set_viewport_size({"width": 1400, "height": 1100})
+    page.set_viewport_size({"width": 1280, "height": 1100})
     print(f"wrote {out / (name + '.png')}")
 
 

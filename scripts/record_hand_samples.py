@@ -2,7 +2,7 @@
 samples/hand_landmarks.json, so fast tests replay them without MediaPipe.
 
 Only numbers computed by our own tracker are stored, each with the source file it came from; the
-photos themselves are never copied. Rerun: ``/work/venv/bin/python scripts/record_hand_samples.py``.
+photos themselves are never copied. Rerun: ``.venv/bin/python scripts/record_hand_samples.py``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,19 @@
 """Record landmark streams of real clips in ../shared/gestures into samples/streams_<clip>.npz, so
 fast tests replay the temporal logic (recognizer, talking suppression, writing) without MediaPipe.
 
-Per frame it stores what the default backend read and our own code computed: the timestamp (the clip's
+Per frame it stores what the tracker (MediaPipe Tasks) read and our own code computed: the timestamp (the clip's
 clock), the Tasks FaceLandmarker's 52 blendshapes (MediaPipe names), the face features of
 ``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and
 face width, both eyes' centres, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
 names its source. Rerun after the face features change:
 
-    nice /work/venv/bin/python scripts/record_streams.py            # the default clip list
-    nice /work/venv/bin/python scripts/record_streams.py talking/lp_d20_talking.mp4 ...
+    nice .venv/bin/python scripts/record_streams.py            # every talking clip of the MANIFEST + OTHER_CLIPS
+    nice .venv/bin/python scripts/record_streams.py talking/lp_d20_talking.mp4 ...
 """
 
 from __future__ import annotations
 
+import csv
 import sys
 from pathlib import Path
 
@@ -25,30 +26,10 @@ from trainer.vision.face_features import face_features, mouth_appearance  # noqa
 from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
 from trainer.vision.pipeline import eye_centres, mouth_and_width  # noqa: E402
 from trainer.vision.sources import open_source  # noqa: E402
-from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: E402
 from trainer.vision.types import VisionError  # noqa: E402
 
-DEFAULT_CLIPS = (
-    "talking/grid_bbaf2n_talking.mpg",
-    "talking/grid_brbk7n_talking.mpg",
-    "talking/grid_lbax4n_talking.mpg",
-    "talking/grid_lbbc2a_talking.mpg",
-    "talking/grid_lrwp9a_talking.mpg",
-    "talking/grid_lwbsza_talking.mpg",
-    "talking/grid_sbia1a_talking.mpg",
-    "talking/sadtalker_wda_aoc_talking.mp4",
-    "talking/edtalk_mouth_source_talking.mp4",
-    "talking/edtalk_pose_source1_talking.mp4",
-    "talking/edtalk_pose_source2_talking.mp4",
-    "talking/lp_d20_talking.mp4",
-    "talking/lp_d13_talking_then_faces.mp4",
-    "talking/spectre_mead_W023_talk.mp4",
-    "talking/skyreels_a1_driving2.mp4",
-    "talking/skyreels_a1_driving3.mp4",
-    "talking/skyreels_a1_driving5.mp4",
-    "talking/spectre_lrs3_OzA6jRYjVQs_00004.mp4",
-    "talking/spectre_lrs3_PbgB2TaYhio_00007.mp4",
-    "talking/spectre_lrs3_BImnT7lcLDE_00003.mp4",
+VIDEO_SUFFIXES = (".mp4", ".mpg", ".avi", ".mov", ".webm")
+OTHER_CLIPS = (
     "sequence/lp_d18.mp4",
     "sequence/lp_d3.mp4",
     "sequence/lp_d10.mp4",
@@ -57,17 +38,23 @@ DEFAULT_CLIPS = (
 SIDES = {"left": 1, "right": 2}
 
 
+def talking_clips(gestures: Path) -> list[str]:
+    """Every talking clip of the MANIFEST (its stills aside)."""
+    with (gestures / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
+        return [row["file"] for row in csv.DictReader(handle, delimiter="\t")
+                if row["label"] == "talking" and Path(row["file"]).suffix.lower() in VIDEO_SUFFIXES]
+
+
 def record(gestures: Path, rel: str) -> Path:
+    import mediapipe  # noqa: PLC0415 - only to name its version in the file
+
     source = open_source(gestures / rel)
     times, faces, shapes, mouths, eyes, hands, hand_sides = [], [], [], [], [], [], []
     keys: list[str] | None = None
     shape_keys: list[str] | None = None
-    with source, Tracker(TrackerOptions(face=False, hands=True)) as tracker, TasksFaceTracker(video=True) as tasks:
+    with source, Tracker(TrackerOptions(face=True, hands=True)) as tracker:
         for frame in source:
             marks = tracker.process(frame)
-            face_marks = tasks.process(frame)
-            marks = type(marks)(marks.timestamp, marks.width, marks.height, face=face_marks.face,
-                                blendshapes=face_marks.blendshapes, hands=marks.hands)
             times.append(frame.timestamp)
             feats = None
             if marks.face is not None:
@@ -110,8 +97,8 @@ def record(gestures: Path, rel: str) -> Path:
     np.savez_compressed(
         out,
         source=np.array(f"../shared/gestures/{rel}"),
-        about=np.array("computed by scripts/record_streams.py with MediaPipe 0.10.21 (video mode): Tasks "
-                       "FaceLandmarker blendshapes, solutions hands, and trainer.vision.face_features "
+        about=np.array(f"computed by scripts/record_streams.py with MediaPipe {mediapipe.__version__} (Tasks, "
+                       "video mode): FaceLandmarker blendshapes, HandLandmarker, and trainer.vision.face_features "
                        "(geometry + mouth appearance)"),
         size=np.array(source.info.size or (0, 0)),
         t=np.array(times, dtype=np.float64),
@@ -129,7 +116,7 @@ def record(gestures: Path, rel: str) -> Path:
 
 def main(argv: list[str]) -> int:
     gestures = REPO.parent / "shared" / "gestures"
-    for rel in argv or DEFAULT_CLIPS:
+    for rel in argv or [*talking_clips(gestures), *OTHER_CLIPS]:
         out = record(gestures, rel)
         print(f"{rel} -> {out.relative_to(REPO)} ({out.stat().st_size // 1024} KiB)", flush=True)
     return 0

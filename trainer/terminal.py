@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the bots are imported when a game starts, so `aluette --hel
 
 # The table settings are light (names and a frozen value); the Table itself comes when a game starts.
 from trainer.bots.table_setup import (
+    DEFAULT_CALLS,
     TABLE_SIZES,
     TableSettings,
     TableSetupError,
@@ -82,6 +83,9 @@ def add_commands(subparsers) -> None:
                       help="how watchful the opponents are: how often they catch a sign (default normal)")
     play.add_argument("--lies", action="store_true",
                       help="signs may lie: you may bluff, and the bots trust signs less")
+    play.add_argument("--calls", type=int, default=DEFAULT_CALLS, metavar="N",
+                      help="signs each player may call seen a deal, a wrong call included; the bots' catches "
+                           f"count the same way (default {DEFAULT_CALLS})")
     play.add_argument("--convention", default="classic", choices=tuple(CONVENTIONS),
                       help="which sign convention the table uses (default classic)")
     play.add_argument("--partner", default=None, choices=playable_bots(), help="your partner's bot (default heuristic)")
@@ -104,7 +108,7 @@ def settings_from_args(args) -> TableSettings:
         return TableSettings(
             players=args.players, preset=args.preset, vigilance=args.vigilance, lies=args.lies,
             convention=args.convention, partner=args.partner or bot or "heuristic",
-            opponents=args.opponents or bot or "heuristic",
+            opponents=args.opponents or bot or "heuristic", calls=getattr(args, "calls", DEFAULT_CALLS),
         )
     except TableSetupError as error:
         raise RulesError(f"cannot set the table: {error}") from None

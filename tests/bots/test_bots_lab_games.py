@@ -175,3 +175,20 @@ def test_signing_pays_only_where_an_interval_excludes_zero():
     assert pays({"ci95": [0.45, 0.56], "points_margin_per_deal": [0.01, -0.02, 0.04]}) == "not shown"
     assert pays({"ci95": [0.38, 0.49], "points_margin_per_deal": [-0.01, -0.03, 0.01]}) == "no: it costs"
     assert pays({"ci95": [0.45, 0.52], "points_margin_per_deal": [-0.04, -0.06, -0.01]}) == "no: it costs"
+
+
+def test_the_frontier_is_where_the_value_of_signing_crosses_zero():
+    from trainer.lab.signal_frontier import channel_rows, frontier
+
+    def games(channel: str, wins: int, n: int = 20) -> list[dict]:
+        return [dict(_line(s, 1 if s <= wins else -1), team_a="heuristic:signs=true", channel=channel)
+                for s in range(1, n + 1)]
+
+    # Read share 1: +40 points at 0 false a minute, +20 at 1, -20 at 2 -> zero at 1.5 a minute.
+    rows = channel_rows(games("perfect", 14) + games("1/1", 12) + games("1/2", 8) + games("0.5/0", 9))
+    by = {r["channel"]: r for r in rows}
+    assert by["1/1"]["win_rate_difference"] == pytest.approx(0.2)
+    assert by["1/2"]["vs_perfect"]["difference"] == pytest.approx(2 * (8 - 14) / 20)
+    front = {f["read"]: f for f in frontier(rows)}
+    assert front[1.0]["break_even_false_per_min"] == pytest.approx(1.5)
+    assert front[0.5]["break_even_false_per_min"] == 0.0  # already below zero without false reads

@@ -99,7 +99,7 @@ def test_flags_set_the_table_and_are_shown_at_start(tmp_path):
         input="q\n", capture_output=True, text=True, cwd=REPO, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    assert ("Table: 6 players (english), vigilance blind, signs may lie, convention classic; "
+    assert ("Table: 6 players (english), vigilance blind, 3 'seen!' calls a deal, signs may lie, convention classic; "
             "partner search, opponents random.") in proc.stdout
     saved = json.loads((tmp_path / "six.json").read_text())
     assert saved["ruleset"]["players"] == 6 and saved["table"]["partner"] == "search"

@@ -51,3 +51,22 @@ def test_a_gesture_event_serialises_rounded_with_its_side_only_when_known():
     assert sided.to_json() == {
         "gesture": "wink", "start": 0.0, "end": 0.5, "count": 2, "confidence": 1.0, "side": side.value,
     }
+
+
+def test_a_gesture_speech_makes_must_be_held_where_it_gives_a_card_or_misere():
+    """A laugh's grimace and a talking head's sway are short: where a convention gives them a card or
+    misère, the event must last SPEECH_HOLD_S to make the sign; elsewhere nothing changes."""
+    from trainer.signals.conventions import CAMERA_FRIENDLY, CLASSIC, REGIONAL, SPEECH_HOLD_S
+    from trainer.signals.signs import Sign
+
+    laugh = GestureEvent(Gesture.GRIMACE, 3.0, 3.0 + 0.6, count=1, confidence=0.9)
+    held = GestureEvent(Gesture.GRIMACE, 3.0, 3.0 + SPEECH_HOLD_S, count=1, confidence=0.9)
+    assert CAMERA_FRIENDLY.read(laugh) is None and CAMERA_FRIENDLY.read(held).signal.sign is Sign.MISERE
+    assert REGIONAL.read(laugh) is None and REGIONAL.read(held).signal.sign is Sign.MISERE
+    sway = GestureEvent(Gesture.HEAD_TILT, 1.0, 1.5, count=1, confidence=0.9)
+    assert REGIONAL.read(sway) is None and REGIONAL.hold(Gesture.HEAD_TILT) == SPEECH_HOLD_S
+    # Signs speech does not make keep reading at once, in every convention.
+    wink = GestureEvent(Gesture.WINK, 1.0, 1.2, count=1, confidence=0.9)
+    for convention in (CLASSIC, REGIONAL, CAMERA_FRIENDLY):
+        assert convention.read(wink).signal.sign is Sign.BORGNE
+    assert CLASSIC.holds == () and CLASSIC.hold(Gesture.GRIMACE) == 0.0

@@ -8,6 +8,7 @@ from trainer.bots.table import Table
 from trainer.rules.actions import Declaration, Declare, parse_action
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.conventions import Convention
+from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import honest_signals
 from trainer.ui.game_session import BOT_OPTIONS, HUMAN_SEAT, GameSession, SessionError
 
@@ -55,8 +56,24 @@ def test_pauses_do_not_change_the_bots_decisions():
 def test_saves_resume_exactly_and_version_1_still_resumes():
     session = _whole_game(5)
     data = session.to_json()
-    assert data["version"] == 2
+    assert data["version"] == 3
     assert GameSession.from_json(data).table.game.state_key() == session.table.game.state_key()
+    # A version-2 save: a deal's end paused only when a bot played next, so the "next" of a review
+    # after which the person plays first is absent; the review is continued by the next input.
+    replay, v2 = GameSession.from_json(dict(data, inputs=[])), []
+    for item in data["inputs"]:
+        if "next" in item and replay.reviewing and replay.table.game.to_move == HUMAN_SEAT:
+            replay.next()
+            continue
+        v2.append(item)
+        if "next" in item:
+            replay.next()
+        elif "act" in item:
+            replay.act(parse_action(item["act"]))
+        else:
+            replay.sign(Signal(Sign(item["sign"]), item.get("count", 1)))
+    assert len(v2) < len(data["inputs"]), "no deal ended with the person to play first"
+    assert GameSession.from_json(dict(data, version=2, inputs=v2)).table.game.state_key() == session.table.game.state_key()
     # A version-1 save: the same inputs without the "next" items, signs made while it was the
     # person's turn (the game above signs only then).
     old = dict(data, version=1, inputs=[item for item in data["inputs"] if "next" not in item])
@@ -140,3 +157,38 @@ def test_the_closed_trick_read_from_the_events_is_the_one_the_state_shows():
                 session.act(rng.choice(session.table.view(HUMAN_SEAT).legal_actions))
         unplayed += sum(r.end is not DealEnd.PLAYED for r in game.results)
     assert unplayed, "the games must include a deal given up or declined"
+
+
+def test_a_camera_sign_held_too_briefly_is_not_sent_and_a_saved_one_still_replays():
+    # A false read while talking that happens to match the hand would pass the truth check and
+    # tell the partner a card the person never chose to tell: a camera sign must be held
+    # CAMERA_MIN_HOLD_S. A button's sign has no hold; a saved game replays what was sent then.
+    import pytest
+
+    from trainer.rules.cards import ACES
+    from trainer.signals.gestures import Gesture, GestureEvent
+    from trainer.signals.table import CAMERA_MIN_HOLD_S, SignalError
+    from trainer.ui.game_session import made_from_input, sign_input
+
+    seed = next(s for s in range(500) if sum(
+        c in ACES for c in GameSession.start("vendee", "classic", s).table.view(HUMAN_SEAT).hand) == 1)
+    session = GameSession.start("vendee", "classic", seed)
+    convention = Convention.named("classic")
+    brief = convention.read(GestureEvent(Gesture.MOUTH_OPEN, 2.0, 2.0 + CAMERA_MIN_HOLD_S - 0.1, confidence=0.9))
+
+    def mine(s: GameSession) -> int:
+        return sum(t.event.seat == HUMAN_SEAT for t in s.table.history)
+
+    with pytest.raises(SignalError, match="hold a sign"):
+        session.sign(brief)
+    assert not session.inputs and mine(session) == 0  # nothing sent, nothing saved
+    held = convention.read(GestureEvent(Gesture.MOUTH_OPEN, 4.0, 4.0 + CAMERA_MIN_HOLD_S, confidence=0.9))
+    session.sign(held)
+    assert mine(session) == 1 and session.inputs[-1]["end"] == 4.0 + CAMERA_MIN_HOLD_S
+    # An older save holding a brief camera sign (sent before the rule) still resumes.
+    data = session.to_json()
+    data["inputs"][-1] = {**sign_input(brief), **{k: v for k, v in data["inputs"][-1].items()
+                                                  if k not in sign_input(held)}}
+    assert made_from_input(data["inputs"][-1]).end - made_from_input(data["inputs"][-1]).start < CAMERA_MIN_HOLD_S
+    again = GameSession.from_json(data)
+    assert mine(again) == 1

@@ -112,7 +112,7 @@ def test_every_preset_and_table_size_plays_to_the_end_with_buttons(players, pres
     assert [h.value for h in at.subheader] == [f"Game over — {talk.outcome_text(game.outcome, players)}"]
     _check_table_drawn(at, session)
     # The score sheet has a column per team of this size, with the engine's points.
-    sheet = next(d.value for d in at.dataframe if "total" in d.value.columns)
+    sheet = next(d.value for d in at.table if "total" in d.value.columns)
     teams = ("your team", "opponents") if players == 4 else team_names(players)
     for team, name in enumerate(teams):
         assert list(sheet[name]) == [r.points[team] for r in game.results], name

@@ -85,7 +85,8 @@ def _check_pause(at: AppTest, language: Language) -> None:
         assert coach.why_played(move.rule, trick, session.table.ruleset.tricks_per_deal) in text
         for phrase in coach.belief_phrases(move.belief, language):
             assert phrase in text
-    assert any(i.value.startswith(f"{SHORT_NAMES[game.to_move].capitalize()} plays next") for i in at.info)
+    nexts = "You play first" if game.to_move == 0 else f"{SHORT_NAMES[game.to_move].capitalize()} plays next"
+    assert any(i.value.startswith(nexts) for i in at.info), [i.value for i in at.info]
     # The action the banner suggests is the button on the page.
     label = at.button(key="play_next").label
     assert any(f"click {label} when" in i.value for i in at.info), label
@@ -153,7 +154,7 @@ def test_a_whole_game_with_buttons(data_home):
     assert not [b for b in at.button if b.key and (b.key.startswith("card_") or b.key.startswith("sign_"))]
     everything = " ".join(_markdown(at) + [i.value for i in at.info] + [s.value for s in at.success])
     assert "leads" not in everything and "Your turn" not in everything and "seat " not in everything
-    sheet = next(d.value for d in at.dataframe if "your team" in d.value.columns)
+    sheet = next(d.value for d in at.table if "your team" in d.value.columns)
     assert len(sheet) == len(game.results)
     assert list(sheet["your team"]) == [r.points[0] for r in game.results]
     assert sheet["total"].iloc[-1] == f"{game.scores[0]}–{game.scores[1]}"

@@ -47,3 +47,22 @@ def test_french_names_come_first_with_the_chosen_translation(data_home):
     at.selectbox(key="opt_language").select(Language.ENGLISH).run()
     first = next(m.value for m in at.markdown if m.value.startswith("luettes — "))
     assert first == "luettes — Monsieur (trois de deniers) — Mister"
+
+
+def test_a_convention_that_gives_a_speech_made_gesture_a_sign_says_so_where_it_is_chosen(data_home):
+    """Speech and laughter make grimaces and head tilts: the sidebar says, under a convention that gives
+    them a card or misère, that they count only when held (and nothing under the classic one)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.switch_page("trainer/ui/pages/rules.py").run()
+    notes = lambda: [c.value for c in at.sidebar.caption if c.value.startswith("Speech and laughter")]  # noqa: E731
+    assert notes() == []
+    at.selectbox(key="opt_convention").select("camera_friendly").run()
+    assert notes() == ["Speech and laughter make grimace (weak hand) too: in this convention it counts only "
+                       "when held 1 s."]
+    at.selectbox(key="opt_convention").select("regional").run()
+    assert "head_tilt (Mistress) and grimace (weak hand)" in notes()[0]
+    # Each convention is listed with what talking makes it send.
+    from trainer.ui.sidebar import TALKING_FALSE_SIGNS, convention_label
+
+    assert set(TALKING_FALSE_SIGNS) == {"classic", "regional", "camera_friendly"}
+    assert convention_label("regional").endswith(f"· {TALKING_FALSE_SIGNS['regional']:.1f} false signs/min while talking")

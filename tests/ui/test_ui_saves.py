@@ -77,6 +77,30 @@ def test_two_browser_sessions_autosave_in_two_slots(data_home):
     assert first.session_state["_autosave_name"] != second.session_state["_autosave_name"]
 
 
+def test_each_game_has_its_own_autosave_named_in_words_and_save_as_names_the_game(data_home):
+    """A new game in the same tab keeps the previous game's autosave (one slot per game, named
+    after the game and when it began, until deleted), and "Save as" offers the new game's name."""
+    at = _play_page(11)
+    assert at.text_input(key="play_save_name").value == "game-11"
+    first = at.session_state["_autosave_name"]
+    assert first.startswith("autosave: game 11 at 4 players, begun ") and " at " in first.split("begun ")[1]
+    at.session_state["play_seed"] = 12
+    at.button(key="play_new").click().run()
+    labels = [b.label for b in at.button]
+    choice = next(label for label in ("Pass", "No chant", "Refuse") if label in labels)
+    next(b for b in at.button if b.label == choice).click().run()
+    assert not at.exception, at.exception
+    assert at.text_input(key="play_save_name").value == "game-12"
+    slots = [n for n in persistence.saved_games() if n.startswith(persistence.AUTOSAVE_PREFIX)]
+    assert len(slots) == 2 and first in slots
+    assert sorted(persistence.load_game(n)["seed"] for n in slots) == [11, 12]
+    # Deleting is the person's choice: the Delete button removes the chosen save.
+    at.selectbox(key="play_saved").select(first).run()
+    at.button(key="play_delete").click().run()
+    assert not at.exception, at.exception
+    assert first not in persistence.saved_games()
+
+
 def test_a_damaged_save_is_a_message_on_the_play_page(data_home):
     persistence.save_game("broken", {"format": "aluette-app-game", "version": 1, "preset": "vendee",
                                       "convention": "classic", "seed": 1, "partner": "nobody",

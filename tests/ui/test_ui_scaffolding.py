@@ -40,7 +40,7 @@ def test_mirroring_puts_each_landmark_on_the_flipped_frames_pixel():
     """MediaPipe's coordinates are continuous (pixel i covers i..i+1): flipping maps x to width - x,
     so the pixel a point falls in maps to width - 1 - that pixel, as numpy's ``image[:, ::-1]`` does."""
     from trainer.signals.gestures import Side
-    from trainer.vision.landmarks import mirror_x, mirrored_landmarks, unmirrored_face
+    from trainer.vision.mirroring import mirror_x, mirrored_landmarks, unmirrored_face
     from trainer.vision.types import HandLandmarks, Landmarks
 
     width = 640

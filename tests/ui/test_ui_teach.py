@@ -83,7 +83,9 @@ def test_the_tap_feeds_the_teacher_and_finish_uses_the_signs(shared, gestures_di
     watcher = _Watcher(state)
     saved: list = []
     message = teach.finish(watcher, state.teacher.state(), save=lambda m: saved.append(m) or True)
-    assert message.startswith("Taught ouvrir la bouche") and message.endswith("saved.")  # in words, not "mouth_open"
+    assert message.startswith("Taught ouvrir la bouche") and "and saved." in message  # in words, not "mouth_open"
+    # Both takes (the O and the wide opening) are kept, and each is seen when taught from the other.
+    assert message.endswith("How reliably each will be seen: open mouth: seen in 2 of 2 held-out takes.")
     assert state.teacher is None and state.model is saved[0] and watcher.profiles == [None]
     # The rebuilt pipeline recognises this man's wide open mouth with the taught signs.
     pipeline = recognition.make_pipeline(None, state)
@@ -144,5 +146,16 @@ def test_a_finished_teaching_replaces_no_signs_taught_yet(shared, data_home):
     captions = [c.value for c in at.caption]
     assert not [c for c in captions if c.startswith("No signs taught yet")], captions
     done = [s.value for s in at.success]
-    assert done and done[0].startswith("Taught ouvrir la bouche") and done[0].endswith("and saved."), done
+    assert done and done[0].startswith("Taught ouvrir la bouche") and "and saved." in done[0], done
     assert [c for c in captions if c.startswith("Taught on ") and "ouvrir la bouche" in c], captions
+
+
+def test_a_refused_take_is_told_with_its_meter():
+    """The page's words for a refused take: the reason, "try again", and the meter (0..1)."""
+    from trainer.ui.views import teach
+    from trainer.vision.takes import TakeCheck
+
+    refused = TakeCheck(Gesture.BROWS_UP, False, 0.35, 1.05, 0.2, 0, None, "no clear raised brows in that take")
+    assert teach.refusal(refused) == ("no clear raised brows in that take: try again", 0.35)
+    assert teach.refusal(TakeCheck(Gesture.BROWS_UP, True, 1.7, 5.1, 0.2, 0, None)) is None
+    assert teach.refusal(TakeCheck(Gesture.POUT, False, 3.0, 9.0, 0.9, 0, None, "x"))[1] == 1.0

@@ -41,6 +41,15 @@ def server(tmp_path: Path, data_home: Path) -> Iterator[AppServer]:
         yield app
 
 
+SERVER_WARNING = re.compile(r"deprecat|Please replace|will be removed", re.I)
+"""A line of the server log that warns of an API on its way out (a library's or ours)."""
+
+
+def server_warnings(log: Path) -> list[str]:
+    """Lines of the server log that warn of deprecated use."""
+    return [line for line in log.read_text(errors="replace").splitlines() if SERVER_WARNING.search(line)]
+
+
 def server_errors(log: Path) -> list[str]:
     """Lines of the server log that show an exception."""
     return [line for line in log.read_text(errors="replace").splitlines() if SERVER_ERROR.search(line)]
@@ -66,12 +75,21 @@ def browser_page(app: AppServer, folder: Path, *, fake_video: Path | None = None
     """A page of the app in headless Chromium. If the body fails, ``folder`` (or $ALUETTE_FAILURE_DIR)
     receives what explains it: ``failure.png`` (the whole page), ``console.txt`` (the browser's
     console, the camera widget's connection states included) and ``server.log``; their tails are
-    printed with the failure."""
+    printed with the failure.
+
+    A body that passes must also leave clean logs: no uncaught error in the page's scripts and no
+    deprecation warning in the server log (either is a failure, with the lines)."""
     require_chromium()
     console: list[str] = []
-    with chromium_page(app.url, fake_video=fake_video, viewport=viewport, on_console=console.append) as page:
+    page_errors: list[str] = []
+    with chromium_page(app.url, fake_video=fake_video, viewport=viewport, on_console=console.append,
+                       on_page_error=page_errors.append) as page:
         try:
             yield page
+            assert page_errors == [], f"uncaught errors in the page: {page_errors[:5]}"
+            if app.log is not None and app.log.is_file():
+                warnings = server_warnings(app.log)
+                assert warnings == [], f"deprecation warnings in the server log: {warnings[:5]}"
         except BaseException:
             _keep_evidence(page, console, app.log, Path(os.environ.get("ALUETTE_FAILURE_DIR", folder)))
             raise

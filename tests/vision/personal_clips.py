@@ -24,7 +24,7 @@ def face_model(shared: Path) -> Path:
 def recorded(clip: str, model: str) -> ClipRun:
     from trainer.vision.pipeline import PipelineOptions
 
-    return run_clip(clip, PipelineOptions(face_backend="tasks", face_model=model, hands=False), keep_features=True)
+    return run_clip(clip, PipelineOptions(face_model=model, hands=False), keep_features=True)
 
 
 def frames(run: ClipRun, start: float, end: float) -> list[dict]:

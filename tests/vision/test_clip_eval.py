@@ -95,7 +95,7 @@ def test_evaluate_clips_on_a_real_clip(shared, gestures_dir):
     from trainer.vision.pipeline import PipelineOptions
 
     spans = [s for s in load_spans(SPANS) if s.file == "sequence/hellomeme_nice.mp4"]
-    report = evaluate_clips(gestures_dir, spans, PipelineOptions(face_backend="tasks", face_model=str(model), hands=False))
+    report = evaluate_clips(gestures_dir, spans, PipelineOptions(face_model=str(model), hands=False))
     assert report.signs == 2 and len(report.clips) == 1 and report.people == 1
     assert report.minutes == pytest.approx(71 / 15 / 60, rel=0.02)
     data = report.to_json()
@@ -116,7 +116,7 @@ def test_closed_eyes_on_the_nice_clip_are_reported(shared, gestures_dir):
     from trainer.vision.pipeline import PipelineOptions
 
     spans = [s for s in load_spans(SPANS) if s.file == "sequence/hellomeme_nice.mp4"]
-    report = evaluate_clips(gestures_dir, spans, PipelineOptions(face_backend="tasks", face_model=str(model), hands=False))
+    report = evaluate_clips(gestures_dir, spans, PipelineOptions(face_model=str(model), hands=False))
     assert Gesture.EYES_CLOSED in {s.gesture for s in report.clips[0].reported}
 
 

@@ -73,3 +73,21 @@ def test_recognize_still_takes_a_calibration_profile(gestures_dir, tmp_path, cap
     bad.write_text('{"kind": "personal_signs", "schema": 1}', encoding="utf-8")
     assert main(["recognize", "--profile", str(bad), str(photo), "--json"]) == 2
     assert "malformed" in capsys.readouterr().err
+
+
+def test_enroll_refuses_a_span_that_shows_no_sign(shared, gestures_dir, tmp_path, capsys, monkeypatch):
+    """lp_d18 at 1.6-2.0 s is his resting face: given as a mouth_open take it is refused (exit 2, the
+    spec and the reason named, nothing written); his round O at 2.1-3.2 s is kept, with how reliably
+    each sign will be seen."""
+    monkeypatch.setenv("ALUETTE_FACE_MODEL", str(face_model(shared)))
+    clip = gestures_dir / "sequence" / "lp_d18.mp4"
+    out = tmp_path / "me.json"
+    code = main(["enroll", "--out", str(out), f"{clip}:neutral:0-0.4", f"{clip}:mouth_open:1.6-2.0"])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert f"spec '{clip}:mouth_open:1.6-2.0': no clear open mouth in that span" in err and "nothing was written" in err
+    code = main(["enroll", "--out", str(out), f"{clip}:neutral:0-0.4", f"{clip}:mouth_open:2.1-3.2",
+                 f"{clip}:mouth_open:3.8-5.2"])
+    printed = capsys.readouterr().out
+    assert code == 0 and out.exists()
+    assert "open mouth: seen in" in printed and "of 2 held-out takes" in printed

@@ -60,7 +60,7 @@ def test_calibrator_progress_and_errors():
 
 
 def test_profile_round_trip(tmp_path):
-    neutral = [r["backends"]["mesh"] for r in rows_with() if r["label"] == "neutral"]
+    neutral = [r["features"] for r in rows_with() if r["label"] == "neutral"]
     profile = profile_from_samples("population", neutral, created="2026-11-29", kind="population")
     again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
     assert again.name == "population" and again.kind == "population" and again.frames == len(neutral)
@@ -172,3 +172,18 @@ def test_running_baseline_takes_features_that_appear_later():
     assert profile.mean("late") == pytest.approx(2.01)
     assert "never" not in profile.stats
     assert profile.mean("eye_open_mean") == pytest.approx(base["eye_open_mean"])
+
+
+def test_a_feature_whose_rest_is_one_end_of_its_range_takes_that_quantile():
+    """Eyes at rest are open; a face that squints or winks most of the time (lppage_ia1's driver) must
+    not make a half-shut eye its neutral: with a quantile for the eyes' openness the rest is the open
+    eye, the other features keep their median."""
+    rows = [{"eye_open_max": 0.12 if i % 3 else 0.30, "mouth_open": 0.05} for i in range(60)]
+    plain = RunningBaseline(window=10.0, min_span=1.0, keep_every=1)
+    sided = RunningBaseline(window=10.0, min_span=1.0, keep_every=1, quantiles={"eye_open_max": 0.9})
+    for i, row in enumerate(rows):
+        a = plain.add(i / 30.0, row) or locals().get("a")
+        b = sided.add(i / 30.0, row) or locals().get("b")
+    assert a.stats["eye_open_max"].mean == pytest.approx(0.12)  # the median: shut
+    assert b.stats["eye_open_max"].mean == pytest.approx(0.30)
+    assert b.stats["mouth_open"].mean == pytest.approx(0.05) and b.stats["eye_open_max"].spread == a.stats["eye_open_max"].spread

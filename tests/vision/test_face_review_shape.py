@@ -106,42 +106,6 @@ def test_shape_features_ignore_position_size_and_roll(recorded):
     assert max(abs(base[k] - again[k]) for k in base) < 1e-6
 
 
-def test_recorded_landmarks_reach_the_shipped_brows_model(recorded):
-    """The whole path on real faces: recorded mesh points -> named + shape features -> the shipped
-    brows_up rule (a logistic model over the upper-face shape components, chosen by the tuner because
-    it generalises better than the brow-height rule). It must fire on the raised brows of the Yale
-    'surprised' stills and stay quiet on the neutral stills and on most talking frames (each measured
-    against its own clip's median face, as the Pipeline measures a video)."""
-    from trainer.vision.calibration import profile_from_samples
-    from trainer.vision.face_features import face_features
-    from trainer.vision.face_gestures import load_thresholds, score_face
-
-    rule = load_thresholds(backend="mesh").rule(Gesture.BROWS_UP)
-    assert rule is not None and rule.model is not None
-    assert any(name.removeprefix("abs:").startswith("shape_up_") for name in rule.model.inputs)
-    thresholds = load_thresholds(backend="mesh")
-    files, labels, clip = recorded["files"].astype(str), recorded["labels"], recorded["from_clip"]
-
-    features = [face_features(p) for p in recorded["points"]]
-    clips: dict[str, list[int]] = {}
-    for i, name in enumerate(files):
-        if clip[i]:
-            clips.setdefault(name.split("#")[0], []).append(i)
-    baseline = {i: profile_from_samples(c, [features[j] for j in members], kind="baseline")
-                for c, members in clips.items() for i in members}
-
-    def fires(i):
-        return score_face(features[i], baseline.get(i), thresholds)[0][Gesture.BROWS_UP] >= 0.5
-
-    surprised = [i for i, f in enumerate(files) if f.startswith("brows_up/yale_")]
-    neutral = [i for i in range(len(files)) if labels[i] == "neutral" and not clip[i]]
-    talking = [i for i in range(len(files)) if clip[i]]
-    assert len(surprised) == 10 and len(neutral) >= 10 and len(talking) > 100
-    assert sum(map(fires, surprised)) >= 9
-    assert not any(map(fires, neutral))
-    assert sum(map(fires, talking)) <= 0.02 * len(talking)
-
-
 def test_shape_basis_errors(tmp_path, monkeypatch):
     basis = load_shape_basis()
     data = basis.to_json()
@@ -174,31 +138,50 @@ def test_a_face_found_inside_a_hand_is_no_face(gestures_dir):
     assert real.face_found and real.scores.get(Gesture.THUMB, 0) >= 0.5
 
 
-def _inputs_of(thresholds) -> set[str]:
-    names = set()
-    for rule in thresholds.rules:
-        names |= {c.feature for c in rule.conditions}
-        if rule.model is not None:
-            names |= {i.removeprefix("abs:") for i in rule.model.inputs}
-    return names
+class _Spy(dict):
+    """A feature table that remembers every name read from it."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.read: set[str] = set()
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
 
 
-def test_every_feature_the_shipped_rules_read_is_computed_and_recorded(gestures_dir):
-    """A model or rule whose input is missing scores 0 without a word, so check the plumbing: the
-    Pipeline computes every feature the shipped mesh+image rules read, and every recorded stream that
-    the replay tests use carries them all (rerun scripts/record_streams.py after changing features)."""
-    from trainer.vision.face_gestures import load_thresholds
+def _names_read_by_the_shipped_signs() -> tuple[set[str], set[str], set[str]]:
+    """The blendshape, geometry and appearance names the shipped face signs' cues read."""
+    from trainer.vision.face_signs import CUES, FaceReading, load_face_signs
+
+    params = load_face_signs()
+    reading = FaceReading(_Spy(), _Spy(), _Spy())
+    neutral = params.population
+    for sign in params.models:
+        for cue in sign.cues:
+            CUES[cue](reading, neutral)
+    return reading.blendshapes.read, reading.geometry.read, reading.appearance.read
+
+
+def test_every_feature_the_shipped_signs_read_is_computed_and_recorded(gestures_dir):
+    """A cue whose input is missing scores as neutral without a word, so check the plumbing: the
+    Pipeline computes every feature the shipped face signs read, and every recorded stream that the
+    replay tests use carries them all (rerun scripts/record_streams.py after changing features)."""
     from trainer.vision.pipeline import Pipeline, PipelineOptions
     from trainer.vision.sources import open_source
     from trainer.vision.streams import load_stream
 
-    needed = _inputs_of(load_thresholds(backend="mesh+image"))
-    assert any(n.startswith("shape_") for n in needed) and "mouth_tongue" in needed
+    shapes, geometry, appearance = _names_read_by_the_shipped_signs()
+    assert {"brow_raise", "head_roll"} <= geometry and "mouth_tongue" in appearance and "jawOpen" in shapes
     with Pipeline(PipelineOptions(static_image_mode=True)) as pipe, \
             open_source(gestures_dir / "neutral" / sorted(p.name for p in (gestures_dir / "neutral").iterdir())[0]) as src:
-        computed = set(pipe.process(next(iter(src))).scores.features)
-    assert needed <= computed, sorted(needed - computed)
+        scores = pipe.process(next(iter(src))).scores
+    assert (geometry | appearance) <= set(scores.features), sorted((geometry | appearance) - set(scores.features))
+    assert shapes <= set(scores.blendshapes), sorted(shapes - set(scores.blendshapes))
     for path in sorted((REPO / "samples").glob("streams_*.npz")):
-        recorded = {k for f in load_stream(path).frames if f.face for k in f.face}
+        stream = load_stream(path)
+        recorded = {k for f in stream.frames if f.face for k in f.face}
         if recorded:
-            assert needed <= recorded, (path.name, sorted(needed - recorded))
+            assert geometry | appearance <= recorded, (path.name, sorted((geometry | appearance) - recorded))
+            recorded_shapes = {k for f in stream.frames if f.blendshapes for k in f.blendshapes}
+            assert shapes <= recorded_shapes, (path.name, sorted(shapes - recorded_shapes))

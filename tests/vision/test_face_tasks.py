@@ -1,5 +1,4 @@
-"""The Tasks FaceLandmarker backend (the default; the model is bundled in models/, and the shared copy
-is the same file)."""
+"""The Tasks FaceLandmarker (the model is bundled in models/, and the shared copy is the same file)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,9 @@ import pytest
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.face_features import face_features
 from trainer.vision.face_signs import FACE_SIGNS, FaceReading, load_face_signs, score_face_signs
-from trainer.vision.tasks_backend import BUNDLED_MODEL, MODEL_NAME, blendshape_features, data_folder, find_face_model
+from trainer.vision.calibration import data_folder
+from trainer.vision.tasks_backend import MODEL_NAME, blendshape_features, find_face_model
+from trainer.vision.tasks_models import TasksModel
 from trainer.vision.types import Frame, VisionError
 
 
@@ -17,7 +18,7 @@ from trainer.vision.types import Frame, VisionError
 def model(shared):
     path = shared / "models" / MODEL_NAME
     if not path.is_file():
-        pytest.skip(f"{path} is missing: the Tasks backend is optional and needs that model file")
+        path = TasksModel.FACE.bundled  # the same file, committed in models/
     pytest.importorskip("mediapipe")
     return path
 
@@ -25,7 +26,7 @@ def model(shared):
 def test_model_discovery(data_home, monkeypatch, tmp_path):
     monkeypatch.delenv("ALUETTE_FACE_MODEL", raising=False)
     assert data_folder() == data_home
-    assert find_face_model() == BUNDLED_MODEL  # the bundled model, when nothing overrides it
+    assert find_face_model() == TasksModel.FACE.bundled  # the bundled model, when nothing overrides it
     with pytest.raises(VisionError, match="not found"):
         find_face_model(tmp_path / "nope.task")
     data_home.mkdir(parents=True)
@@ -71,7 +72,7 @@ def test_tasks_video_mode_needs_increasing_timestamps(model):
             tracker.process(Frame(blank, 0.0, index=1))
     with pytest.raises(VisionError, match="closed"):
         tracker.process(Frame(blank, 1.0))
-    with pytest.raises(VisionError, match="H x W x 3"):
+    with pytest.raises(VisionError, match="uint8"):
         TasksFaceTracker(model).process(Frame(np.zeros((4, 4)), 0.0))
 
 
@@ -92,7 +93,7 @@ def test_tasks_backend_reads_a_selfie_flipped_wink_as_the_original(model, gestur
     from trainer.vision.sources import read_image
 
     image = read_image(gestures_dir / "wink/lp_d3_f0006_wink_left.jpg")
-    options = dict(static_image_mode=True, shrug=False, hands=False, face_backend="tasks", face_model=str(model))
+    options = dict(static_image_mode=True, shrug=False, hands=False, face_model=str(model))
     with Pipeline(PipelineOptions(**options)) as plain, Pipeline(PipelineOptions(mirrored=True, **options)) as flipped:
         a = plain.process(Frame(image, 0.0)).scores
         b = flipped.process(Frame(cv2.flip(image, 1), 0.0)).scores

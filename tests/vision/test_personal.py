@@ -128,7 +128,7 @@ def test_teaching_refuses_too_little(d18):
         teach(frames(d18, 0.0, 0.4), {Gesture.POUT: [frames(d18, 0.1, 0.3)]})
     with pytest.raises(VisionError, match="hand or body sign"):
         teach(frames(d18, 0.0, 0.4), {Gesture.THUMB: [frames(d18, 2.1, 3.2)]})
-    # The solutions face mesh has no blendshapes: its features leave the population scores alone.
+    # Features without blendshapes (an old recording) leave the population scores alone.
     model = teach(frames(d18, 0.0, 0.4), {Gesture.MOUTH_OPEN: [frames(d18, 2.1, 3.2)]})
     assert model.score({"mouth_open": 0.5}) == {}
 

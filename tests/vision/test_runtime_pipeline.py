@@ -124,11 +124,11 @@ def test_process_is_thread_safe(gestures_dir: Path):
 def test_tracker_options_and_lifecycle():
     with pytest.raises(VisionError, match="tracks nothing"):
         TrackerOptions(face=False, hands=False, pose=False)
-    with pytest.raises(VisionError, match="hands_complexity"):
-        TrackerOptions(hands_complexity=2)
+    with pytest.raises(VisionError, match="max_num_hands"):
+        TrackerOptions(max_num_hands=5)
     tracker = Tracker(TrackerOptions(face=False, hands=True))
-    with pytest.raises(VisionError, match="expected an H x W x 3"):
-        tracker.process(Frame(np.zeros((10, 10), np.uint8), 0.0))
+    with pytest.raises(VisionError, match="expected an H x W"):
+        tracker.process(Frame(np.zeros((10, 10, 2), np.uint8), 0.0))
     tracker.close()
     with pytest.raises(VisionError, match="closed"):
         tracker.process(Frame(np.zeros((32, 32, 3), np.uint8), 0.0))
@@ -154,19 +154,16 @@ def test_annotate_draws_without_touching_the_input(gestures_dir: Path, still_pip
     assert out.shape == image.shape and np.abs(out.astype(int) - image).sum() > 0
 
 
-def test_tasks_backend_gives_the_same_gesture_names(shared: Path, gestures_dir: Path, tmp_path: Path):
-    """The Tasks FaceLandmarker (blendshapes) backend, with the model of ../shared/models (the same file
-    as the bundled one), and the face-mesh fallback: the same gesture names."""
+def test_a_face_model_given_by_path_reads_stills_and_clips(shared: Path, gestures_dir: Path, tmp_path: Path):
+    """The FaceLandmarker with a model given by path (../shared/models has the same file as models/):
+    every gesture scored on a still; a clip's own timestamps drive the video graph."""
     model = shared / "models" / "face_landmarker.task"
-    options = PipelineOptions(static_image_mode=True, face_backend="tasks", face_model=str(model))
+    options = PipelineOptions(static_image_mode=True, face_model=str(model))
     with Pipeline(options) as pipe:
         result = analyse_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg", pipeline=pipe)
     assert result.face and set(result.scores) == set(Gesture)
     assert result.result.scores.blendshapes["eyeBlinkLeft"] > result.result.scores.blendshapes["eyeBlinkRight"]
     assert Gesture.WINK in result.gestures and result.sides[Gesture.WINK] is Side.LEFT
-    with Pipeline(PipelineOptions(static_image_mode=True, face_backend="mesh")) as pipe:
-        mesh = analyse_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg", pipeline=pipe)
-    assert set(mesh.scores) == set(result.scores) and not mesh.result.scores.blendshapes
     # Video mode on a short real clip: the source's timestamps drive the Tasks graph.
     from trainer.vision.sources import open_source
 
@@ -178,10 +175,10 @@ def test_tasks_backend_gives_the_same_gesture_names(shared: Path, gestures_dir: 
                 break
     clip = tmp_path / "d18.y4m"
     write_y4m(frames, clip, fps=30.0)
-    video = analyse_video(clip, options=PipelineOptions(face_backend="tasks", face_model=str(model)))
+    video = analyse_video(clip, options=PipelineOptions(face_model=str(model)))
     assert video.frames == 20 and video.frames_with_face == 20
-    with pytest.raises(VisionError, match="face_backend"):
-        PipelineOptions(face_backend="dlib")
+    with pytest.raises(VisionError, match="none.task not found"):
+        Pipeline(PipelineOptions(face_model=str(tmp_path / "none.task"), hands=False)).process(Frame(frames[0], 0.0))
 
 
 def _replay_events(stream, **options):
@@ -258,7 +255,7 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
     assert own[tongue]["mouth_tongue"] > own[neutral]["mouth_tongue"] + 0.01  # the two differ
 
     tracker = _RecordedTracker([meshes[f] if f else None for f in order])
-    with Pipeline(PipelineOptions(hands=False, face_backend="mesh"), tracker=tracker) as pipe:
+    with Pipeline(PipelineOptions(hands=False), tracker=tracker) as pipe:
         for frame, shown, source in zip(frames, order, expected_from):
             features = pipe.process(frame).scores.features
             if shown is None:
@@ -268,8 +265,8 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
             assert features["mouth_open"] == face_features(meshes[shown])["mouth_open"]
         pipe.reset()
         assert pipe.process(frames[1]).scores.features["mouth_tongue"] == own[neutral]["mouth_tongue"]
-    for options in (PipelineOptions(hands=False, appearance_every=1, face_backend="mesh"),
-                    PipelineOptions(hands=False, static_image_mode=True, face_backend="mesh")):
+    for options in (PipelineOptions(hands=False, appearance_every=1),
+                    PipelineOptions(hands=False, static_image_mode=True)):
         with Pipeline(options, tracker=_RecordedTracker([meshes[f] if f else None for f in order])) as pipe:
             for frame, shown in zip(frames, order):
                 if shown is not None:

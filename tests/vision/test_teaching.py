@@ -74,5 +74,11 @@ def test_a_session_without_a_face_during_the_takes_says_so(d18):
     teacher = SignTeacher(D18_STEPS)
     for frame in d18.features:
         teacher.add(frame.features, frame.timestamp, frame.face and frame.timestamp < 2.0)
+        if 3.3 < frame.timestamp < 3.5:  # just after the first take: refused at once, asked again
+            state = teacher.state()
+            assert "no face seen in that take of the open mouth" in state.last_check.message()
+            assert "again" in state.prompt
+    teacher.add({}, 100.0, False)  # the camera runs on past the retries
     state = teacher.state()
-    assert state.done and state.result is None and "no face seen during the takes of mouth_open" in state.error
+    assert state.done and state.result is None and "no face seen in that take of the open mouth" in state.error
+    assert len(state.checks) == 2 * (1 + 2) and not any(c.accepted for c in state.checks)  # 2 takes, 2 retries each

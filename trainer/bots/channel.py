@@ -14,23 +14,42 @@ Two pieces:
   with chance ``1 - miss`` after ``delay_s`` seconds, and signs never made are seen at
   ``false_per_min`` per person per minute of play. The receiving bots are told the channel's own
   figures (:meth:`NoisyChannel.reliability`), as a bot in the app is told the recognizer's.
+  ``camera`` is the product's own recognizer instead of one global rate: per gesture, its held-out
+  recall and its false reads a minute while people talk and laugh (:data:`MEASURED_CAMERA`, from
+  ``camera_figures.json``, written by ``python -m trainer.lab.camera_figures`` from
+  ``aluette eval-vision --json``). ``+app`` adds the app's rule at a table without lies: a false
+  read reaches the partner only when the hand holds what it signs, and only when held as long as
+  the app asks of a camera sign (:data:`trainer.signals.table.CAMERA_MIN_HOLD_S`).
+
+The invariant the model keeps: false reads are drawn without looking at the hand, so a receiver that
+weighs each read by the channel's own precision gains nothing from them — the signing team's edge
+with false reads added is at most its edge over the same channel without them
+(``tests/bots/test_bots_false_signs.py``). Under ``+app`` the truth check makes the surviving false
+reads true, so they do carry the hand: that is the app's rule, measured apart.
 
 Records of signs read by a camera carry the gesture and confidence at the end of the game's sign
 message (``"borgne @wink 0.830"``), written and read by the signals layer
 (:func:`trainer.signals.table.record_text`, :func:`~trainer.signals.table.read_record`).
 
-Imports trainer.signals only.
+Imports trainer.rules and trainer.signals only.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import random
 from dataclasses import dataclass, field
+from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterator, Mapping
 
+from trainer.rules.cards import CARDS, LEVEL
+from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
+from trainer.signals.signs import Sign
+from trainer.signals.table import honest_signals
 
 THRESHOLD = 0.5
 """The recognizer's firing score: a detection exactly at it is as reliable as the gesture's precision."""
@@ -116,15 +135,30 @@ minutes): with the false-sign rate it gives the channel's precision."""
 
 
 @dataclass(frozen=True, slots=True)
+class GestureRate:
+    """One gesture's figures in a measured camera: the share of its signs read, and its false
+    reads per person and minute (while talking and laughing)."""
+
+    gesture: Gesture
+    recall: float
+    false_per_min: float
+
+
+@dataclass(frozen=True, slots=True)
 class NoisyChannel:
     """The camera between the partners of one team: ``miss`` chance a sign is not read,
     ``false_per_min`` signs read per person and minute that were never made, ``delay_s`` seconds
-    before a read sign reaches the partner."""
+    before a read sign reaches the partner. ``per_gesture``: a measured camera's own figures per
+    gesture (then ``miss`` and ``false_per_min`` are their totals, for the label and the JSON);
+    ``app_rule``: the app's truth check and minimum hold applied to false reads (module docstring)."""
 
     miss: float = 0.0
     false_per_min: float = 0.0
     delay_s: float = 0.0
     _figures: tuple = field(default=(), repr=False, compare=False)
+    per_gesture: tuple[GestureRate, ...] = ()
+    app_rule: bool = False
+    name: str = ""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.miss <= 1.0:
@@ -133,14 +167,49 @@ class NoisyChannel:
             raise ValueError(
                 f"false signs per minute and delay are >= 0, got {self.false_per_min!r} and {self.delay_s!r}"
             )
+        for r in self.per_gesture:
+            if not 0.0 <= r.recall <= 1.0 or r.false_per_min < 0:
+                raise ValueError(f"bad figures for {r.gesture.value}: recall {r.recall!r}, false/min {r.false_per_min!r}")
+
+    @classmethod
+    def measured(cls, figures: "CameraFigures | None" = None, *, delay_s: float = 0.0,
+                 app_rule: bool = False, convention: Convention = CLASSIC) -> "NoisyChannel":
+        """The product's camera: per gesture of ``convention``, the recognizer's measured recall and
+        false reads a minute (default :data:`MEASURED_CAMERA_FIGURES`). Gestures without figures
+        read with :data:`DEFAULT_FIGURES`' recall and no false reads. Under ``app_rule`` the false
+        reads are those held at least the app's minimum hold."""
+        figures = figures if figures is not None else measured_camera_figures()
+        rates = tuple(
+            GestureRate(g, figures.recall(g), figures.false_per_min(g, held=app_rule)) for g in convention.gestures
+        )
+        shares = sign_shares(convention)
+        miss = sum(shares[r.gesture] * (1.0 - r.recall) for r in rates)
+        return cls(round(miss, 4), round(sum(r.false_per_min for r in rates), 4), delay_s,
+                   per_gesture=rates, app_rule=app_rule, name="measured camera")
 
     @classmethod
     def parse(cls, text: str) -> "NoisyChannel":
-        """``perfect`` or ``READ/FALSE_PER_MIN[/DELAY_S]`` with READ the share of signs read
-        (``0.9/1`` = 90 % read, one false sign a minute; ``70%/3/2`` adds a 2 s delay)."""
+        """``perfect``, ``READ/FALSE_PER_MIN[/DELAY_S]`` with READ the share of signs read
+        (``0.9/1`` = 90 % read, one false sign a minute; ``70%/3/2`` adds a 2 s delay), or ``camera``
+        (the recognizer's measured figures per gesture, :meth:`measured`); ``+app`` after either
+        applies the app's rule to the false reads (``camera+app``, ``1/4+app``)."""
         t = text.strip().lower()
-        if t in ("perfect", "none", ""):
+        app = t.endswith("+app")
+        if app:
+            t = t[: -len("+app")].strip()
+        if t in ("perfect", "none", "") and not app:
             return cls()
+        if t.startswith("camera"):
+            parts = t.split("/")
+            try:
+                delay = float(parts[1]) if len(parts) == 2 else 0.0
+                if parts[0] != "camera" or len(parts) > 2:
+                    raise ValueError(text)
+            except ValueError:
+                raise ValueError(f"bad channel {text!r}: write camera, camera/DELAY_S or camera+app") from None
+            return cls.measured(delay_s=delay, app_rule=app)
+        if t in ("perfect", "none", ""):
+            return cls(app_rule=True)
         parts = t.split("/")
         try:
             read = float(parts[0].rstrip("%")) / (100.0 if parts[0].endswith("%") else 1.0)
@@ -152,18 +221,29 @@ class NoisyChannel:
             raise ValueError(
                 f"bad channel {text!r}: write perfect or READ/FALSE_PER_MIN[/DELAY_S], e.g. 0.9/1 or 70%/3/2"
             ) from None
-        return cls(1.0 - read, false, delay)
+        return cls(1.0 - read, false, delay, app_rule=app)
 
     @property
     def perfect(self) -> bool:
-        return self.miss == 0 and self.false_per_min == 0 and self.delay_s == 0
+        return self.miss == 0 and self.false_per_min == 0 and self.delay_s == 0 and not self.per_gesture
 
     @property
     def label(self) -> str:
         if self.perfect:
             return "perfect"
-        text = f"{100 * (1 - self.miss):.0f}% read, {self.false_per_min:g} false/min"
-        return text + (f", {self.delay_s:g} s late" if self.delay_s else "")
+        if self.per_gesture:
+            text = f"{self.name or 'measured camera'} ({100 * (1 - self.miss):.0f}% read, {self.false_per_min:.2g} false/min)"
+        else:
+            text = f"{100 * (1 - self.miss):.0f}% read, {self.false_per_min:g} false/min"
+        text += f", {self.delay_s:g} s late" if self.delay_s else ""
+        return text + (", app rule" if self.app_rule else "")
+
+    def miss_for(self, gesture: Gesture | None) -> float:
+        """The chance a sign made with ``gesture`` is not read."""
+        for r in self.per_gesture:
+            if r.gesture is gesture:
+                return 1.0 - r.recall
+        return self.miss
 
     @property
     def false_per_point(self) -> float:
@@ -176,7 +256,23 @@ class NoisyChannel:
         return int(math.ceil(self.delay_s / SECONDS_PER_SIGN_POINT - 1e-9))
 
     def reliability(self) -> SignReliability:
-        """The channel's own figures, the same for every gesture (what the receiving bot is told)."""
+        """The channel's own figures (what the receiving bot is told): the same for every gesture
+        for a channel of global rates; per gesture for a measured camera, its precision the share
+        of its reads that were made, from its recall, its false reads and how often the sign is
+        made (:func:`sign_shares` of :data:`TRUE_SIGNS_PER_MINUTE`)."""
+        if self.per_gesture:
+            shares = sign_shares(CLASSIC)
+            precision, recall = {}, {}
+            for r in self.per_gesture:
+                true_rate = TRUE_SIGNS_PER_MINUTE * shares.get(r.gesture, 0.0) * r.recall
+                total = true_rate + r.false_per_min
+                precision[r.gesture] = 1.0 if r.false_per_min == 0 else true_rate / total
+                recall[r.gesture] = r.recall
+            mean_p = sum(shares.get(g, 0.0) * p for g, p in precision.items())
+            return SignReliability(
+                MappingProxyType(precision), MappingProxyType(recall), f"simulated channel: {self.label}",
+                default=(mean_p, 1.0 - self.miss),
+            )
         read = 1.0 - self.miss
         true_rate = TRUE_SIGNS_PER_MINUTE * read
         precision = 1.0 if self.false_per_min == 0 else true_rate / (true_rate + self.false_per_min)
@@ -199,11 +295,100 @@ class NoisyChannel:
 
     def false_signs(self, rng: random.Random) -> int:
         """How many false signs one person shows at one sign point (Poisson)."""
-        lam = self.false_per_point
-        if lam <= 0:
-            return 0
-        k, p, limit = 0, rng.random(), math.exp(-lam)
-        while p > limit:
-            k += 1
-            p *= rng.random()
-        return k
+        return _poisson(rng, self.false_per_point)
+
+    def false_gestures(self, rng: random.Random, gestures: tuple[Gesture, ...]) -> Iterator[Gesture]:
+        """The gestures read falsely from one person at one sign point, drawn without looking at
+        the hand: a global rate spread evenly over ``gestures`` (the convention's), or each
+        measured gesture at its own rate. A generator: the caller's own draws between two reads
+        (their confidence) keep the order of the generator's draws, so a run replays."""
+        if not self.per_gesture:
+            for _ in range(self.false_signs(rng)):
+                yield gestures[int(rng.random() * len(gestures))]
+            return
+        for r in self.per_gesture:
+            if r.gesture in gestures:
+                for _ in range(_poisson(rng, r.false_per_min * SECONDS_PER_SIGN_POINT / 60.0)):
+                    yield r.gesture
+
+
+def _poisson(rng: random.Random, lam: float) -> int:
+    if lam <= 0:
+        return 0
+    k, p, limit = 0, rng.random(), math.exp(-lam)
+    while p > limit:
+        k += 1
+        p *= rng.random()
+    return k
+
+
+# -- how often each sign is made, and the measured camera ------------------------------------------
+
+@functools.lru_cache(maxsize=8)
+def sign_shares(convention: Convention = CLASSIC, hands: int = 4000) -> Mapping[Gesture, float]:
+    """The share of a player's true signs made with each gesture of ``convention``: the honest signs
+    of ``hands`` random 9-card hands (a fixed seed, so always the same figures), and the mordienne
+    intention for a hand made for it (three luettes, or two luettes and two doubles, as the
+    heuristic's ``mordienne_hand``). Turns one true-sign rate into one per gesture."""
+    rng = random.Random(0)
+    counts: dict[Gesture, int] = {g: 0 for g in convention.gestures}
+    for _ in range(hands):
+        hand = rng.sample(CARDS, 9)
+        signs = [s.sign for s in honest_signals(hand)]
+        luettes = sum(1 for c in hand if LEVEL[c.index] <= 4)
+        doubles = sum(1 for c in hand if 5 <= LEVEL[c.index] <= 8)
+        if luettes >= 3 or (luettes >= 2 and doubles >= 2):
+            signs.append(Sign.MORDIENNE)
+        for sign in signs:
+            gestures = convention.gestures_for(sign)
+            if gestures:
+                counts[gestures[0]] += 1
+    total = sum(counts.values()) or 1
+    return MappingProxyType({g: n / total for g, n in counts.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class CameraFigures:
+    """The recognizer's measured figures per gesture, with their source (``camera_figures.json``)."""
+
+    source: str
+    minutes: float
+    """Minutes of talking and laughing clips the false reads were counted over."""
+    recalls: Mapping[Gesture, float]
+    false_events: Mapping[Gesture, tuple[float, ...]]
+    """Per gesture, how long (s) each false read lasted on those clips."""
+    min_hold_s: float = 0.0
+    """The app's minimum hold for a camera sign: false reads shorter than it are not sent."""
+
+    def recall(self, gesture: Gesture) -> float:
+        return self.recalls.get(gesture, DEFAULT_FIGURES[1])
+
+    def false_per_min(self, gesture: Gesture, *, held: bool = False) -> float:
+        """False reads a minute of ``gesture`` (``held``: only those lasting the app's minimum hold)."""
+        durations = self.false_events.get(gesture, ())
+        if held:
+            durations = tuple(d for d in durations if d >= self.min_hold_s)
+        return len(durations) / self.minutes if self.minutes > 0 else 0.0
+
+    @classmethod
+    def from_json(cls, data: dict, min_hold_s: float = 0.0) -> "CameraFigures":
+        gestures = data["gestures"]
+        return cls(
+            source=str(data["source"]), minutes=float(data["talking_minutes"]),
+            recalls=MappingProxyType({Gesture(g): float(v["recall"]) for g, v in gestures.items()
+                                      if v.get("recall") is not None}),
+            # A duration the source does not give (null) counts as held long: it passes any hold.
+            false_events=MappingProxyType({Gesture(g): tuple(math.inf if d is None else float(d)
+                                                             for d in v.get("false_durations_s", ()))
+                                           for g, v in gestures.items()}),
+            min_hold_s=min_hold_s,
+        )
+
+
+@functools.lru_cache(maxsize=1)
+def measured_camera_figures() -> CameraFigures:
+    """The shipped figures (``trainer/bots/camera_figures.json``), with the app's minimum hold."""
+    from trainer.signals.table import CAMERA_MIN_HOLD_S
+
+    text = resources.files("trainer.bots").joinpath("camera_figures.json").read_text(encoding="utf-8")
+    return CameraFigures.from_json(json.loads(text), CAMERA_MIN_HOLD_S)

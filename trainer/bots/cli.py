@@ -39,7 +39,9 @@ def add_commands(subparsers) -> None:
                        "extra; RAY_ADDRESS names a cluster, else a local Ray instance with --workers CPUs)")
     arena.add_argument("--channel", default=None, metavar="READ/FALSE_PER_MIN[/DELAY_S]",
                        help="team A's partners read each other's signs through a noisy camera, e.g. 0.9/1 "
-                       "(90%% read, one false sign a minute) or 0.7/3/5 (5 s late)")
+                       "(90%% read, one false sign a minute) or 0.7/3/5 (5 s late); camera: the recognizer's "
+                       "measured figures per gesture; +app after either: the app's truth check and minimum "
+                       "hold on the false reads (camera+app)")
     arena.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall",
         help="time decisions by the wall clock (default) or by this process's CPU time (one core, "
@@ -66,7 +68,7 @@ def add_commands(subparsers) -> None:
                        help="local processes (default) or Ray (the [cluster] extra)")
     value.add_argument("--channels", default=None, metavar="LIST",
                        help="noisy channels between the signing partners, ';'-separated, e.g. "
-                       "'perfect;0.9/1;0.7/3' (a row per channel and vigilance level)")
+                       "'perfect;0.9/1;0.7/3;camera;camera+app' (a row per channel and vigilance level)")
     value.add_argument("--timed", action="store_true",
                        help="a timed signer (signs only when no opponent looks) against an open one, both "
                        "signing, the opponents' eyes catching by the moment (trainer.signals.watching)")

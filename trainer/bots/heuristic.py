@@ -23,7 +23,7 @@ import random
 from dataclasses import replace
 
 from trainer.bots.base import BotError, SignIntent, require_turn
-from trainer.bots.knowledge import knowledge_of, own_signs, partner_of, signed, signs_this_deal, situation_of
+from trainer.bots.knowledge import belief_in, believed_signs, knowledge_of, own_signs, partner_of, situation_of
 from trainer.bots.signing import SignPolicy, card_signals, figure_announcements
 from trainer.bots.tactics import choose_card
 from trainer.rules.actions import (
@@ -97,6 +97,11 @@ class HeuristicBot:
         self.last_rule = ""
         self.reliability = None
 
+    @property
+    def trust(self) -> float:
+        """How far it believes a sign: four times in five at a table with lies, else fully."""
+        return 0.8 if self.lying_allowed else 1.0
+
     def hears_through(self, reliability) -> None:
         """The partner's signs reach this bot through a camera read with these figures
         (:class:`~trainer.bots.channel.SignReliability`)."""
@@ -128,22 +133,32 @@ class HeuristicBot:
         self.last_rule = "only action"
         return view.legal_actions[0]
 
-    def _team_strength(self, view: PlayerView) -> int:
-        """Our trick-takers: ours, plus those the partner signed (aces by count)."""
+    @property
+    def trust(self) -> float:
+        """How far a sign is believed before its reading: four times in five at a table with lies
+        (the same attribute as the search bot's, read by the coach)."""
+        return 0.8 if self.lying_allowed else 1.0
+
+    def _team_strength(self, view: PlayerView) -> float:
+        """Our trick-takers: ours, plus those the partner signed (aces by count), each sign counted
+        with the chance it is true (:func:`~trainer.bots.knowledge.sign_chance`): a sign a camera
+        may have invented adds what the camera's figures say it is worth, not a whole card."""
         partner = partner_of(view)
-        total = top_cards(view.hand)
-        for r in signs_this_deal(view):
+        total = float(top_cards(view.hand))
+        for r, chance in believed_signs(view, trust=self.trust, reliability=self.reliability):
             if r.seat != partner:
                 continue
             if r.signal.sign is Sign.AS:
-                total += r.signal.count
+                total += chance * r.signal.count
             elif r.signal.sign.cards:
-                total += len(r.signal.sign.cards)
+                total += chance * len(r.signal.sign.cards)
         return total
 
     def _partner_weak(self, view: PlayerView) -> bool:
+        """The partner signed misère, and the sign is more likely true than not."""
         partner = partner_of(view)
-        return partner is not None and signed(view, partner, Sign.MISERE)
+        return partner is not None and belief_in(
+            view, partner, Sign.MISERE, trust=self.trust, reliability=self.reliability) >= 0.5
 
     def _declare(self, view: PlayerView) -> Action:
         legal = view.legal_actions
@@ -189,10 +204,10 @@ class HeuristicBot:
 
     def _play(self, view: PlayerView) -> Card:
         knowledge = knowledge_of(
-            view, partner_policy=self.partner_policy, trust=0.8 if self.lying_allowed else 1.0,
-            reliability=self.reliability,
+            view, partner_policy=self.partner_policy, trust=self.trust, reliability=self.reliability,
         )
-        situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view))
+        situation = situation_of(view, knowledge, going_for_mordienne=self.going_for_mordienne(view),
+                                 trust=self.trust, reliability=self.reliability)
         index, rule = choose_card(situation)
         self.last_rule = rule
         return Card.from_index(index)

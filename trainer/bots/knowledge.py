@@ -9,6 +9,9 @@ Imports trainer.rules, trainer.signals and the bots' own modules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
+
 from trainer.bots.channel import EVAL_VISION_HELD_OUT, SignReliability
 from trainer.bots.playout import PublicPlay
 from trainer.bots.signing import SignPolicy
@@ -98,6 +101,113 @@ def played_by(view: PlayerView) -> dict[int, list[int]]:
     return out
 
 
+class Use(Enum):
+    """What a seat made of one sign it received."""
+
+    CERTAIN = "certain"
+    """Believed outright: a hard constraint on the signer's hand."""
+    HINT = "hint"
+    """Kept as a likelihood (lies allowed, or a camera's reading): a soft constraint."""
+    CONTRADICTED = "contradicted"
+    """Uncertain, and the play since contradicted it: dropped for the deal."""
+    SPENT = "spent"
+    """It names no card still unseen (already played, or seen in this seat's hand): nothing to use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One received sign and what the seat made of it: the constraint it gives (``holding``, empty
+    unless used) and the chance it is kept with (1.0: certain)."""
+
+    sign: SeenSign
+    use: Use
+    chance: float
+    holding: Holding
+    held_by_reader: bool = False
+    """The sign names a card in the reader's own hand (so the reader knows it is false)."""
+    played_by: tuple[int, ...] = ()
+    """Seats that had already played a card the sign names."""
+
+
+def sign_readings(
+    view: PlayerView,
+    *,
+    trust: float = 1.0,
+    reliability: SignReliability | None = None,
+) -> tuple[Reading, ...]:
+    """Each sign of the deal the seat received from another seat, with what the seat makes of it:
+    the one reading :func:`knowledge_of` turns into constraints (and the coach tells the person)."""
+    unseen = frozenset(c.index for c in view.unseen())
+    plays = played_by(view)
+    out = []
+    for r in signs_this_deal(view):
+        if r.seat == view.seat:
+            continue
+        chance = _chance_read(r, trust, reliability)
+        if chance < 1.0 and contradicted(r, view):
+            out.append(Reading(r, Use.CONTRADICTED, chance, Holding()))
+            continue
+        h = holding_for_signal(r.signal, plays[r.seat], unseen)
+        levels = r.levels
+        if levels:
+            h = h.merge(_levels_holding(levels, plays[r.seat], unseen))
+        if h.empty:
+            named = {c.index for c in r.signal.sign.cards}
+            mine = bool(named & {c.index for c in view.hand})
+            by = tuple(seat for seat, cards in sorted(plays.items()) if named & set(cards))
+            out.append(Reading(r, Use.SPENT, chance, h, mine, by))
+        else:
+            out.append(Reading(r, Use.CERTAIN if chance >= 1.0 else Use.HINT, min(chance, 1.0), h))
+    return tuple(out)
+
+
+def _chance_read(r: SeenSign, trust: float, reliability: SignReliability | None) -> float:
+    """The chance a received sign is true before the play says anything of it: ``trust``, times the
+    camera's figures for a sign read by a camera."""
+    chance = trust
+    if r.read_by_camera:
+        chance *= (reliability or EVAL_VISION_HELD_OUT).trust(r.gesture, r.confidence)
+    return chance
+
+
+def sign_chance(
+    r: SeenSign, view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> float:
+    """How far the seat believes a received sign: 1 for a sign seen at a truthful table; ``trust``
+    at a table with lies; times the reader's :meth:`~trainer.bots.channel.SignReliability.trust`
+    for a sign read by a camera (default figures: :data:`EVAL_VISION_HELD_OUT`); 0 for an
+    uncertain sign the play has contradicted (:func:`contradicted`).
+
+    Every decision that rests on a partner's sign goes through this one chance — the card play
+    (:func:`knowledge_of`, :func:`situation_of`) and the declarations alike — so a sign the camera
+    may have invented weighs what the camera's figures say, never more."""
+    chance = _chance_read(r, trust, reliability)
+    if chance < 1.0 and contradicted(r, view):
+        return 0.0
+    return chance
+
+
+def believed_signs(
+    view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> tuple[tuple[SeenSign, float], ...]:
+    """The signs other seats made this deal that reached the seat, each with :func:`sign_chance`."""
+    return tuple(
+        (r, sign_chance(r, view, trust=trust, reliability=reliability))
+        for r in signs_this_deal(view) if r.seat != view.seat
+    )
+
+
+def belief_in(
+    view: PlayerView, seat: int, sign: Sign, *, trust: float = 1.0, reliability: SignReliability | None = None,
+) -> float:
+    """The chance the seat gives to ``seat`` having made ``sign`` this deal (0: never received)."""
+    return max(
+        (c for r, c in believed_signs(view, trust=trust, reliability=reliability)
+         if r.seat == seat and r.signal.sign is sign),
+        default=0.0,
+    )
+
+
 def knowledge_of(
     view: PlayerView,
     *,
@@ -116,28 +226,15 @@ def knowledge_of(
     reads its partner through a camera (``reliability`` given).
     """
     unseen = frozenset(c.index for c in view.unseen())
-    plays = played_by(view)
     hard: dict[int, Holding] = {}
     soft: list[tuple[int, Holding, float]] = []
     received = signs_this_deal(view)
-    for r in received:
-        if r.seat == view.seat:
-            continue
-        chance = trust
-        if r.read_by_camera:
-            chance *= (reliability or EVAL_VISION_HELD_OUT).trust(r.gesture, r.confidence)
-        if chance < 1.0 and contradicted(r, view):
-            continue
-        h = holding_for_signal(r.signal, plays[r.seat], unseen)
-        levels = r.levels
-        if levels:
-            h = h.merge(_levels_holding(levels, plays[r.seat], unseen))
-        if h.empty:
-            continue
-        if chance >= 1.0:
-            hard[r.seat] = hard[r.seat].merge(h) if r.seat in hard else h
-        else:
-            soft.append((r.seat, h, chance))
+    for reading in sign_readings(view, trust=trust, reliability=reliability):
+        seat, h = reading.sign.seat, reading.holding
+        if reading.use is Use.CERTAIN:
+            hard[seat] = hard[seat].merge(h) if seat in hard else h
+        elif reading.use is Use.HINT:
+            soft.append((seat, h, reading.chance))
     partner = partner_of(view)
     if partner_policy is not None and partner is not None and view.phase is Phase.PLAY:
         told = [r.signal for r in received if r.seat == partner]
@@ -199,9 +296,13 @@ def public_play(view: PlayerView) -> PublicPlay:
     )
 
 
-def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne: bool = False) -> PlaySituation:
+def situation_of(
+    view: PlayerView, knowledge: Knowledge, *, going_for_mordienne: bool = False,
+    trust: float = 1.0, reliability: SignReliability | None = None,
+) -> PlaySituation:
     """The trick situation for the tactics, with the partner's known cards taken out of the
-    opponents' possible cards."""
+    opponents' possible cards. ``trust`` and ``reliability`` weigh the partner's mordienne sign as
+    :func:`knowledge_of` weighs its card signs: it is followed when more likely true than not."""
     n = view.players
     partner = partner_of(view)
     partner_cards: frozenset[int] = frozenset()
@@ -224,7 +325,7 @@ def situation_of(view: PlayerView, knowledge: Knowledge, *, going_for_mordienne:
             best = max(STRENGTH[c] for _, c in trick)
             partner_may_beat = any(STRENGTH[c] > best for c in partner_cards)
     partner_mordienne = partner is not None and (
-        signed(view, partner, Sign.MORDIENNE)
+        belief_in(view, partner, Sign.MORDIENNE, trust=trust, reliability=reliability) >= 0.5
         or any(s == partner and d is Declaration.MORDIENNE for s, d in view.declarations)
     )
     return PlaySituation(

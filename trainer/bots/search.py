@@ -137,7 +137,7 @@ class SearchBot:
         for c in hand:
             distinct.setdefault(STRENGTH[c.index], c.index)
         knowledge = self.knowledge(view)
-        advice, _ = choose_card(situation_of(view, knowledge))
+        advice, _ = choose_card(situation_of(view, knowledge, trust=self.trust, reliability=self.reliability))
         if len(distinct) == 1:
             self.last_rule = "only one kind of card left"
             return Card.from_index(advice if STRENGTH[advice] in distinct else next(iter(distinct.values())))

@@ -25,7 +25,8 @@ with :meth:`Table.set_time`; a bot's chosen at the sign point: an open bot signs
 sign window taken without looking, a discreet ("timed") bot at the first moment no opponent looks
 (waiting for the next sign point when they keep looking). Those who look during the hold catch the
 sign. A person at a timed table catches opponents' signs only by saying so while the sign shows
-(:meth:`Table.catch_by_eye`). A table of bots only moves its clock on by :data:`POINT_GAP_S` per
+(:meth:`Table.catch_by_eye`). With ``calls_per_deal`` each seat may call "seen!" that many times a
+deal, a wrong call included, and a bot's catch is a call too (:attr:`SignLog.calls`). A table of bots only moves its clock on by :data:`POINT_GAP_S` per
 sign point.
 
 Randomness: the game's chance steps come from ``seed``; catching and each bot have their own
@@ -108,6 +109,7 @@ class Table:
         reliability: SignReliability = EVAL_VISION_HELD_OUT,
         timed: bool = False,
         sign_window_s: float = SIGN_WINDOW_S,
+        calls_per_deal: int | None = None,
     ) -> None:
         self.ruleset = ruleset if ruleset is not None else Ruleset()
         n = self.ruleset.player_count
@@ -126,6 +128,7 @@ class Table:
         self.signs = SignLog(
             players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention,
             watch=self.watch, by_eye=frozenset(s for s, b in enumerate(seats) if b is None) if timed else frozenset(),
+            calls=calls_per_deal,
         )
         self._moment_rng = random.Random(f"{seed}/moments")
         self._busy_until: dict[int, float] = {}
@@ -294,7 +297,8 @@ class Table:
     def catch_by_eye(self, seat: int, signer: int, at: float) -> SignEvent | None:
         """A person at ``seat`` says they saw ``signer`` sign at game time ``at``: the sign of this
         deal that was showing then (begun at most one hold earlier) is caught, and returned; None
-        when nothing of ``signer``'s showed then (too early, too late, or already caught)."""
+        when nothing of ``signer``'s showed then (too early, too late, or already caught), or when
+        ``seat`` has no "seen!" call left this deal (:meth:`calls_left`; a miss spends a call too)."""
         if self.watch is None:
             raise BotError("only a timed table lets a person catch signs by eye (Table(..., timed=True))")
         if self.seats[seat] is not None:
@@ -302,6 +306,9 @@ class Table:
         if seat not in self.watch.watchers(signer):
             raise BotError(f"seat {signer} is seat {seat}'s partner (or itself): its signs are seen anyway")
         at = _game_time(at)
+        self._new_deal_check()
+        if not self.signs.call(seat):
+            return None  # no call left this deal: the table no longer listens (see SignLog.calls)
         hold = self.watch.gaze.hold_s
         for i, t in enumerate(self.history):
             e = t.event
@@ -312,6 +319,11 @@ class Table:
                 self.signs.events[:] = [caught if x.index == e.index else x for x in self.signs.events]
                 return caught
         return None
+
+    def calls_left(self, seat: int) -> int | None:
+        """The "seen!" calls ``seat`` has left this deal (None: no limit)."""
+        self._new_deal_check()
+        return self.signs.calls_left(seat)
 
     def _moment(self, seat: int, intent: SignIntent) -> float | None:
         """When a bot at a timed table signs, from the sign point on: an open sign at a moment
@@ -493,7 +505,7 @@ class Table:
 
     def _through_channel(self, seat: int, partner: int, event: SignEvent) -> None:
         channel, rng = self.channel, self._channel_rng
-        if rng.random() < channel.miss:
+        if rng.random() < channel.miss_for(event.made.gesture):
             return
         reading = replace(event.made, confidence=channel.true_confidence(rng))
         marked = record_text(reading, event.announcements, as_read=True)
@@ -515,12 +527,15 @@ class Table:
             partners = self.ruleset.partners(seat)
             if not partners or self.ruleset.team_of(seat) != self.channel_team:
                 continue
-            for _ in range(channel.false_signs(rng)):
-                gesture = gestures[int(rng.random() * len(gestures))]
+            for gesture in channel.false_gestures(rng, gestures):
                 # A sign never made, read as the convention reads that gesture.
                 seen = GestureEvent(gesture, 0.0, 0.0, confidence=channel.false_confidence(rng))
                 made = self.convention.read(seen)
                 if made is None:
+                    continue
+                if channel.app_rule and not self.lying_allowed and not is_truthful(made.signal, game.hand(seat)):
+                    # The app's truth check: at a table without lies a camera sign the hand does
+                    # not back is refused, never sent (Play's _send_sign, SignLog.make).
                     continue
                 game.record_signal(seat, record_text(made, as_read=True), frozenset({partners[0]}))
 

@@ -8,6 +8,7 @@ The app's Play page and ``aluette play`` offer the same choices through one valu
 * how watchful the opponents are (a named :data:`~trainer.signals.table.VIGILANCE_LEVELS` level,
   ``blind`` … ``hawk``);
 * whether signs may lie (the bots then trust signs less, and a person's bluff is sent);
+* how many signs each player may call "seen!" a deal (a wrong call spends one; a bot's catch too);
 * the sign convention;
 * which bots sit as the partner and as the opponents, among the bots that play fair (never one
   that is shown every hand).
@@ -54,6 +55,11 @@ _SEAT_NAMES: dict[int, tuple[str, ...]] = {
 }
 
 
+DEFAULT_CALLS = 3
+"""Calls a deal: enough to catch the signs of a deal that you saw (opponents make one to four),
+too few to click at every face: a blind click is a call a real sign will miss."""
+
+
 class TableSetupError(BotError):
     """A table setting that does not exist; names the value and the choices."""
 
@@ -86,6 +92,9 @@ class TableSettings:
     partner: str = "heuristic"
     """The partner's bot (unused at three: nobody has a partner)."""
     opponents: str = "heuristic"
+    calls: int | None = DEFAULT_CALLS
+    """"seen!" calls each player may make a deal, a wrong call included (None: no limit, as in
+    saves from before the setting). A bot's catch is a call too: the bots watch under the same rule."""
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or self.players not in TABLE_SIZES:
@@ -94,6 +103,9 @@ class TableSettings:
             raise TableSetupError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
         if self.vigilance not in VIGILANCE_LEVELS:
             raise TableSetupError(f"unknown vigilance {self.vigilance!r}: choose one of {', '.join(VIGILANCE_LEVELS)}")
+        if self.calls is not None and (isinstance(self.calls, bool) or not isinstance(self.calls, int)
+                                       or not 1 <= self.calls <= 20):
+            raise TableSetupError(f"'seen!' calls a deal are a whole number from 1 to 20, not {self.calls!r}")
         if not isinstance(self.lies, bool):
             raise TableSetupError(f"'lies' is true or false, not {self.lies!r}")
         if self.convention not in CONVENTIONS:
@@ -143,15 +155,17 @@ class TableSettings:
         return Table.create(
             self.seats(), bot_options=BOT_OPTIONS, ruleset=rules, seed=seed,
             vigilance=Vigilance.named(self.vigilance), lying_allowed=self.lies,
-            convention=Convention.named(self.convention), **options,
+            convention=Convention.named(self.convention), calls_per_deal=self.calls, **options,
         )
 
     def summary(self) -> str:
-        """One line for the start of a game: ``4 players (vendee), vigilance normal, signs tell the
-        truth, convention classic; partner heuristic, opponents heuristic``."""
+        """One line for the start of a game: ``4 players (vendee), vigilance normal, 3 'seen!' calls a
+        deal, signs tell the truth, convention classic; partner heuristic, opponents heuristic``."""
         bots = (f"opponents {self.opponents} (everyone plays alone)" if self.partner_seat is None
                 else f"partner {self.partner}, opponents {self.opponents}")
-        return (f"{self.players} players ({self.preset}), vigilance {self.vigilance}, "
+        calls = ("" if self.partner_seat is None else
+                 ", 'seen!' without limit" if self.calls is None else f", {self.calls} 'seen!' calls a deal")
+        return (f"{self.players} players ({self.preset}), vigilance {self.vigilance}{calls}, "
                 f"{'signs may lie' if self.lies else 'signs tell the truth'}, convention {self.convention}; {bots}")
 
     # -- JSON ------------------------------------------------------------------------------------
@@ -166,7 +180,8 @@ class TableSettings:
         if not isinstance(data, dict):
             raise TableSetupError(f"table settings are a JSON object, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        # A save from before the "seen!" limit was played without one: it replays without one.
+        return cls(**{"calls": None, **{k: v for k, v in data.items() if k in known}})
 
 
 def team_names(players: int) -> tuple[str, ...]:

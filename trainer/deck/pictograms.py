@@ -17,6 +17,8 @@ INK = "#4a2c17"
 LIP = "#c2514a"
 TONGUE = "#e77a86"
 HAIR = "#5a3a22"
+BROW = "#24160c"
+"""Brows darker than the outline, so they read on the darkest skin of the looks."""
 SHIRT = "#5f7fa8"
 
 
@@ -32,7 +34,8 @@ def _face(
     """A round face. Left/right are the subject's: their left eye is drawn at the viewer's right."""
     parts = [
         f'<circle cx="50" cy="53" r="35" fill="{SKIN}" stroke="{INK}" stroke-width="2.4"/>',
-        f'<path d="M17,44 C18,18 82,18 83,44 C74,30 28,30 17,44 Z" fill="{HAIR}"/>',
+        # The hairline sits high (y 26 at the middle), so a raised brow shows on bare forehead.
+        f'<path d="M17,40 C18,13 82,13 83,40 C72,21 28,21 17,40 Z" fill="{HAIR}"/>',
     ]
     # viewer's left = subject's right
     for cx, state in ((37, right_eye), (63, left_eye)):
@@ -54,64 +57,68 @@ def _eye(cx: float, state: str) -> str:
     pupil_dy = -3.2 if state == "up" else 0.0
     # "aside": looking away across the table, pupils to the viewer's left.
     pupil_dx = -3.2 if state == "aside" else 0.0
+    # "wide": the eyes a raised brow opens, white all round a smaller pupil.
+    ry, pupil = (7.0, 2.2) if state == "wide" else (5.0, 2.6)
     return (
-        f'<ellipse cx="{cx}" cy="47" rx="6" ry="5" fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
-        f'<circle cx="{cx + pupil_dx:.1f}" cy="{47 + pupil_dy:.1f}" r="2.6" fill="{INK}"/>'
+        f'<ellipse cx="{cx}" cy="47" rx="6" ry="{ry}" fill="#ffffff" stroke="{INK}" stroke-width="1.6"/>'
+        f'<circle cx="{cx + pupil_dx:.1f}" cy="{47 + pupil_dy:.1f}" r="{pupil}" fill="{INK}"/>'
     )
 
 
 def _brows(state: str) -> str:
     if state == "up":
+        # High, thick arches on the bare forehead between the hairline (y 26) and wide-open eyes:
+        # read at 84 px on every look, dark hair and beret included (tests/ui/test_browser_table.py).
         return (
-            f'<path d="M29,33 Q37,26 45,32" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
-            f'<path d="M55,32 Q63,26 71,33" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
-            # the lines a raised brow makes on the forehead
-            f'<path d="M38,24 Q50,21 62,24" fill="none" stroke="{INK}" stroke-width="1.2" opacity="0.7"/>'
+            f'<path d="M27,37 Q36,25 46,34" fill="none" stroke="{BROW}" stroke-width="3.4" stroke-linecap="round"/>'
+            f'<path d="M54,34 Q64,25 73,37" fill="none" stroke="{BROW}" stroke-width="3.4" stroke-linecap="round"/>'
         )
     if state == "knit":
         return (
-            f'<path d="M29,36 L45,40" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
-            f'<path d="M55,40 L71,36" fill="none" stroke="{INK}" stroke-width="2.8" stroke-linecap="round"/>'
+            f'<path d="M29,36 L45,40" fill="none" stroke="{BROW}" stroke-width="2.8" stroke-linecap="round"/>'
+            f'<path d="M55,40 L71,36" fill="none" stroke="{BROW}" stroke-width="2.8" stroke-linecap="round"/>'
         )
     return (
-        f'<path d="M30,38 Q37,35 44,38" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
-        f'<path d="M56,38 Q63,35 70,38" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
+        f'<path d="M30,38 Q37,35 44,38" fill="none" stroke="{BROW}" stroke-width="2.4" stroke-linecap="round"/>'
+        f'<path d="M56,38 Q63,35 70,38" fill="none" stroke="{BROW}" stroke-width="2.4" stroke-linecap="round"/>'
     )
 
 
 def _mouth(state: str) -> str:
     if state == "corner":
         # the subject's left corner (viewer's right) raised: a half smile
-        return f'<path d="M38,71 Q50,73 60,69 Q64,66 66,62" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+        # with its dimple: a half smile must read at the table's 84 px on every skin
+        return (f'<path d="M37,70 Q50,73 58,67 Q65,61 67,54" fill="none" stroke="{BROW}" stroke-width="4" stroke-linecap="round"/>'
+                f'<path d="M70,53 Q75,60 70,68" fill="none" stroke="{BROW}" stroke-width="3" stroke-linecap="round"/>')
     if state == "pout":
         return (
-            f'<ellipse cx="50" cy="71" rx="8" ry="6" fill="{LIP}" stroke="{INK}" stroke-width="1.8"/>'
+            f'<ellipse cx="50" cy="72" rx="10" ry="7.5" fill="{LIP}" stroke="{BROW}" stroke-width="2.6"/>'
             f'<ellipse cx="50" cy="71" rx="3" ry="2" fill="{INK}"/>'
-            f'<path d="M60,66 q4,-3 7,-1 M61,75 q4,2 7,0" fill="none" stroke="{INK}" stroke-width="1.2"/>'
+            f'<path d="M60,66 q4,-3 7,-1 M61,75 q4,2 7,0" fill="none" stroke="{BROW}" stroke-width="1.2"/>'
         )
     if state == "open":
-        return f'<ellipse cx="50" cy="71" rx="8" ry="9.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
+        return f'<ellipse cx="50" cy="71" rx="8" ry="9.5" fill="#5b1a16" stroke="{BROW}" stroke-width="2"/>'
     if state == "tongue":
         return (
-            f'<ellipse cx="50" cy="69" rx="9" ry="5.5" fill="#5b1a16" stroke="{INK}" stroke-width="2"/>'
-            f'<path d="M43,70 L43,78 Q50,88 57,78 L57,70 Z" fill="{TONGUE}" stroke="{INK}" stroke-width="1.8"/>'
-            f'<path d="M50,72 L50,80" stroke="{INK}" stroke-width="1" opacity="0.6"/>'
+            f'<ellipse cx="50" cy="69" rx="9" ry="5.5" fill="#5b1a16" stroke="{BROW}" stroke-width="2"/>'
+            f'<path d="M43,70 L43,78 Q50,88 57,78 L57,70 Z" fill="{TONGUE}" stroke="{BROW}" stroke-width="2.6"/>'
+            f'<path d="M50,72 L50,80" stroke="{BROW}" stroke-width="1" opacity="0.6"/>'
         )
     if state == "bite":
         # upper teeth resting on the drawn-in lower lip
         return (
-            f'<path d="M35,69 Q50,66 65,69" fill="none" stroke="{INK}" stroke-width="2.4" stroke-linecap="round"/>'
-            f'<path d="M36,72 Q50,70 64,72 Q60,82 50,82 Q40,82 36,72 Z" fill="{LIP}" stroke="{INK}" stroke-width="2"/>'
-            f'<rect x="41" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
-            f'<rect x="47" y="68" width="6" height="7.5" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
-            f'<rect x="53" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/>'
+            f'<path d="M35,69 Q50,66 65,69" fill="none" stroke="{BROW}" stroke-width="2.4" stroke-linecap="round"/>'
+            f'<path d="M36,72 Q50,70 64,72 Q60,82 50,82 Q40,82 36,72 Z" fill="{LIP}" stroke="{BROW}" stroke-width="2"/>'
+            f'<rect x="41" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
+            f'<rect x="47" y="68" width="6" height="7.5" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
+            f'<rect x="53" y="68" width="6" height="7" rx="1" fill="#ffffff" stroke="{BROW}" stroke-width="1.2"/>'
         )
     if state == "grimace":
         return (
-            f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
-            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{INK}" stroke-width="1.2"/>'
+            f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{BROW}" stroke-width="2"/>'
+            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{BROW}" stroke-width="1.2"/>'
         )
-    return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{INK}" stroke-width="2.6" stroke-linecap="round"/>'
+    return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{BROW}" stroke-width="2.6" stroke-linecap="round"/>'
 
 
 def _up_arrow(x: float, y: float) -> str:
@@ -205,7 +212,7 @@ def _look_up() -> str:
 
 
 _GLYPHS = {
-    Gesture.BROWS_UP: lambda: _face(brows="up"),
+    Gesture.BROWS_UP: lambda: _face(brows="up", left_eye="wide", right_eye="wide"),
     Gesture.LOOK_UP: _look_up,
     Gesture.LIP_CORNER: lambda: _face(mouth="corner"),
     Gesture.HEAD_TILT: lambda: _face(tilt=18.0),
@@ -261,8 +268,8 @@ LOOKS: tuple[Look, ...] = (
 _ACCESSORY = {
     "": "",
     "beret": (
-        '<ellipse cx="50" cy="21" rx="29" ry="9" fill="#2b2b3a" stroke="#1a1a24" stroke-width="1.5"/>'
-        '<path d="M50,12 L52,6" stroke="#2b2b3a" stroke-width="3" stroke-linecap="round"/>'
+        '<ellipse cx="50" cy="16" rx="29" ry="8" fill="#2b2b3a" stroke="#1a1a24" stroke-width="1.5"/>'
+        '<path d="M50,8 L52,2" stroke="#2b2b3a" stroke-width="3" stroke-linecap="round"/>'
     ),
     "earrings": (
         '<circle cx="15.5" cy="62" r="3.2" fill="#e3b23c" stroke="#7a5a0c" stroke-width="1"/>'

@@ -1,9 +1,8 @@
 """``aluette bench vision``: frames per second of the full pipeline and of the bare MediaPipe graphs
 on the same frames (a clip resized to 640x480, face + hands), and the pipeline's own overhead.
 
-The face graph is the default backend's: the Tasks FaceLandmarker with blendshapes (the bundled
-models/face_landmarker.task), called bare in video mode; the solutions face mesh when the pipeline fell
-back to it.
+The bare calls are the Tasks FaceLandmarker with blendshapes and the HandLandmarker (the bundled
+models/*.task), in video mode, exactly as the pipeline's tracker makes them.
 
 The pipeline as shipped runs the face and hand graphs on two threads; the bare calls run one after
 the other, so the pipeline's own work is measured like for like on a third run (the pipeline with its
@@ -46,7 +45,6 @@ class BenchResult:
     """The pipeline with its face and hand graphs run one after the other, like the bare calls."""
     scoring_ms: float
     """Mean time per frame in features, scores and the recognizer (after the tracker)."""
-    face_backend: str = "tasks"
 
     @property
     def sequential_fps(self) -> float:
@@ -71,8 +69,7 @@ class BenchResult:
             [
                 f"bench vision: {self.clip}",
                 f"  {self.frames} frames at {self.size[0]}x{self.size[1]}, "
-                + ("Tasks FaceLandmarker (blendshapes)" if self.face_backend == "tasks" else "face mesh (refined)")
-                + " + hands (2)"
+                + "Tasks FaceLandmarker (blendshapes) + HandLandmarker (2 hands)"
                 + (f", hands every {self.hands_every} frames" if self.hands_every > 1 else ""),
                 f"  full pipeline : {self.pipeline_fps:6.1f} fps  ({self.pipeline_ms:.2f} ms/frame; face and "
                 "hand graphs on two threads)",
@@ -88,28 +85,30 @@ class BenchResult:
         )
 
 
-class _BareTasksFace:
-    """The bare Tasks FaceLandmarker call (video mode, blendshapes on), as the pipeline makes it."""
+class _BareTasks:
+    """The bare Tasks calls (video mode) the tracker makes: the face with blendshapes and the hands."""
 
-    def __init__(self, mp, model: Path) -> None:
-        from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
-
+    def __init__(self) -> None:
         from trainer.vision.quiet import quiet_native_logs  # noqa: PLC0415
+        from trainer.vision.tasks_backend import import_tasks  # noqa: PLC0415
+        from trainer.vision.tasks_models import TasksModel, model_bytes  # noqa: PLC0415
 
-        self._mp = mp
-        self._stamp = 0
+        self._mp, vision, base_options = import_tasks()
+        video = vision.RunningMode.VIDEO
         with quiet_native_logs():
-            self._landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-                base_options=BaseOptions(model_asset_buffer=Path(model).read_bytes()),
-                running_mode=vision.RunningMode.VIDEO, num_faces=1, output_face_blendshapes=True))
+            self.face = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
+                base_options=base_options(model_asset_buffer=model_bytes(TasksModel.FACE)[1]),
+                running_mode=video, num_faces=1, output_face_blendshapes=True))
+            self.hands = vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(
+                base_options=base_options(model_asset_buffer=model_bytes(TasksModel.HANDS)[1]),
+                running_mode=video, num_hands=2))
 
-    def process(self, rgb: np.ndarray) -> None:
-        self._stamp += 33
-        self._landmarker.detect_for_video(self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb),
-                                          self._stamp)
+    def image(self, rgb: np.ndarray):
+        return self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
 
     def close(self) -> None:
-        self._landmarker.close()
+        self.face.close()
+        self.hands.close()
 
 
 def load_frames(clip: Path, frames: int, size: tuple[int, int]) -> list[np.ndarray]:
@@ -133,8 +132,6 @@ def bench_vision(
     hands_every: int = 1,
     progress: Callable[[str], None] | None = None,
 ) -> BenchResult:
-    import mediapipe as mp  # noqa: PLC0415
-
     if frames < BLOCK:
         raise VisionError(f"--frames {frames}: time at least {BLOCK} frames")
     clip = Path(clip)
@@ -143,14 +140,10 @@ def bench_vision(
     fps = 30.0
     options = PipelineOptions(face=True, hands=True, hands_every=hands_every)
     pipeline = Pipeline(options)
-    options = pipeline.options  # after any fallback to the face mesh
     sequential_tracker = Tracker(replace(options.tracker_options(), parallel=False))
     sequential = Pipeline(options, tracker=sequential_tracker)
-    if options.tasks_face:
-        face = _BareTasksFace(mp, pipeline._tasks.model_path)
-    else:
-        face = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1, refine_landmarks=True)
-    hands = mp.solutions.hands.Hands(static_image_mode=False, max_num_hands=2, model_complexity=1)
+    bare = _BareTasks()
+    stamp = 0
     try:
         # Warm up all three (graph start-up, first detection) outside the timing. Timestamps from 0:
         # the Tasks graph's landmark smoothing, once fed a negative one, warned "New timestamp is
@@ -158,9 +151,11 @@ def bench_vision(
         for i in range(WARMUP):
             pipeline.process(Frame(images[i], i / fps, i))
             sequential.process(Frame(images[i], i / fps, i))
-            face.process(rgb[i])
+            stamp += 33
+            image = bare.image(rgb[i])
+            bare.face.detect_for_video(image, stamp)
             if i % hands_every == 0:
-                hands.process(rgb[i])
+                bare.hands.detect_for_video(image, stamp)
         pipeline.reset()
         sequential.reset()
         pipe_time = mp_time = seq_time = scoring_ms = 0.0
@@ -171,11 +166,13 @@ def bench_vision(
                 scoring_ms += pipeline.process(Frame(images[i], i / fps, i)).scoring_ms
             t1 = time.perf_counter()
             for i in range(start, stop):
-                face.process(rgb[i])
+                stamp += 33
+                image = bare.image(rgb[i])
+                bare.face.detect_for_video(image, stamp)
                 # On the very frames the pipelines' trackers run their hand graph (they count the
                 # warm-up frames too): the palm detector's cost depends on the frame.
                 if (WARMUP + i) % hands_every == 0:
-                    hands.process(rgb[i])
+                    bare.hands.detect_for_video(image, stamp)
             t2 = time.perf_counter()
             for i in range(start, stop):
                 sequential.process(Frame(images[i], i / fps, i))
@@ -189,8 +186,7 @@ def bench_vision(
         pipeline.close()
         sequential.close()
         sequential_tracker.close()
-        face.close()
-        hands.close()
+        bare.close()
     return BenchResult(
         clip=str(clip),
         frames=frames,
@@ -202,5 +198,4 @@ def bench_vision(
         hands_every=hands_every,
         sequential_ms=1000 * seq_time / frames,
         scoring_ms=scoring_ms / frames,
-        face_backend=options.face_backend.value,
     )

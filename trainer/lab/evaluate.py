@@ -267,8 +267,8 @@ def score_stills(
     return tuple(stats), confusion, tuple(mistakes)
 
 
-VARIANTS = ("mesh+image", "mesh", "tasks+image", "tasks")
-"""Face rule sets: the solutions mesh or the Tasks FaceLandmarker, with or without mouth-appearance cues."""
+VARIANTS = ("tasks+image", "tasks")
+"""The face signs with or without the mouth-appearance cues."""
 
 
 def evaluate_folder(
@@ -289,9 +289,8 @@ def evaluate_folder(
 
     Stills and clips go through the product's own ``Pipeline`` (the code `aluette recognize` runs:
     same features, face rule set, running baseline of a video, recognizer). ``backend``
-    (``VARIANTS``) only sets its options: "mesh" is the default solutions face mesh, "tasks" the Tasks
-    FaceLandmarker with blendshapes (needs ``face_model`` or a model in the data folder); "+image"
-    adds the mouth-appearance cues (dark cavity, teeth, tongue), as the pipeline does by default.
+    (``VARIANTS``) only sets its options: "+image" adds the mouth-appearance cues (dark cavity, teeth,
+    tongue), as the pipeline does by default.
     ``review`` is the reviewed-labels file (None: the MANIFEST alone; see the module doc).
     ``clip_options_for(file)``, when given, replaces the talking/neutral clips' options (the face signs
     refitted without the clip's person: a held-out figure); ``annotated`` clips (time spans of their
@@ -309,7 +308,6 @@ def evaluate_folder(
     # The evaluation runs the product's own Pipeline (what `aluette recognize` and the app run): its
     # face features, rule set, running baseline and recognizer; the backend only picks its options.
     face_options = {
-        "face_backend": "tasks" if backend.startswith("tasks") else "mesh",
         "face_model": None if face_model is None else str(face_model),
         "mouth_image": backend.endswith("+image"),
     }

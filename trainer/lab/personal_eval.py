@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
 from trainer.vision.clip_run import ClipRun
-from trainer.vision.personal import PersonalSigns, teach, teachable
+from trainer.vision.personal import PersonalSigns, RestSpace, teach, teachable
+from trainer.vision.takes import check_take
 from trainer.vision.types import VisionError
 
 
@@ -65,6 +66,9 @@ class PersonResult:
     talking_false: int
     talking_population_false: int
     missed: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    """Teaching takes the take check refused (``takes.check_take``): not taught, as the live session
+    would ask for them again."""
 
     def to_json(self) -> dict:
         return {
@@ -80,6 +84,7 @@ class PersonResult:
             "talking_false": self.talking_false,
             "talking_population_false": self.talking_population_false,
             "missed": list(self.missed),
+            "refused": list(self.refused),
         }
 
 
@@ -122,6 +127,8 @@ class PersonalReport:
                          f"{p.minutes:>7.2f}")
             for miss in p.missed:
                 lines.append(f"    {miss}")
+            for refused in p.refused:
+                lines.append(f"    take refused, not taught: {refused}")
         for p in (p for p in self.people if p.talking_minutes > 0):
             lines.append(f"talking of {p.person} (held-out halves): {p.talking_false} false events with the "
                          f"profile, {p.talking_population_false} without, in {p.talking_minutes * 60:.1f} s")
@@ -162,6 +169,21 @@ def one_take_eval(
         talking = [s for s in mine if s.kind is SpanKind.TALKING]
         talk_teach = [replace(s, end=(s.start + s.end) / 2) for s in talking]
         talk_test = [replace(s, start=(s.start + s.end) / 2) for s in talking]
+        refused: list[str] = []
+        try:
+            space = RestSpace.of(_frames_in(runs, neutral))
+        except VisionError:
+            space = None  # too little neutral face: teach() says so below
+        if space is not None:
+            rest = _frames_in(runs, talk_teach)
+            for gesture, span in list(first.items()):
+                check = check_take(gesture, _frames_in(runs, [span]), space, rest)
+                if not check.accepted:
+                    refused.append(f"{gesture.value} {span.start:.2f}-{span.end:.2f} s in {span.file}: {check.reason}")
+                    del first[gesture]
+            tests = [s for s in tests if s.gesture in first]
+        if not first:
+            continue
         if progress is not None:
             progress(f"{person}: teach {', '.join(g.value for g in first)}; {len(tests)} later takes")
         try:
@@ -199,5 +221,5 @@ def one_take_eval(
                 talk_pop_false += sum(1 for e in pop_scored.false_events if span.covers(e, 0.0))
         results.append(PersonResult(person, tuple(first), len(tests), reported, population_reported, minutes,
                                     false, population_false, talk_minutes, talk_false, talk_pop_false,
-                                    tuple(missed)))
+                                    tuple(missed), tuple(refused)))
     return PersonalReport(tuple(results))

@@ -26,9 +26,8 @@ def add_commands(subparsers) -> None:
     evaluate.add_argument("folder", metavar="DIR", help="e.g. ../shared/gestures")
     evaluate.add_argument("--json", action="store_true", help="print the report as JSON")
     evaluate.add_argument(
-        "--backend", choices=("tasks+image", "tasks", "mesh+image", "mesh"), default="tasks+image",
-        help="face backend: Tasks FaceLandmarker (blendshapes) or solutions mesh, with or without the "
-        "mouth-appearance cues (default tasks+image)",
+        "--backend", choices=("tasks+image", "tasks"), default="tasks+image",
+        help="the face signs with or without the mouth-appearance cues (default tasks+image)",
     )
     evaluate.add_argument("--face-model", metavar="FILE", help="face_landmarker.task for --backend tasks")
     evaluate.add_argument("--profile", metavar="FILE",
@@ -105,8 +104,7 @@ def _clip_options(args, personal):
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
     backend = "tasks" if personal is not None else args.backend
-    return backend, PipelineOptions(face_backend="tasks" if backend.startswith("tasks") else "mesh",
-                                    face_model=args.face_model,
+    return backend, PipelineOptions(face_model=args.face_model,
                                     mouth_image=backend.endswith("+image") or personal is not None)
 
 
@@ -114,11 +112,11 @@ def _held_out_clips(args, spans, profile, personal, photos):
     """Population figures on clips are held out: the shipped face signs were fitted on the stills of
     most of ../shared/gestures' people, so each clip (annotated, and the talking/neutral ones of the
     photo report) runs with them refitted without its person. A null context (None) for personal
-    signs, a calibrated profile or the mesh backend (nothing fitted on people)."""
+    signs or a calibrated profile (nothing fitted on people)."""
     from contextlib import nullcontext  # noqa: PLC0415
 
     backend, options = _clip_options(args, personal)
-    if args.no_clips or personal is not None or profile is not None or not backend.startswith("tasks"):
+    if args.no_clips or personal is not None or profile is not None:
         return nullcontext(None)
     from trainer.lab.clip_replay import held_out_options  # noqa: PLC0415
     from trainer.lab.evaluate import CLIP_LABELS  # noqa: PLC0415

@@ -22,6 +22,10 @@ class Convention:
 
     name: str
     pairs: tuple[tuple[Gesture, Sign], ...]
+    holds: tuple[tuple[Gesture, float], ...] = ()
+    """Seconds a gesture must last to make its sign in this convention (others: any event). For the
+    gestures speech and laughter make too (``SPEECH_MADE``) where they give a card or misère: the
+    grimace of a laugh and the sway of a talking head are short, a sign made on purpose is held."""
 
     def __post_init__(self) -> None:
         seen: dict[Gesture, Sign] = {}
@@ -39,13 +43,18 @@ class Convention:
                 return sign
         return None
 
+    def hold(self, gesture: Gesture) -> float:
+        """Seconds ``gesture`` must be held to make its sign in this convention (0: no minimum)."""
+        return next((s for g, s in self.holds if g is gesture), 0.0)
+
     def read(self, event: GestureEvent) -> MadeSign | None:
-        """The sign a gesture the camera saw makes at the table (None: no sign in this convention).
+        """The sign a gesture the camera saw makes at the table (None: no sign in this convention,
+        or not held as long as this convention asks for it, ``holds``).
 
         The one place a camera's gesture becomes a sign: the gesture, side, confidence and times
         are kept; the repeats count the aces (one mouth opening per ace, at most four)."""
         sign = self.sign_for(event.gesture)
-        if sign is None:
+        if sign is None or event.duration + 1e-9 < self.hold(event.gesture):
             return None
         count = min(MAX_ACES, max(1, event.count)) if sign is Sign.AS else 1
         return MadeSign(Signal(sign, count), event.gesture, event.confidence, event.side, event.start, event.end)
@@ -78,6 +87,18 @@ class Convention:
             ) from None
 
 
+SPEECH_MADE = frozenset({Gesture.GRIMACE, Gesture.HEAD_TILT})
+"""Face gestures that speech and laughter make on their own (a laugh's grimace, a talking head's sway)
+and that a convention may give a card or misère: such a convention asks for them to be held
+(``SPEECH_HOLD_S``) and says so where it is chosen."""
+SPEECH_HOLD_S = 1.0
+"""How long a speech-made gesture must last to make a sign, in the conventions that use one."""
+
+
+def _speech_holds(pairs: tuple[tuple[Gesture, Sign], ...]) -> tuple[tuple[Gesture, float], ...]:
+    return tuple((g, SPEECH_HOLD_S) for g, _ in pairs if g in SPEECH_MADE)
+
+
 CLASSIC = Convention(
     "classic",
     (
@@ -97,37 +118,34 @@ CLASSIC = Convention(
 )
 """The default signs of RULES.md."""
 
-REGIONAL = Convention(
-    "regional",
-    (
-        (Gesture.LOOK_UP, Sign.MONSIEUR),
-        (Gesture.HEAD_TILT, Sign.MADAME),
-        (Gesture.WINK, Sign.BORGNE),
-        (Gesture.POUT, Sign.VACHE),
-        (Gesture.THUMB, Sign.GRAND_NEUF),
-        (Gesture.PINKY, Sign.PETIT_NEUF),
-        (Gesture.INDEX_MIDDLE, Sign.DEUX_DE_CHENE),
-        (Gesture.RING, Sign.DEUX_D_ECRIT),
-        (Gesture.TONGUE_OUT, Sign.AS),
-        (Gesture.EYES_CLOSED, Sign.MONSIEUR_ET_MADAME),
-        (Gesture.GRIMACE, Sign.MISERE),
-        (Gesture.LIP_BITE, Sign.MORDIENNE),
-    ),
+_REGIONAL = (
+    (Gesture.LOOK_UP, Sign.MONSIEUR),
+    (Gesture.HEAD_TILT, Sign.MADAME),
+    (Gesture.WINK, Sign.BORGNE),
+    (Gesture.POUT, Sign.VACHE),
+    (Gesture.THUMB, Sign.GRAND_NEUF),
+    (Gesture.PINKY, Sign.PETIT_NEUF),
+    (Gesture.INDEX_MIDDLE, Sign.DEUX_DE_CHENE),
+    (Gesture.RING, Sign.DEUX_D_ECRIT),
+    (Gesture.TONGUE_OUT, Sign.AS),
+    (Gesture.EYES_CLOSED, Sign.MONSIEUR_ET_MADAME),
+    (Gesture.GRIMACE, Sign.MISERE),
+    (Gesture.LIP_BITE, Sign.MORDIENNE),
 )
-"""The alternatives RULES.md lists: look up, tilt the head, index + middle, ring finger, tongue, grimace."""
+REGIONAL = Convention("regional", _REGIONAL, _speech_holds(_REGIONAL))
+"""The alternatives RULES.md lists: look up, tilt the head, index + middle, ring finger, tongue, grimace.
+The head tilt (Madame) and the grimace (misère) must be held ``SPEECH_HOLD_S``."""
 
-CAMERA_FRIENDLY = Convention(
-    "camera_friendly",
-    CLASSIC.pairs[:-5]
-    + (
-        (Gesture.INDEX_MIDDLE, Sign.DEUX_D_ECRIT),
-        (Gesture.MOUTH_OPEN, Sign.AS),
-        (Gesture.EYES_CLOSED, Sign.MONSIEUR_ET_MADAME),
-        (Gesture.GRIMACE, Sign.MISERE),
-        (Gesture.LIP_BITE, Sign.MORDIENNE),
-    ),
+_CAMERA_FRIENDLY = CLASSIC.pairs[:-5] + (
+    (Gesture.INDEX_MIDDLE, Sign.DEUX_D_ECRIT),
+    (Gesture.MOUTH_OPEN, Sign.AS),
+    (Gesture.EYES_CLOSED, Sign.MONSIEUR_ET_MADAME),
+    (Gesture.GRIMACE, Sign.MISERE),
+    (Gesture.LIP_BITE, Sign.MORDIENNE),
 )
+CAMERA_FRIENDLY = Convention("camera_friendly", _CAMERA_FRIENDLY, _speech_holds(_CAMERA_FRIENDLY))
 """The default, but with static gestures where the default one moves or leaves the frame
-(index + middle pointed down for the Deux d'écrit, a grimace for misère instead of a shrug)."""
+(index + middle pointed down for the Deux d'écrit, a grimace for misère instead of a shrug); the
+grimace must be held ``SPEECH_HOLD_S``."""
 
 CONVENTIONS: dict[str, Convention] = {c.name: c for c in (CLASSIC, REGIONAL, CAMERA_FRIENDLY)}

@@ -64,6 +64,27 @@ def is_truthful(signal: Signal, hand: Iterable[Card]) -> bool:
     return all(c in cards for c in sign.cards)
 
 
+CAMERA_MIN_HOLD_S = 0.5
+"""How long a camera sign must be held before the app sends it to the partner (seconds, the
+recognizer's event from onset to release). At a table without lies the app sends a camera sign only
+when the hand backs it, so a false read that happens to match the hand would tell the partner a
+card the player never chose to tell: most false reads while talking are brief (docs/bots.md, "What
+a false read tells"), a sign the player means is held. Checked by :func:`check_camera_hold`."""
+
+
+def check_camera_hold(made: MadeSign, min_hold_s: float = CAMERA_MIN_HOLD_S) -> None:
+    """Refuse a camera sign held less than ``min_hold_s`` (a button's sign, or a reading without
+    times, passes): raises :class:`SignalError` saying how long it was held and what to do."""
+    if not made.read_by_camera or made.start is None or made.end is None:
+        return
+    held = made.end - made.start
+    if held + 1e-9 < min_hold_s:
+        raise SignalError(
+            f"the camera saw it for {held:.1f} s only: hold a sign {min_hold_s:g} s for it to be sent "
+            "(a shorter reading is taken for your face moving, not a sign you chose)"
+        )
+
+
 def honest_signals(hand: Iterable[Card]) -> tuple[Signal, ...]:
     """Every card sign that tells the truth about ``hand``, strongest first (Monsieur + Madame
     replaces the two single signs; aces as one sign with their count), then misère if weak."""
@@ -264,10 +285,34 @@ class SignLog:
     """The opponents' eyes over time: a sign given a time is caught by who looks during its hold."""
     by_eye: frozenset[int] = frozenset()
     """Seats that catch only what they say they saw (a person watching): never rolled for."""
+    calls: int | None = None
+    """How many signs each seat may call "seen!" a deal (None: no limit). A call that names nothing
+    showing is spent too, so calling blindly costs the calls a real sign would need; a bot's catch
+    is a call as well, so the bots watch under the same rule."""
+    used: dict[int, int] = field(default_factory=dict)
+    """Calls spent this deal, per seat."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
             raise SignalError(f"a table seats 3, 4 or 6 players, not {self.players!r}")
+        if self.calls is not None and (isinstance(self.calls, bool) or not isinstance(self.calls, int) or self.calls < 1):
+            raise SignalError(f"'seen!' calls a deal are a whole number from 1 (or None for no limit), not {self.calls!r}")
+
+    def calls_left(self, seat: int) -> int | None:
+        """The calls ``seat`` has left this deal (None: no limit)."""
+        return None if self.calls is None else max(0, self.calls - self.used.get(seat, 0))
+
+    def call(self, seat: int) -> bool:
+        """``seat`` calls "seen!": spends one of its calls; False (nothing spent) when none is left."""
+        left = self.calls_left(seat)
+        if left is not None and left <= 0:
+            return False
+        self.used[seat] = self.used.get(seat, 0) + 1
+        return True
+
+    def _calling(self, seats) -> tuple[int, ...]:
+        """Of the seats that would catch a sign, those with a call left; each spends one."""
+        return tuple(s for s in seats if self.call(s))
 
     def make(
         self,
@@ -306,14 +351,14 @@ class SignLog:
         partner = partner_of(seat, self.players)
         if at is not None and self.watch is not None:
             discreet = self.watch.is_clear(seat, at)
-            caught = tuple(s for s in self.watch.catchers(seat, at) if s not in self.by_eye)
+            caught = self._calling(s for s in self.watch.catchers(seat, at) if s not in self.by_eye)
         else:
             chance = self.vigilance.chance(discreet)
             # A seat that catches by eye still draws, so the other seats' draws stay as before.
-            caught = tuple(
+            caught = self._calling(tuple(
                 s for s in range(self.players)
                 if s != seat and s != partner and rng.random() < chance and s not in self.by_eye
-            )
+            ))
         seen = tuple(sorted({seat, *(() if partner is None else (partner,)), *caught}))
         event = SignEvent(
             index=len(self.events), seat=seat, made=made,
@@ -350,8 +395,9 @@ class SignLog:
         )
 
     def clear(self) -> None:
-        """A new deal: signs are about the cards of one deal."""
+        """A new deal: signs are about the cards of one deal (and every seat's calls come back)."""
         self.events.clear()
+        self.used.clear()
 
 
 def _by_eye(made: MadeSign) -> MadeSign:

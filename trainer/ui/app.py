@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from trainer.ui import camera, session_lock
+from trainer.ui import camera, session_lock, st_adapter
 from trainer.ui.sidebar import render_sidebar
 from trainer.ui.state import init_session_state, settings
 
@@ -29,6 +29,12 @@ def run() -> None:
     # First: the script threads of one session must take turns on its state (session_lock's doc).
     session_lock.install()
     st.set_page_config(page_title="Aluette Signal Trainer", page_icon="🐄", layout="wide")
+    problems = st_adapter.check_versions()
+    if problems:
+        # The app reaches into these libraries' internals (st_adapter): say so now, not mid-game.
+        for problem in problems:
+            st.error(problem.message, icon=":material/error:")
+        st.stop()
     init_session_state()
     navigation = st.navigation(
         [st.Page(PAGES_DIR / file, title=title, icon=icon, default=(i == 0)) for i, (file, title, icon) in enumerate(PAGES)]

@@ -8,7 +8,7 @@ A camera that lives as long as the session:
 * **No page navigation stop.** streamlit-webrtc stops a worker when the session's page changes
   (its ``SessionShutdownObserver`` compares page hashes). Here the stream belongs to the session,
   not to a page, so the worker's observer is swapped for one that only watches the session ending
-  (:func:`_keep_across_pages`).
+  (:func:`trainer.ui.st_adapter.keep_worker_across_pages`, with every other library internal).
 * **No full rerun from the camera path.** A script-initiated ``st.rerun()`` reaches the widget
   without its component value and streamlit-webrtc then tears the stream down (the STOP that
   followed every sign). Pages read the watcher from a fragment that reruns only itself
@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from trainer.ui import camera_keeper, modes
+from trainer.ui import camera_keeper, modes, st_adapter
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import Report, SignWatcher
 
@@ -83,8 +83,7 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
     from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
     _forget_answered_offer(key)
-    before = st.session_state.get(key)
-    answered = before is not None and getattr(before, "_sdp_answer_json", None) is not None
+    answered = st_adapter.answer_of(st.session_state.get(key)) is not None
     ctx = webrtc_streamer(
         key=key,
         mode=WebRtcMode.SENDRECV,
@@ -94,9 +93,9 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         async_processing=True,
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
-    _keep_across_pages(ctx)
+    st_adapter.keep_worker_across_pages(ctx)
     _remember_answered_offer(key, ctx)
-    if answered and ctx._sdp_answer_json is None and ctx._get_worker() is None:
+    if answered and st_adapter.answer_of(ctx) is None and st_adapter.worker_of(ctx) is None:
         # The stream ended and the library dropped its answer, but this run already drew the widget
         # with it, and the rerun the library asks for to take it out did not come (seen in the
         # server: one run after the drop, none after it). A new connection would take that stale
@@ -111,15 +110,11 @@ from the one the running worker already serves."""
 
 
 def _offer_sdp(key: str) -> str | None:
-    from streamlit_webrtc.component import generate_frontend_component_key
-
-    value = st.session_state.get(generate_frontend_component_key(key)) or {}
-    offer = value.get("sdpOffer") or None
-    return offer.get("sdp") if isinstance(offer, dict) else None
+    return st_adapter.offer_sdp(key, st.session_state)
 
 
 def _remember_answered_offer(key: str, ctx: Any) -> None:
-    worker = ctx._get_worker() if hasattr(ctx, "_get_worker") else None
+    worker = st_adapter.worker_of(ctx)
     if worker is None:
         st.session_state.pop(OFFER_KEY, None)
         return
@@ -145,14 +140,12 @@ def _forget_answered_offer(key: str) -> None:
     old worker still stands, and the library (which makes a worker only when there is none) leaves
     that offer unanswered for ever. Resetting the context here lets this run's widget call build
     the worker for the new offer."""
-    from streamlit_webrtc.component import _reset_context
-
     context = st.session_state.get(key)
     if context is None:
         return
-    worker = context._get_worker()
+    worker = st_adapter.worker_of(context)
     if worker is not None and _worker_of_replaced_offer(key) == id(worker):
-        _reset_context(context)
+        st_adapter.reset_context(context)
         st.session_state.pop(OFFER_KEY, None)
 
 
@@ -166,43 +159,14 @@ def lifecycle_pending(key: str = WIDGET_KEY) -> bool:
     state = getattr(context, "state", None)
     if state is None:
         return False
-    worker = context._get_worker()
+    worker = st_adapter.worker_of(context)
     if not state.playing and not state.signalling:
-        return worker is not None or context._sdp_answer_json is not None  # an ended stream to reset
+        return worker is not None or st_adapter.answer_of(context) is not None  # an ended stream to reset
     if state.signalling:
         if worker is None:
             return _offer_sdp(key) is not None  # an offer to answer
         return _worker_of_replaced_offer(key) is not None
     return False
-
-
-def _keep_across_pages(ctx: Any) -> None:
-    """Let the stream outlive page changes: replace the worker's page-watching shutdown observer by
-    one that watches only the session (tab closed, server stopping). streamlit-webrtc has no option
-    for this; the attribute names are those of the pinned 0.79 series (pyproject), and the browser
-    test fails if a page change stops the stream again."""
-    worker = ctx._get_worker() if hasattr(ctx, "_get_worker") else None
-    observer = getattr(worker, "_session_shutdown_observer", None)
-    if observer is None or getattr(observer, "session_only", False):
-        return
-    observer.stop()
-    worker._session_shutdown_observer = _session_only_observer(worker.stop)
-
-
-def _session_only_observer(callback: Callable[[], None]) -> Any:
-    from streamlit_webrtc.shutdown import SessionShutdownObserver
-
-    class SessionOnlyObserver(SessionShutdownObserver):
-        """Stops the worker when the session ends, not when its page changes (no page hash to
-        compare, so the library's navigation check never fires)."""
-
-        session_only = True
-
-        @staticmethod
-        def _resolve_initial_page_script_hash(app_session) -> str:
-            return ""
-
-    return SessionOnlyObserver(callback)
 
 
 def is_playing(ctx: Any) -> bool:

@@ -13,7 +13,13 @@ can beat the trick (``partner_may_beat``), so
   card: *that sign helped*;
 - a trick the person won where the partner, playing before, spent a winning card (taking over or
   spoiling) and the person's winning card had not been signed: *that sign would have helped*;
-- a sign of the person's caught by an opponent: *it cost a catch* (that opponent knew the card).
+- a sign of the person's caught by an opponent: *it cost a catch* (that opponent knew the card);
+- a bluff (a sign the person's hand did not bear out, at a table with lies): what the partner
+  believed, what was true, and what the trick it played low in came to.
+
+What the partner made of each sign is the partner's own reading (:class:`~trainer.bots.knowledge.Reading`,
+recorded with each of its moves, read with its trust at the table and its camera figures): a sign
+believed, kept as a hint, or dropped and why. The coach never says more than that reading.
 
 Pure functions over typed values; no Streamlit.
 """
@@ -23,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainer.bots import tactics
+from trainer.bots.knowledge import Reading, Use
 from trainer.rules.cards import ACES, Card
 from trainer.rules.game import DealEnd, DealResult, TrickRecord
 from trainer.signals.signs import Sign, Signal
@@ -56,6 +63,12 @@ class SignNote:
     moment: int
     seen_by_partner: bool
     caught_by: tuple[int, ...]
+    truthful: bool = True
+    """False for a bluff (the person's hand did not hold what the sign said)."""
+    announcements: tuple = ()
+    """The words told aloud after the sign (``trainer.signals.relative.Announcement``)."""
+    levels: tuple[int, ...] = ()
+    """The card levels those words name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,8 @@ class TrickCoach:
     """What the partner knew of your hand when it played (empty: nothing)."""
     signs: tuple[SignNote, ...]
     """Your signs of this deal made before the partner's card."""
+    readings: tuple[Reading, ...] = ()
+    """What the partner made of each of your signs it had received when it played (its own reading)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +100,10 @@ class DealCoach:
     caught: tuple[str, ...]
     unsigned: tuple[str, ...]
     """Signs your hand allowed that you did not make."""
+    bluffs: tuple[str, ...] = ()
+    """Your bluffs the partner believed: what it played on them and what the trick came to."""
+    unpaid: tuple[str, ...] = ()
+    """True signs the partner played low on, in tricks the opponents took anyway."""
 
 
 def your_signs(history, deal: int, partner: int = PARTNER_SEAT) -> tuple[SignNote, ...]:
@@ -93,7 +112,30 @@ def your_signs(history, deal: int, partner: int = PARTNER_SEAT) -> tuple[SignNot
 
 
 def _note(event: SignEvent, partner: int = PARTNER_SEAT) -> SignNote:
-    return SignNote(event.signal, event.moment, partner in event.seen_by, event.caught_by)
+    return SignNote(event.signal, event.moment, partner in event.seen_by, event.caught_by, event.truthful,
+                    event.announcements, event.levels)
+
+
+def reading_text(reading: Reading, language: Language, players: int = 4) -> str:
+    """What the partner made of one of your signs, in words: the sign, then the card(s) it
+    concluded, or why it used nothing (``la Vache → you hold la Vache``)."""
+    sign = sign_name(reading.sign.signal, language)
+    if reading.use is Use.CERTAIN:
+        return f"{sign} → {join(list(belief_phrases(reading.holding, language)))}"
+    if reading.use is Use.HINT:
+        why = (f"read by the camera at {reading.sign.confidence:.0%} confidence" if reading.sign.read_by_camera
+               else "signs may lie at this table")
+        return (f"{sign} → probably {join(list(belief_phrases(reading.holding, language)))} "
+                f"({why}: it trusts the sign {reading.chance:.0%})")
+    if reading.use is Use.CONTRADICTED:
+        return (f"{sign} → dropped: you let the opponents take a trick that card would have won, so it "
+                "no longer believes the sign (signs may lie at this table)")
+    if reading.held_by_reader:
+        return f"{sign} → dropped: it holds that card itself, so it knew the sign was false"
+    if reading.played_by:
+        who = join([seat_name(s, players=players) for s in reading.played_by])
+        return f"{sign} → nothing left to use: {who} had already played the card it names"
+    return f"{sign} → nothing it could place among the cards still unseen"
 
 
 def belief_phrases(holding, language: Language) -> tuple[str, ...]:
@@ -144,7 +186,7 @@ def trick_coach(moves, history, deal: int, trick: TrickRecord, language: Languag
         return TrickCoach(deal, trick, None, "", "", (), signs)
     return TrickCoach(
         deal, trick, partner_move.action, partner_move.rule, why_played(partner_move.rule, trick, tricks_per_deal),
-        belief_phrases(partner_move.belief, language), signs,
+        belief_phrases(partner_move.belief, language), signs, tuple(getattr(partner_move, "readings", ())),
     )
 
 
@@ -164,11 +206,15 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     signs = your_signs(history, result.deal, partner)
     caught = tuple(
         f"{join([seat_name(s, capital=True, players=players) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
-        f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it"
+        + (f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it" if n.truthful else
+           f"it was a bluff, so {'they were' if len(n.caught_by) > 1 else 'it was'} misled, not told")
         for n in signs if n.caught_by
     )
     if result.end is not DealEnd.PLAYED or not result.tricks:
         return DealCoach(result.deal, False, signs, (), (), caught, ())
+    held = {c.index for c in hand}
+    team = {HUMAN_SEAT, partner}
+    bluffs, unpaid = [], []
     signed = {n.signal.sign for n in signs}
     helped_by: dict[str, list[tuple[int, str]]] = {}
     would = []
@@ -183,13 +229,37 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
         if move is None:
             continue
         mine = dict(plays)[HUMAN_SEAT]
-        known = move.belief is not None and bool(move.belief.required)
+        # The cards North placed in your hand from your signs, certain or as a hint: its own reading.
+        relied = frozenset().union(*(r.holding.required for r in getattr(move, "readings", ())
+                                     if r.use in (Use.CERTAIN, Use.HINT)))
+        if not relied and move.belief is not None:
+            relied = move.belief.required
+        known = bool(relied)
         if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and known:
-            cards = join([card_name(Card.from_index(i), language) for i in sorted(move.belief.required)])
-            helped_by.setdefault(cards, []).append((trick.number, card_name(move.action, language)))
+            false = sorted(i for i in relied if hand and i not in held)
+            if trick.winner is None:
+                came = "the trick was spoiled"
+            elif trick.winner in team:
+                came = ("you" if trick.winner == HUMAN_SEAT else "North") + " won the trick"
+            else:
+                came = f"{seat_name(trick.winner, capital=True, players=players)} won the trick"
+            low = card_name(move.action, language)
+            if false:
+                told = join([card_name(Card.from_index(i), language) for i in false])
+                cost = ("your team kept it anyway" if trick.winner in team else
+                        "the bluff cost your team that trick" if trick.winner is not None else "nobody took it")
+                bluffs.append(f"trick {trick.number}: your bluff made North believe you held {told} — you did "
+                              f"not; it played low ({low}) and {came}: {cost}")
+            elif trick.winner is not None and trick.winner not in team:
+                cards = join([card_name(Card.from_index(i), language) for i in sorted(relied)])
+                unpaid.append(f"trick {trick.number}: North knew you held {cards} and played low ({low}), "
+                              f"but {came}")
+            else:
+                cards = join([card_name(Card.from_index(i), language) for i in sorted(relied)])
+                helped_by.setdefault(cards, []).append((trick.number, low))
         elif move.rule in _SPENDS_A_WINNER and trick.winner == HUMAN_SEAT:
             sign = _sign_for(mine)
-            told = move.belief is not None and mine.index in move.belief.required
+            told = mine.index in relied
             if sign is not None and not told and sign not in signed:
                 spent = card_name(move.action, language)
                 how = (f"tied the trick with {spent} to spoil it" if move.rule == tactics.SPOIL_RATHER_THAN_GIVE
@@ -205,7 +275,8 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
     ]
     # (no hand recorded: nothing to say, rather than call an empty hand weak)
     unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
-    return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned)
+    return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned, tuple(bluffs),
+                     tuple(unpaid))
 
 
 # -- being watched (a timed table) -------------------------------------------------------------------
@@ -229,24 +300,31 @@ class WatchedNote:
     """Seconds after the sign when the way was next clear (None: not within the window)."""
     clear_for: float
     """How long that next clear spell lasted."""
+    hold: float = 1.5
+    """How long a sign is held: only a clear spell at least that long could have hidden it."""
 
 
 def watched_notes(history, watch, deal: int, seat: int = HUMAN_SEAT,
                   window: float = WATCH_WINDOW_S) -> tuple[WatchedNote, ...]:
     """For each of ``seat``'s timed signs of ``deal`` that an opponent caught: who looked, and when
-    the way was clear before and after it (``watch``: the table's :class:`~trainer.signals.watching.Watch`)."""
+    the way was clear before and after it (``watch``: the table's :class:`~trainer.signals.watching.Watch`)
+    for as long as a sign is held — a shorter gap could not have hidden a sign, so it is no advice."""
     out = []
+    hold = watch.gaze.hold_s
     for t in history:
         e = t.event
         if t.deal != deal or e.seat != seat or e.at is None or not e.caught_by:
             continue
-        before = watch.clear_spells(seat, max(0.0, e.at - window), e.at)
-        after = watch.clear_spells(seat, e.at, e.at + window)
+        before = [sp for sp in watch.clear_spells(seat, max(0.0, e.at - window), e.at) if sp[1] - sp[0] >= hold]
+        # A spell beginning inside the window is measured past its edge (up to one hold more).
+        after = [sp for sp in watch.clear_spells(seat, e.at, e.at + window + hold)
+                 if sp[1] - sp[0] >= hold and sp[0] <= e.at + window]
         out.append(WatchedNote(
             e.signal, e.at, e.caught_by, watch.looking_at(seat, e.at),
             clear_before=(e.at - before[-1][1]) if before else None,
             clear_after=(after[0][0] - e.at) if after else None,
             clear_for=(after[0][1] - after[0][0]) if after else 0.0,
+            hold=hold,
         ))
     return tuple(out)
 
@@ -259,9 +337,15 @@ def watched_text(note: WatchedNote, names: dict[int, str], sign_text) -> str:
            "turning to look while you held it" if len(turned) == len(note.caught_by) else
            "one looking, one turning to look")
     parts = [f"Your {sign_text(note.signal)} was caught by {who} ({how})."]
+    # Advice only about moments long enough to hold a sign (note.hold); else say none came.
     if note.clear_before is not None and note.clear_before > 0:
-        parts.append(f"The way had been clear until {note.clear_before:.1f} s before.")
-    if note.clear_after is not None:
+        parts.append(f"The way had been clear long enough for a sign until {note.clear_before:.1f} s before.")
+    if note.clear_after is not None and note.clear_for >= note.hold:
         parts.append(f"It was clear again {note.clear_after:.1f} s later, for {note.clear_for:.1f} s: "
                      "sign when no opponent looks at you.")
+    elif note.clear_before is None:
+        parts.append(f"No moment clear of their eyes for a whole sign ({note.hold:.1f} s) came within "
+                     f"{WATCH_WINDOW_S:.0f} s: at this table a sign is seen whenever you make it.")
+    else:
+        parts.append(f"No moment clear for a whole sign ({note.hold:.1f} s) came in the {WATCH_WINDOW_S:.0f} s after.")
     return " ".join(parts)

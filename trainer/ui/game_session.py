@@ -9,8 +9,11 @@ the same seed (bots and catching are seeded by the table, and the search bots ar
 number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
 trick-by-trick replay.
 
-A card table pauses when a trick closes (or a deal ends) and a bot would play next: the closed trick
-stays on the table until the person clicks "next" (:meth:`GameSession.next`). The bots are stepped
+A card table pauses when a trick closes and a bot would play next: the closed trick stays on the
+table until the person clicks "next" (:meth:`GameSession.next`). It always pauses when a deal ends,
+whoever plays next: the closed deal stays on screen as a review (:attr:`GameSession.reviewing`)
+until "Next deal", and nothing of the new deal happens before (no sign point is offered, so the
+bots' first signs of the new deal come after the click). The bots are stepped
 one action at a time, so each bot move is recorded with the rule that chose it (:class:`BotMove`),
 which the coach reads. Stepping one action at a time makes the same decisions as stepping them all
 at once (the table offers its sign points between actions either way).
@@ -30,10 +33,11 @@ from typing import Any, Callable
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
 from trainer.bots.table_setup import TableSettings, playable_bots
 from trainer.rules.actions import Action, Phase, format_action, parse_action
-from trainer.ui.table_events import closes
+from trainer.ui.table_events import closes, ends_deal
 from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import MadeSign, Sign, Signal
+from trainer.signals.table import check_camera_hold
 
 HUMAN_SEAT = 0
 PAGE_SIGN_WINDOW_S = 20.0
@@ -42,8 +46,10 @@ drawn and their eyes back on the table (the bots' own tables use 4 s)."""
 PARTNER_SEAT = 2
 """The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
 SAVE_FORMAT = "aluette-app-game"
-SAVE_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 1 had no pauses: an action that comes during a pause continues it
+SAVE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+# Version 1 had no pauses: an action that comes during a pause continues it. Version 2 paused after a
+# deal only when a bot played next: an input that comes during a deal's review continues it.
 BOT_NAMES = ("heuristic", *(name for name in playable_bots() if name != "heuristic"))
 """The bots a person may choose (every fair one; never the all-seeing oracle), the default first."""
 BOT_OPTIONS = TABLE_BOT_OPTIONS
@@ -76,8 +82,12 @@ class BotMove:
     action: Action
     rule: str
     belief: Any = None
-    """For the partner's moves: what it knew of the person's hand when it chose (a
+    """For the partner's moves: what it knew for certain of the person's hand when it chose (a
     ``trainer.bots.worlds.Holding`` from the signs it saw; None when it knew nothing)."""
+    readings: tuple = ()
+    """For the partner's moves: each of the person's signs it had received and what it made of
+    them (``trainer.bots.knowledge.Reading``: certain, a hint, dropped), read with the partner
+    bot's own trust and camera figures — the same reading its choice used."""
 
 
 @dataclass(slots=True)
@@ -92,12 +102,16 @@ class GameSession:
     deal_hands: dict[int, tuple] = field(default_factory=dict)
     """The person's hand of each deal as play began (after any chant discards), for the coach."""
     paused: bool = False
-    """A trick (or a deal) just closed and a bot plays next: waiting for the person's "next"."""
+    """A trick just closed and a bot plays next, or a deal ended: waiting for the person's "next"."""
+    reviewing: bool = False
+    """A deal ended and stays on screen as a review until "Next deal" (implies :attr:`paused`)."""
     timed: bool = False
     """The opponents' eyes catch signs by their moments, and the person catches by eye."""
     clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
     """Seconds, on any monotonic scale; game time is its reading minus :attr:`origin`."""
     origin: float = 0.0
+    autosave_name: str | None = field(default=None, compare=False)
+    """This game's autosave slot, once it has one (a game resumed from an autosave goes on in it)."""
     _replay_t: float | None = field(default=None, repr=False, compare=False)
     """While a save replays: the moment of the input being replayed."""
 
@@ -157,13 +171,16 @@ class GameSession:
 
     def act(self, action: Action) -> None:
         """Submit the person's action (the engine checks it) and let the bots play on."""
+        if self.reviewing:
+            raise SessionError("the deal is over and shown for review: click Next deal first")
         if self.paused:
             raise SessionError("the table waits for you to look at the closed trick: click next first")
         told = len(self.table.events)
         moment = self._tick(self._replay_t)
         self.table.submit(HUMAN_SEAT, action)
         self.inputs.append({"act": format_action(action), **moment})
-        self._run_bots(pause=closes(self.table.events[told:]))
+        new = self.table.events[told:]
+        self._run_bots(pause=closes(new), review=ends_deal(new))
 
     def next(self) -> None:
         """The person has seen the closed trick: the bots play on."""
@@ -172,13 +189,17 @@ class GameSession:
         self.inputs.append({"next": True, **self._tick(self._replay_t)})
         self._run_bots(pause=False)
 
-    def _run_bots(self, pause: bool = False) -> None:
+    def _run_bots(self, pause: bool = False, review: bool = False) -> None:
         """Step the bots one action at a time until the person must act or the game ends; with
-        ``pause`` (or when a bot closes a trick or ends a deal), stop where a bot would play next."""
+        ``pause`` (or when a bot closes a trick), stop where a bot would play next; with ``review``
+        (or when a bot ends a deal), stop at once: the deal's review, before anything of the next."""
         table = self.table
         game = table.game
-        self.paused = False
+        self.paused = self.reviewing = False
         while not game.is_over:
+            if review:
+                self.paused = self.reviewing = True
+                break
             table.step(max_actions=0)  # sign points and the new-deal bookkeeping, no action
             self._note_hand()
             seat = game.to_move
@@ -189,11 +210,14 @@ class GameSession:
                 break
             deal, tricks = game.deal_number, len(game.tricks)
             done, told = len(game.history), len(table.events)
-            belief = _belief_of_partner(game.view(seat)) if seat == self.partner_seat else None
+            belief, readings = (_belief_of_partner(game.view(seat), table.seats[seat])
+                                if seat == self.partner_seat else (None, ()))
             table.step(max_actions=1)
             # history[done] is the bot's action (a deal dealt by chance right after it comes later).
-            self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief))
-            pause = closes(table.events[told:])
+            self.moves.append(BotMove(deal, tricks, seat, game.history[done], table.last_rule(seat), belief,
+                                      readings))
+            new = table.events[told:]
+            pause, review = closes(new), ends_deal(new)
 
     def _note_hand(self) -> None:
         game = self.table.game
@@ -205,7 +229,13 @@ class GameSession:
         """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
         ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
         camera saw, so a resumed game gives the partner the same reading. In a timed game the sign
-        began at ``at`` seconds of game time (a camera sign's own onset; default: now)."""
+        began at ``at`` seconds of game time (a camera sign's own onset; default: now). A camera
+        sign held less than :data:`~trainer.signals.table.CAMERA_MIN_HOLD_S` is refused (a
+        SignalError saying so), so a brief false read that matches the hand is not sent as a card
+        the person never chose to tell; a saved game replays what was sent."""
+        self._not_reviewing("sign")
+        if isinstance(sign, MadeSign) and self._replay_t is None:
+            check_camera_hold(sign)
         moment = self._tick(self._replay_t)
         if at is not None and self.timed:
             moment = {"t": moment["t"], "at": round(float(at), 3)}
@@ -218,6 +248,7 @@ class GameSession:
         None for a miss (nothing of that seat was showing). Only in a timed game."""
         if not self.timed:
             raise SessionError("catching by eye needs a timed game: start a new game on the Play page")
+        self._not_reviewing("catch a sign")
         moment = self._tick(self._replay_t)
         self.inputs.append({"seen": seat, **moment})
         return self.table.catch_by_eye(HUMAN_SEAT, seat, moment["t"])
@@ -225,11 +256,16 @@ class GameSession:
     def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
         """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
         announcements). Returns the sign's event with all its words so far."""
+        self._not_reviewing("tell cards aloud")
         words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
         # Words told aloud have no moment to judge: the eyes catch signs, not words.
         event = self.table.announce(HUMAN_SEAT, words)
         self.inputs.append({"announce": format_message(words)})
         return event
+
+    def _not_reviewing(self, what: str) -> None:
+        if self.reviewing:
+            raise SessionError(f"the deal is over and shown for review: click Next deal to {what} in the next one")
 
     # -- save and resume --------------------------------------------------------------------------
 
@@ -259,6 +295,8 @@ class GameSession:
             try:
                 # A timed game's inputs replay at their saved moments (older saves: the table's clock).
                 session._replay_t = session.table.now_s if "t" not in item else _moment(item["t"])
+                if session.reviewing and "next" not in item and data["version"] < 3:
+                    session.next()  # before version 3 a deal's end paused only when a bot played next
                 if "act" in item:
                     session.act(parse_action(item["act"]))
                     if data["version"] == 1:  # version 1 had no pauses: the bots played on at once
@@ -315,11 +353,14 @@ def made_from_input(item: dict) -> Signal | MadeSign:
                     Side(side) if side else None, item.get("start"), item.get("end"))
 
 
-def _belief_of_partner(view) -> Any:
-    """What the partner's view says of the person's cards: the bots' own reading of the signs."""
-    from trainer.bots.knowledge import knowledge_of
+def _belief_of_partner(view, bot: Any) -> tuple[Any, tuple]:
+    """What the partner's view says of the person's cards, read as the partner bot reads it (its
+    trust at this table, its camera figures): the certain holding (or None) and each sign's reading."""
+    from trainer.bots.knowledge import sign_readings, knowledge_of
 
-    for seat, holding in knowledge_of(view).holdings:
-        if seat == HUMAN_SEAT:
-            return holding
-    return None
+    trust = float(getattr(bot, "trust", 1.0))
+    reliability = getattr(bot, "reliability", None)
+    readings = tuple(r for r in sign_readings(view, trust=trust, reliability=reliability) if r.sign.seat == HUMAN_SEAT)
+    holding = next((h for seat, h in knowledge_of(view, trust=trust, reliability=reliability).holdings
+                    if seat == HUMAN_SEAT), None)
+    return holding, readings

@@ -136,11 +136,13 @@ def serve_app(*, home: Path | None = None, log: Path | None = None, timeout: flo
 
 @contextmanager
 def chromium_page(url: str | None = None, *, fake_video: Path | None = None, viewport: tuple[int, int] = (1400, 1100),
-                  on_console: Callable[[str], None] | None = None) -> Iterator[Any]:
+                  on_console: Callable[[str], None] | None = None,
+                  on_page_error: Callable[[str], None] | None = None) -> Iterator[Any]:
     """A Playwright page in Debian's headless Chromium (``executable_path``: no browser download),
     its camera faked by ``fake_video`` if given, opened at ``url`` if given; the browser is closed on
     the way out. ``on_console`` receives every console line of the page and its frames (the camera
-    widget's own connection messages included), as "type: text"."""
+    widget's own connection messages included), as "type: text"; ``on_page_error`` every uncaught
+    error of the page's scripts."""
     if not CHROMIUM.is_file():
         raise LaunchError(f"Debian chromium not found at {CHROMIUM}: apt-get install chromium")
     from playwright.sync_api import sync_playwright
@@ -152,6 +154,8 @@ def chromium_page(url: str | None = None, *, fake_video: Path | None = None, vie
             page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
             if on_console is not None:
                 page.on("console", lambda message: on_console(f"{message.type}: {message.text}"))
+            if on_page_error is not None:
+                page.on("pageerror", lambda error: on_page_error(str(error)))
             if url is not None:
                 page.goto(url, wait_until="domcontentloaded")
             yield page

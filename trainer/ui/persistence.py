@@ -24,6 +24,7 @@ PROFILE_KIND = "calibration_profile"
 GAME_KIND = "saved_game"
 PROFILE_KEY = "default"
 PERSONAL_KIND = "personal_signs"
+SENSITIVITY_KIND = "sensitivity"
 
 
 def store_piece() -> modes.Piece:
@@ -204,6 +205,38 @@ def forget_personal() -> None:
         db.delete(PERSONAL_KIND, PROFILE_KEY)
 
 
+# -- sensitivity (the person's own threshold per sign) ------------------------------------------------
+
+def load_sensitivity() -> Any:
+    """The user's own thresholds (vision's Sensitivity), or None (the recognizer's). A record that no
+    longer reads is reported and counts as none."""
+    db = store()
+    if db is None:
+        return None
+    data = db.get(SENSITIVITY_KIND, PROFILE_KEY)
+    if data is None:
+        return None
+    from trainer.vision.sensitivity import Sensitivity
+
+    try:
+        return Sensitivity.from_json(data)
+    except ValueError as error:
+        _problem("Your saved sensitivity could not be used (set it again in Practice)", error)
+        return None
+
+
+def save_sensitivity(sensitivity: Any) -> bool:
+    db = store()
+    if db is None:
+        return False
+    try:
+        db.put(SENSITIVITY_KIND, PROFILE_KEY, sensitivity.to_json(), now=now())
+    except ValueError as error:
+        _problem("Your sensitivity was not saved (it is used until the app closes)", error)
+        return False
+    return True
+
+
 def iso_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -216,7 +249,6 @@ def iso_now() -> str:
 
 MAX_NAME = 200
 AUTOSAVE_PREFIX = "autosave"
-AUTOSAVES_KEPT = 5
 MAX_INPUTS = 2000
 """A whole game is a few hundred inputs; more is not a save of this app."""
 
@@ -256,36 +288,53 @@ def save_named_game(name: str, data: dict) -> str | None:
     return None
 
 
-def autosave_name() -> str:
-    """This browser session's autosave slot (made once per session; two tabs, two slots)."""
-    key = "_autosave_name"
-    name = st.session_state.get(key)
-    if name is None:
-        import secrets
+def in_words(moment: datetime) -> str:
+    """``4 December 2026 at 15:19``: a moment as people write it."""
+    return f"{moment.day} {moment.strftime('%B %Y at %H:%M')}"
 
-        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
-        name = f"{AUTOSAVE_PREFIX} {stamp} {secrets.token_hex(2)}"
-        st.session_state[key] = name
+
+def autosave_name(describe: str, taken=()) -> str:
+    """A new game's autosave slot, named in words after the game and when it began
+    (``autosave: game 608204 at 4 players, begun 4 December 2026 at 15:19``); a number tells apart
+    two games of the same description begun in the same minute (``taken``: the names in use)."""
+    base = f"{AUTOSAVE_PREFIX}: {describe}, begun {in_words(datetime.now())}"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base} ({n})", n + 1
     return name
 
 
-def autosave(data: dict) -> bool:
-    """Save this session's game in its own slot, keeping the newest :data:`AUTOSAVES_KEPT` slots."""
+def autosave(data: dict, name: str | None = None) -> str | None:
+    """Save a game in its own autosave slot (one per game, whichever tab plays it), kept until the
+    person deletes it. ``name``: the game's slot once it has one; the slot's name is returned
+    (None when nothing could be saved)."""
     db = store()
     if db is None:
-        return False
-    name = autosave_name()
+        return None
     try:
         with db.transaction():
+            if name is None:
+                name = autosave_name(f"game {data.get('seed')} at {data.get('players', 4)} players",
+                                     set(db.keys(GAME_KIND)))
             db.put(GAME_KIND, name, data, now=now())
-            slots = sorted(key for key in db.keys(GAME_KIND) if key.startswith(AUTOSAVE_PREFIX))
-            for old in slots[:-AUTOSAVES_KEPT]:
-                if old != name:
-                    db.delete(GAME_KIND, old)
     except ValueError as error:  # a full or read-only disk: the game goes on, the person is told
         st.warning(f"This move was not saved automatically: {error}")
-        return False
-    return True
+        return None
+    st.session_state["_autosave_name"] = name  # the latest slot this tab wrote
+    return name
+
+
+def delete_game(name: str) -> str | None:
+    """Delete a saved game (a named save or an autosave): None when done, else the message to show."""
+    db = store()
+    if db is None:
+        return "Deleting is not available: the progress database cannot be used (see the sidebar)."
+    try:
+        if not db.delete(GAME_KIND, name):
+            return f"There is no saved game named {name!r} any more."
+    except ValueError as error:
+        return f"Not deleted: {error}"
+    return None
 
 
 def saved_games() -> list[str]:
@@ -321,6 +370,9 @@ def check_saved_game(data: Any) -> dict:
         raise SaveError(f"its table size {players!r} is not one of {', '.join(map(str, TABLE_SIZES))} players")
     if not isinstance(data.get("vigilance", "normal"), str):
         raise SaveError(f"its vigilance {data.get('vigilance')!r} is not a name")
+    calls = data.get("calls")
+    if calls is not None and (isinstance(calls, bool) or not isinstance(calls, int) or not 1 <= calls <= 20):
+        raise SaveError(f"its 'seen!' calls a deal {calls!r} are not a whole number from 1 to 20")
     if not isinstance(data.get("lies", False), bool):
         raise SaveError(f"its 'lies' setting {data.get('lies')!r} is not true or false")
     seed = data.get("seed")

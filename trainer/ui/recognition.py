@@ -35,9 +35,10 @@ def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) 
     require()
     from trainer.vision.pipeline import Pipeline, PipelineOptions
 
+    sensitivity = personal.sensitivity if personal is not None else None
     if personal is None or not personal.wants_tasks:
-        return Pipeline(profile=profile)
-    pipeline = Pipeline(PipelineOptions(face_backend="tasks"), profile=profile, personal=personal.model)
+        return Pipeline(profile=profile, sensitivity=sensitivity)
+    pipeline = Pipeline(PipelineOptions(), profile=profile, personal=personal.model, sensitivity=sensitivity)
     return _TeachingTap(pipeline, personal)
 
 
@@ -46,9 +47,11 @@ class PersonalState:
     shared by the page and the camera thread. ``make_watcher`` hangs it on the watcher as
     ``watcher.personal``."""
 
-    def __init__(self, model: Any = None) -> None:
+    def __init__(self, model: Any = None, sensitivity: Any = None) -> None:
         self.model = model
         self.teacher: Any = None
+        self.sensitivity = sensitivity
+        """The person's own threshold per sign (vision's Sensitivity), or None."""
 
     @property
     def wants_tasks(self) -> bool:
@@ -68,6 +71,9 @@ class _TeachingTap:
         if teacher is not None:
             teacher.add(result.scores.features, frame.timestamp, result.scores.face_found)
         return result
+
+    def set_sensitivity(self, sensitivity: Any) -> None:
+        self._pipeline.set_sensitivity(sensitivity)
 
     def close(self) -> None:
         self._pipeline.close()
@@ -103,7 +109,7 @@ def draw(image, analysis, mirror: bool):
     meters are the page's (one set, the convention's signs only), not drawn on the video. Mirroring
     is for display only (:func:`trainer.vision.landmarks.mirrored_landmarks`)."""
     from trainer.vision.annotate import draw_landmarks
-    from trainer.vision.landmarks import mirrored_landmarks
+    from trainer.vision.mirroring import mirrored_landmarks
 
     out = mirror_image(image) if mirror else image.copy()
     landmarks = analysis.landmarks
@@ -116,7 +122,7 @@ def draw(image, analysis, mirror: bool):
 def make_watcher(settings: Settings, profile: Any = None, personal: Any = None) -> SignWatcher:
     """The session's camera callback; ``personal`` is the user's taught signs (Practice and Play use
     them: ``watcher.personal.model``)."""
-    state = PersonalState(personal if personal is not None else _saved_personal())
+    state = PersonalState(personal if personal is not None else _saved_personal(), _saved_sensitivity())
     watcher = SignWatcher(lambda p: make_pipeline(p, state), draw, mirror=settings.mirror)
     watcher.personal = state
     if profile is not None:
@@ -131,6 +137,24 @@ def _saved_personal() -> Any:
         return persistence.load_personal()
     except (ImportError, OSError, ValueError):  # no Store in this build, or it cannot be read: population scores
         return None
+
+
+def _saved_sensitivity() -> Any:
+    from trainer.ui import persistence
+
+    try:
+        return persistence.load_sensitivity()
+    except (ImportError, OSError, ValueError):  # no Store, or it cannot be read: the recognizer's thresholds
+        return None
+
+
+def use_sensitivity(watcher: Any, sensitivity: Any) -> None:
+    """The session's recognizer uses ``sensitivity`` from the next frame on (Practice and Play share
+    the watcher); a pipeline not built yet takes it when it is."""
+    state = getattr(watcher, "personal", None)
+    if state is not None:
+        state.sensitivity = sensitivity
+    watcher.tune(lambda pipeline: getattr(pipeline, "set_sensitivity", lambda _s: None)(sensitivity))
 
 
 @dataclass(frozen=True, slots=True)

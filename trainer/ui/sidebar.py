@@ -22,6 +22,30 @@ _CONVENTION_HELP = {
     "regional": "the alternatives: look up, tilt the head, tongue, ring finger…",
     "camera_friendly": "the default with static gestures a camera sees best",
 }
+TALKING_FALSE_SIGNS: dict[str, float] = {"classic": 1.8, "regional": 2.2, "camera_friendly": 1.9}
+"""False signs a minute each convention sends the partner from people who only talk or laugh: the 51
+talking clips of ../shared/gestures (49 people, 8.5 min), held out by person, mediapipe 1.2.3,
+2026-12-04: ``scripts/convention_false_signs.py ../shared/gestures RUNS`` (docs/vision-face.md)."""
+
+
+def convention_label(name: str) -> str:
+    """A convention as the selectbox lists it: its help, and what talking makes it send."""
+    figure = TALKING_FALSE_SIGNS.get(name)
+    talk = "" if figure is None else f" · {figure:.1f} false signs/min while talking"
+    return f"{name} — {_CONVENTION_HELP.get(name, '')}{talk}"
+
+
+def convention_note(name: str) -> str:
+    """What the chosen convention asks because speech imitates some of its signs ("" when nothing)."""
+    from trainer.signals.conventions import CONVENTIONS as known
+
+    convention = known[name]
+    held = [f"{g.value} ({convention.sign_for(g).english})" for g, _ in convention.holds]
+    if not held:
+        return ""
+    seconds = max(s for _, s in convention.holds)
+    return (f"Speech and laughter make {' and '.join(held)} too: in this convention "
+            f"{'they count' if len(held) > 1 else 'it counts'} only when held {seconds:g} s.")
 
 
 def render_sidebar() -> Settings:
@@ -35,8 +59,11 @@ def render_sidebar() -> Settings:
         names = tuple(CONVENTIONS)
         convention = st.selectbox(
             "Sign convention", names, index=names.index(current.convention), key="opt_convention",
-            format_func=lambda c: f"{c} — {_CONVENTION_HELP.get(c, '')}",
+            format_func=convention_label,
         )
+        note = convention_note(convention)
+        if note:
+            st.caption(note)
         languages = tuple(Language)
         language = st.selectbox(
             "Language (French names always first)", languages, index=languages.index(current.language),

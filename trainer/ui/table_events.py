@@ -27,6 +27,11 @@ def closes(events: Sequence[Event]) -> bool:
     return any(isinstance(event, (TrickEnded, DealScored)) for event in events)
 
 
+def ends_deal(events: Sequence[Event]) -> bool:
+    """Whether these events end a deal (its result then stays on screen until "Next deal")."""
+    return any(isinstance(event, DealScored) for event in events)
+
+
 def closed_trick(events: Sequence[Event]) -> tuple[TrickRecord | None, DealResult | None] | None:
     """What stays on the table: the last closed trick until the next card is played; after a deal's
     end, its last trick (None when it was not played) with its result, until the next deal's first

@@ -327,6 +327,13 @@ class SignWatcher:
             self._profile = profile
             self._close_pipeline()
 
+    def tune(self, change: Callable[[Analyser], None]) -> None:
+        """Apply ``change`` to the running recognizer, between two frames (nothing when none runs
+        yet: the next one is built with the settings of the moment)."""
+        with self._lock:
+            if self._pipeline is not None:
+                change(self._pipeline)
+
     def _calibrate(self, scores: Any, timestamp: float) -> None:
         calibrator = self._calibrator
         if scores.face_found:

@@ -3,7 +3,7 @@
 ``Calibrator`` collects a few seconds of frames of a relaxed face (feature dicts from
 ``trainer.vision.face_features``) and turns them into a ``Profile`` with robust statistics (median and
 MAD, so a blink or a word during calibration does not shift the baseline). Without a calibration the
-population profile (medians of the neutral photos, stored in models/thresholds.json) is used, so a single
+population neutral (of the neutral photos, in models/face_signs.json) is used, so a single
 photo or a first run still works. Profiles save to and load from JSON; bad data raises VisionError naming
 the problem and the way out.
 
@@ -214,9 +214,14 @@ class RunningBaseline:
     """
 
     def __init__(self, window: float = 20.0, min_span: float = 3.0, keep_every: int = 3,
-                 rebuild_every: float = 1.0) -> None:
+                 rebuild_every: float = 1.0, quantiles: Mapping[str, float] | None = None) -> None:
         self.window = window
         self.min_span = min_span
+        self.quantiles = dict(quantiles or {})
+        """Features whose rest is one end of their range, not its middle: the quantile (0..1) that
+        stands for their neutral value (e.g. the eyes' openness: at rest they are open, and every
+        blink, squint or sign only closes them, so a face that squints half the time would otherwise
+        take a half-closed eye for its neutral)."""
         self.keep_every = keep_every  # every third frame is plenty for a median over seconds
         self.rebuild_every = rebuild_every
         self.reset()
@@ -268,8 +273,17 @@ class RunningBaseline:
         lasted = timestamp - (self._start if self._start is not None else samples[0][0])
         if rest >= self.min_span or (lasted >= self.min_span and rest >= self.min_span / 2):
             self._built_at = timestamp
-            return profile_from_table("running baseline", self._keys, np.stack([row for _, _, row in samples]),
-                                      kind="auto")
+            table = np.stack([row for _, _, row in samples])
+            profile = profile_from_table("running baseline", self._keys, table, kind="auto")
+            if not self.quantiles:
+                return profile
+            stats = dict(profile.stats)
+            for key, q in self.quantiles.items():
+                if key in stats:
+                    column = table[:, self._keys.index(key)]
+                    with np.errstate(all="ignore"):
+                        stats[key] = FeatureStat(float(np.nanquantile(column, q)), stats[key].spread)
+            return Profile(profile.name, stats, profile.created, profile.frames, profile.kind)
         return None
 
     def _rekey(self, features: Mapping[str, float]) -> deque:

@@ -38,13 +38,10 @@ def add_commands(subparsers) -> None:
         "else a folder (one annotated image/video per input)",
     )
     recognize.add_argument("--profile", metavar="FILE",
-                           help="a calibrated profile or a personal sign profile (`aluette enroll`; it implies "
-                           "--backend tasks) instead of population defaults")
+                           help="a calibrated profile or a personal sign profile (`aluette enroll`) "
+                           "instead of population defaults")
     recognize.add_argument("--shrug", action="store_true", help="also run MediaPipe Pose on clips (stills always do)")
     recognize.add_argument("--mirrored", action="store_true", help="the input was flipped like a selfie view")
-    recognize.add_argument("--backend", choices=("tasks", "mesh"), default="tasks",
-                           help="face backend: Tasks FaceLandmarker + blendshapes (default; bundled "
-                           "models/face_landmarker.task) or the solutions face mesh")
     recognize.add_argument("--no-mouth-image", action="store_true",
                            help="leave out the mouth-appearance cues (teeth, tongue) computed from the image")
     recognize.add_argument("--face-model", metavar="FILE", help="a face_landmarker.task other than the bundled one")
@@ -101,8 +98,6 @@ def run_recognize(args) -> int:
         print(f"aluette recognize: {error}", file=sys.stderr)
         return 2
     profile, args.personal = _split_profile(profile)
-    if args.personal is not None:
-        args.backend = "tasks"  # a personal profile is made of blendshapes
     paths = _expand(args.paths)
     many = len(paths) > 1
     failures = 0
@@ -158,7 +153,7 @@ def _recognize_one(path: str, args, profile, many: bool, holder: list):
         if holder[0] is None:
             holder[0] = Pipeline(
                 PipelineOptions(static_image_mode=True, shrug=True, mirrored=args.mirrored,
-                                face_backend=args.backend, face_model=args.face_model,
+                                face_model=args.face_model,
                                 mouth_image=not args.no_mouth_image),
                 profile=profile,
                 personal=args.personal,
@@ -211,7 +206,7 @@ def _recognize_clip(path: str, args, profile, many: bool):
         analysis = analyse_video(
             path,
             profile=profile,
-            options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored, face_backend=args.backend,
+            options=PipelineOptions(shrug=args.shrug, mirrored=args.mirrored,
                                     face_model=args.face_model, mouth_image=not args.no_mouth_image),
             on_frame=writer.add if writer is not None else None,
             personal=args.personal,
@@ -267,16 +262,19 @@ class _ClipWriter:
 # -- enroll ------------------------------------------------------------------------------------------
 
 def run_enroll(args) -> int:
-    from trainer.vision.enroll import describe, parse_spec, teach_from_clips  # noqa: PLC0415
+    from trainer.vision.enroll import describe, enroll_from_clips, parse_spec  # noqa: PLC0415
 
     try:
         specs = [parse_spec(text) for text in args.specs]
-        model = teach_from_clips(specs, face_model=args.face_model, name=args.name,
-                                 progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+        model, reliable = enroll_from_clips(specs, face_model=args.face_model, name=args.name,
+                                            progress=lambda msg: print(msg, file=sys.stderr, flush=True))
         model.save(args.out)
     except (OSError, ValueError) as error:
         print(f"aluette enroll: {error}", file=sys.stderr)
         return 2
     print(describe(model))
+    print("how reliably each sign will be seen (held out across its takes):")
+    for item in reliable.values():
+        print(f"  {item.describe()}")
     print(f"written: {args.out}")
     return 0

@@ -4,7 +4,9 @@ Each SPEC is ``CLIP:GESTURE:START-END``: seconds ``START`` to ``END`` of ``CLIP`
 face sign such as ``pout``, ``neutral`` for the resting face, ``talking`` for speech, which sets the
 rejection margins). Several SPECs per gesture are several takes. Every clip is run once through the
 pipeline (Tasks face backend: the personal model lives in blendshape space), the frames inside each
-span are gathered, and ``personal.teach`` builds the model.
+span are gathered, each sign span is checked as a take (``takes.check_take``: a span that shows no
+clear sign, or only what the person's talking shows, is refused with the spec and the reason, and
+nothing is written), and ``personal.teach`` builds the model.
 
 The same ``teach_from_clips`` serves the app's "teach your signs" panel when it is given recorded
 clips, and the tests.
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.signals.gestures import Gesture
-from trainer.vision.personal import PersonalSigns, parse_teachable, teach
+from trainer.vision.personal import PersonalSigns, RestSpace, parse_teachable, teach
+from trainer.vision.takes import SignReliability, TakeRefused, check_take, reliability
 from trainer.vision.types import VisionError
 
 NEUTRAL = "neutral"
@@ -76,10 +79,23 @@ def teach_from_clips(
     progress: Callable[[str], None] | None = None,
     runs: dict | None = None,
 ) -> PersonalSigns:
-    """Run each clip once, gather the frames of every span and teach the model from them.
+    """Run each clip once, gather the frames of every span, check the sign spans and teach the
+    model from them (TakeRefused when a sign span shows no clear sign).
 
     ``runs`` (clip path -> ``clip_run.ClipRun`` with features) may hold runs already made, e.g. by
     the evaluation; missing ones are made and added."""
+    return enroll_from_clips(specs, face_model, name, created, progress, runs)[0]
+
+
+def enroll_from_clips(
+    specs: Sequence[TeachSpec],
+    face_model: str | None = None,
+    name: str = "",
+    created: str = "",
+    progress: Callable[[str], None] | None = None,
+    runs: dict | None = None,
+) -> tuple[PersonalSigns, dict[Gesture, SignReliability]]:
+    """``teach_from_clips``, and per sign how reliably it will be seen (``takes.reliability``)."""
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415 - MediaPipe is heavy
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
@@ -88,7 +104,7 @@ def teach_from_clips(
     if not any(s.role == "sign" for s in specs):
         raise VisionError("no sign span: add at least one, e.g. CLIP:pout:4-6")
     runs = {} if runs is None else runs
-    options = PipelineOptions(face_backend="tasks", face_model=face_model, hands=False)
+    options = PipelineOptions(face_model=face_model, hands=False)
     for clip in dict.fromkeys(s.clip for s in specs):
         if clip in runs:
             continue
@@ -101,6 +117,7 @@ def teach_from_clips(
     neutral: list = []
     rest: list = []
     takes: dict[Gesture, list] = {}
+    sign_specs: dict[Gesture, list[TeachSpec]] = {}
     for spec in specs:
         run = runs[spec.clip]
         frames = [f.features for f in run.features if f.face and spec.holds(f.timestamp)]
@@ -115,7 +132,25 @@ def teach_from_clips(
             rest.extend(frames)
         else:
             takes.setdefault(spec.gesture, []).append(frames)
-    return teach(neutral, takes, rest, name=name, created=created)
+            sign_specs.setdefault(spec.gesture, []).append(spec)
+    check_spans(neutral, takes, rest, sign_specs)
+    model = teach(neutral, takes, rest, name=name, created=created)
+    return model, reliability(neutral, takes, rest)
+
+
+def check_spans(neutral, takes, rest, specs: dict[Gesture, list[TeachSpec]]) -> None:
+    """Each sign span checked as a take, in the order given (each against the earlier takes of its
+    sign); TakeRefused naming the first span refused and why."""
+    space = RestSpace.of(neutral)
+    for gesture, gesture_takes in takes.items():
+        kept: list = []
+        for frames, spec in zip(gesture_takes, specs[gesture]):
+            check = check_take(gesture, frames, space, rest, kept)
+            if not check.accepted:
+                raise TakeRefused(f"spec {spec.text!r}: {check.reason.replace('that take', 'that span')} "
+                                  f"(it reached {100 * min(1.0, check.meter):.0f} % of a clear sign): "
+                                  "give a span where the sign is made and held; nothing was written")
+            kept.append(frames)
 
 
 def describe(model: PersonalSigns) -> str:

@@ -155,7 +155,7 @@ def _face_points(p: np.ndarray) -> _FacePoints:
     if p.ndim != 2 or p.shape[0] < FACE_POINTS or p.shape[1] < 3:
         raise VisionError(
             f"face points must be a ({FACE_POINTS}, 3) array in pixels (refined mesh), got shape "
-            f"{getattr(p, 'shape', None)}: run the face mesh with refine_landmarks=True"
+            f"{getattr(p, 'shape', None)}: give the FaceLandmarker's 478 points"
         )
     r_centre = 0.5 * (p[_R_EYE_OUTER] + p[_R_EYE_INNER])
     l_centre = 0.5 * (p[_L_EYE_OUTER] + p[_L_EYE_INNER])

@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainer.signals.gestures import Gesture, Side
-from trainer.vision.types import BLENDSHAPE_PREFIX, FaceBackend, FaceReading, VisionError
+from trainer.vision.types import BLENDSHAPE_PREFIX, FaceReading, VisionError
 
 SIGNS_SCHEMA = 1
 DEFAULT_SIGNS = Path(__file__).resolve().parents[2] / "models" / "face_signs.json"
-__all__ = ["BLENDSHAPE_PREFIX", "FaceBackend", "FaceReading"]  # re-exported: they live in trainer.vision.types
+__all__ = ["BLENDSHAPE_PREFIX", "FaceReading"]  # re-exported: they live in trainer.vision.types
 
 FACE_SIGNS: tuple[Gesture, ...] = (
     Gesture.BROWS_UP,

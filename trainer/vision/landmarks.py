@@ -1,41 +1,31 @@
 """Landmark tracking: a BGR ``Frame`` in, ``Landmarks`` in pixel coordinates out.
 
-Wraps the ``mediapipe.solutions`` graphs of mediapipe==0.10.21 (their models ship inside the wheel, so
-nothing is downloaded): FaceMesh with refined eyes and irises (478 points), Hands (up to two), and
-Pose only when the shrug is wanted. Pose is always built with ``model_complexity=1``: the 0 and 2
-variants are not in the wheel and would try to download their model at run time.
+One tracker, one runtime: MediaPipe Tasks (mediapipe 1.x), each model a ``.task`` bundle committed in
+``models/`` and loaded offline (:mod:`trainer.vision.tasks_models`). The face is the FaceLandmarker with
+its 52 blendshapes (:class:`trainer.vision.tasks_backend.TasksFaceTracker`), the hands the
+HandLandmarker (up to two), and the body the PoseLandmarker, only when the shrug is wanted.
 
 Coordinates are converted to pixels: ``(x * width, y * height, z * width)``. MediaPipe's z is
 expressed on the scale of the image width, so multiplying it by the width keeps the three axes
 isotropic and every distance can later be divided by a face or hand size.
 
-Handedness. MediaPipe Hands labels a hand *as if the image were a mirrored selfie*. On real,
-unmirrored photos in ``../shared/gestures`` its label is therefore the opposite of the subject's own
-hand: in ``index/mp_hagrid_one_0a0ef3d2.jpg`` the hand Hands calls "Left" sits at x=114 px, exactly
-where Pose puts the subject's RIGHT wrist (x=114), and the hand it calls "Right" sits at x=292 px,
-where Pose puts the subject's LEFT wrist (x=297); ``thumb/mp_hagrid_thumbdown_00af1db1.jpg``,
-``thumb/mps_gesture_video_f0120_thumb.jpg`` and ``other/mp_hagrid_call_0413d5c5.jpg`` agree. Pose's
-own labels are already the subject's (its left shoulder is on the image's right in a frontal photo).
-So for unmirrored frames (``mirrored=False``: files, and webcams, which deliver unmirrored frames
-that only the *display* mirrors) the Hands label is swapped; for frames that were flipped for a
-selfie view (``mirrored=True``) the Hands label is kept and Pose's left/right points are swapped.
-The result always follows ``trainer.signals.gestures.Side``: the subject's own side.
+Handedness. The Tasks HandLandmarker labels a hand by the subject's own side *on an unmirrored image*
+(measured on ``../shared/gestures``: in ``index/mp_hagrid_one_0a0ef3d2.jpg`` the hand at x=114 px, where
+the pose puts the subject's RIGHT wrist, is labelled "Right"; the solutions Hands of mediapipe 0.10
+labelled it "Left", as if the image were a selfie). The pose's labels are the subject's too. So for
+unmirrored frames (``mirrored=False``: files, and webcams, which deliver unmirrored frames that only
+the *display* mirrors) the label is kept; for frames flipped for a selfie view (``mirrored=True``) it
+is swapped, and the pose's left/right points and the face mesh's indices are re-read
+(:mod:`trainer.vision.mirroring`). The result always follows ``trainer.signals.gestures.Side``: the
+subject's own side.
 
-The face mesh needs the same care: it names its points by where they sit in the image (index 33,
-"the subject's right eye outer corner", is always the eye on the image's left), so on a mirrored frame
-index 33 lands on the subject's LEFT eye. With ``mirrored=True`` the 478 points are re-indexed with
-``trainer.vision.mesh_mirror.FACE_MIRROR`` (a measured left<->right involution of the mesh), so every
-index again means the subject's own point; coordinates stay those of the frame, for drawing.
-Features that measure in a face frame (``face_features``) want the unmirrored geometry as well:
-``unmirrored_face`` gives it.
+Video mode needs strictly increasing timestamps per landmarker (:class:`tasks_models.VideoClock`);
+``restart()`` begins a new stream on the same graphs.
 
-MediaPipe's native log lines (absl, TF Lite) are kept off stderr with
-``trainer.vision.quiet.quiet_native_logs``. Measured: a graph opens its calculators on its own threads
-*after* the constructor returns and they log as they open, so the constructor also runs each graph
-once on a blank frame (which waits for every calculator to open: ~80 ms for the three graphs,
-mostly time the first real frame used to pay); the only later line
-("Using NORM_RECT without IMAGE_DIMENSIONS") comes once per process, on the first frame where any
-graph finds landmarks, so ``process`` stays quiet until that frame (at most ``QUIET_FRAMES``).
+MediaPipe's native log lines (:mod:`trainer.vision.quiet`) come while a graph starts and on its first
+detections, so the constructor runs each graph once on a blank frame inside the quiet block, and
+``process`` stays quiet until every graph has found something (at most ``QUIET_FRAMES``). Trackers
+still open when the interpreter exits are closed first: MediaPipe's own finalisers fail noisily then.
 
 Must not import the rules engine, bots, quiz or UI. MediaPipe is imported only when a ``Tracker`` is
 built, so importing this module is cheap.
@@ -43,73 +33,21 @@ built, so importing this module is cheap.
 
 from __future__ import annotations
 
+import atexit
 import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-import cv2
 import numpy as np
 
 from trainer.signals.gestures import Side
-from trainer.vision.mesh_mirror import FACE_MIRROR
+from trainer.vision.mirroring import POSE_SWAP
 from trainer.vision.quiet import QUIET_FRAMES, quiet_native_logs
+from trainer.vision.tasks_backend import TasksFaceTracker, import_tasks
+from trainer.vision.tasks_models import TasksModel, VideoClock, model_bytes, to_srgb
 from trainer.vision.types import Frame, HandLandmarks, Landmarks, VisionError
-
-# Pose landmark pairs (left index, right index) swapped when the input frames are mirrored.
-_POSE_LR_PAIRS = (
-    (1, 4), (2, 5), (3, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16), (17, 18), (19, 20),
-    (21, 22), (23, 24), (25, 26), (27, 28), (29, 30), (31, 32),
-)
-_POSE_SWAP = np.arange(33)
-for _left, _right in _POSE_LR_PAIRS:
-    _POSE_SWAP[_left], _POSE_SWAP[_right] = _right, _left
-_BLANK = np.zeros((64, 64, 3), np.uint8)
-
-# Face mesh indices re-read for a mirrored frame (an involution: mirrored[i] = points[_FACE_SWAP[i]]).
-_FACE_SWAP = np.array(FACE_MIRROR)
-
-
-def reindex_mirrored_face(points: np.ndarray) -> np.ndarray:
-    """The face mesh of a selfie-flipped frame with every index meaning the subject's own point again.
-    The 10 iris points map among themselves, so the first 468 also serve an unrefined mesh."""
-    return points[_FACE_SWAP[: points.shape[0]]]
-
-
-def mirror_x(points: np.ndarray | None, width: int) -> np.ndarray | None:
-    """Points of a frame ``width`` pixels wide as they lie on the horizontally flipped frame:
-    ``x -> width - x``. MediaPipe's coordinates are continuous (normalised x times the width, so the
-    frame spans 0..width and pixel i covers i..i+1), and flipping maps that span onto itself. The one
-    definition of mirroring: the pipeline's unmirrored face and the app's mirrored overlay use it.
-    Returns a new float32 array (None stays None); other columns are kept."""
-    if points is None:
-        return None
-    out = np.array(points, dtype=np.float32, copy=True)
-    out[:, 0] = width - out[:, 0]
-    return out
-
-
-def unmirrored_face(points: np.ndarray, width: int) -> np.ndarray:
-    """The (already re-indexed) face mesh of a mirrored frame, flipped back to lie as in the
-    unmirrored frame (:func:`mirror_x`).
-
-    ``face_features`` measures in a face frame whose axes follow the subject's right-to-left eye line
-    and point down the face; in mirrored coordinates that frame is left-handed, so head roll would
-    read ~180 degrees and brow/lip heights would change sign. Returns a new array.
-    """
-    return mirror_x(points, width)
-
-
-def mirrored_landmarks(landmarks: Landmarks) -> Landmarks:
-    """The same landmarks drawn on the horizontally flipped frame (:func:`mirror_x`); sides and
-    indices stay the subject's own (display only: the recognizer never sees a flipped frame)."""
-    from dataclasses import replace
-
-    width = landmarks.width
-    return replace(
-        landmarks,
-        face=mirror_x(landmarks.face, width),
-        hands=tuple(replace(h, points=mirror_x(h.points, width)) for h in landmarks.hands),
-        pose=mirror_x(landmarks.pose, width),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,62 +65,54 @@ class TrackerOptions:
     pose: bool = False
     static_image_mode: bool = False
     max_num_hands: int = 2
-    refine_landmarks: bool = True
     mirrored: bool = False
     min_detection_confidence: float = 0.5
     min_tracking_confidence: float = 0.5
     hands_every: int = 1
-    hands_complexity: int = 1
-    """1 = full hand model, 0 = lite (faster; both ship in the wheel)."""
+    face_model: str | Path | None = None
+    """A face_landmarker.task to use instead of the bundled one (None: models/, or $ALUETTE_FACE_MODEL)."""
     parallel: bool = True
-    """Run the hand graph on a worker thread while the face mesh runs (MediaPipe releases the GIL,
-    so on two free cores a frame costs max(face, hands) instead of face + hands)."""
+    """Run the hand graph on a worker thread while the face runs (MediaPipe releases the GIL, so on
+    two free cores a frame costs max(face, hands) instead of face + hands)."""
 
     def __post_init__(self) -> None:
         if not (self.face or self.hands or self.pose):
             raise VisionError("TrackerOptions tracks nothing: enable at least one of face, hands, pose")
         if not 1 <= self.max_num_hands <= 4:
             raise VisionError(f"max_num_hands={self.max_num_hands} is out of range: use 1..4 (2 by default)")
-        if self.hands_complexity not in (0, 1):
-            raise VisionError(f"hands_complexity={self.hands_complexity}: use 0 (lite) or 1 (full)")
         if self.hands_every < 1:
             raise VisionError(f"hands_every={self.hands_every} must be >= 1 (1 runs hands on every frame)")
 
 
-# One serialized NormalizedLandmark holding exactly x, y and z: field 1 of the list (tag 0x0A, 15
-# bytes), then three fixed32 fields (tags 0x0D, 0x15, 0x1D). The face mesh and hands fill exactly these.
-_RECORD_SIZE = 17
-_RECORD_TAGS = ((0, 0x0A), (1, 15), (2, 0x0D), (7, 0x15), (12, 0x1D))
-"""(byte offset in a record, value) of the list-entry tag, its length and the x, y, z field tags."""
-_X_OFFSET, _FIELD_STRIDE = 3, 5
-"""x sits after the three header bytes; y and z follow it 5 bytes apart (4-byte float + tag)."""
+class _Landmarker:
+    """One Tasks landmarker (hands or pose) with its own video clock."""
+
+    def __init__(self, landmarker, video: bool) -> None:
+        self.landmarker = landmarker
+        self.video = video
+        self.clock = VideoClock()
+
+    def detect(self, mp_image, frame: Frame):
+        if self.video:
+            return self.landmarker.detect_for_video(mp_image, self.clock.stamp(frame.timestamp, frame.index))
+        return self.landmarker.detect(mp_image)
+
+    def close(self) -> None:
+        self.landmarker.close()
 
 
-def _xyz(landmarks) -> np.ndarray:
-    """(n, 3) float32 normalised coordinates (possibly a read-only view). Reading the serialized
-    message as one strided numpy view is far cheaper than touching 478 protobuf objects from Python
-    (0.016 vs 0.215 ms for a face with warm caches); in the video loop, where the graphs have just
-    run, checking the layout on the bytes and taking one strided view instead of a structured array's
-    fields took the landmark reading from 0.23 to 0.13 ms a frame (measured). A list whose records do
-    not have exactly that layout takes the slow, general path."""
-    buffer = landmarks.SerializeToString()
-    count = len(landmarks.landmark)
-    # The layout check on the bytes themselves: a stepped slice of bytes is one C loop per tag.
-    if len(buffer) == count * _RECORD_SIZE and all(
-            buffer[offset::_RECORD_SIZE] == bytes((value,)) * count for offset, value in _RECORD_TAGS):
-        return np.ndarray((count, 3), dtype="<f4", buffer=buffer, offset=_X_OFFSET,
-                          strides=(_RECORD_SIZE, _FIELD_STRIDE))
-    return np.array([(p.x, p.y, p.z) for p in landmarks.landmark], dtype=np.float32).reshape(-1, 3)
+_BLANK = np.zeros((64, 64, 3), np.uint8)
+_OPEN: "weakref.WeakSet[Tracker]" = weakref.WeakSet()
 
 
-def _to_pixels(landmarks, width: int, height: int) -> np.ndarray:
-    """MediaPipe NormalizedLandmarkList -> (n, 3) float32 pixels (x*w, y*h, z*w)."""
-    # One multiplication makes the new, contiguous and writable array.
-    return np.multiply(_xyz(landmarks), np.array((width, height, width), dtype=np.float32))
+@atexit.register
+def _close_open_trackers() -> None:
+    for tracker in list(_OPEN):
+        tracker.close()
 
 
 class Tracker:
-    """Runs the MediaPipe graphs selected by ``TrackerOptions`` on BGR frames.
+    """Runs the Tasks landmarkers selected by ``TrackerOptions`` on BGR (or grey, or BGRA) frames.
 
     One Tracker holds native graphs with internal state (video mode tracks between frames), so it
     must see one stream in order; ``process`` is guarded by a lock so that a Streamlit callback thread
@@ -190,71 +120,65 @@ class Tracker:
     """
 
     def __init__(self, options: TrackerOptions | None = None) -> None:
-        self.options = options or TrackerOptions()
+        self.options = opts = options or TrackerOptions()
         self._lock = threading.Lock()
         self._frames_seen = 0
         self._last_hands: tuple[HandLandmarks, ...] = ()
         self._last_hands_size: tuple[int, int] | None = None
+        mp, vision, base_options = import_tasks()
+        self._mp = mp
+        video = not opts.static_image_mode
+        mode = vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE
+        self._face = TasksFaceTracker(opts.face_model, video=video, mirrored=opts.mirrored) if opts.face else None
+        self._hands = self._pose = None
         try:
             with quiet_native_logs():
-                import mediapipe as mp  # noqa: PLC0415 - heavy, loaded only when a tracker is built
-        except ImportError as error:  # pragma: no cover - the vision extra is installed in dev and CI
-            raise VisionError(
-                "mediapipe is not installed: install the vision extras (pip install mediapipe==0.10.21)"
-            ) from error
-        self._face = None
-        self._hands = None
-        self._pose = None
-        self._worker = None
+                if opts.hands:
+                    _, data = model_bytes(TasksModel.HANDS)
+                    self._hands = _Landmarker(vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(
+                        base_options=base_options(model_asset_buffer=data),
+                        running_mode=mode,
+                        num_hands=opts.max_num_hands,
+                        min_hand_detection_confidence=opts.min_detection_confidence,
+                        min_hand_presence_confidence=opts.min_tracking_confidence,
+                        min_tracking_confidence=opts.min_tracking_confidence,
+                    )), video)
+                if opts.pose:
+                    _, data = model_bytes(TasksModel.POSE)
+                    self._pose = _Landmarker(vision.PoseLandmarker.create_from_options(vision.PoseLandmarkerOptions(
+                        base_options=base_options(model_asset_buffer=data),
+                        running_mode=mode,
+                        num_poses=1,
+                        min_pose_detection_confidence=opts.min_detection_confidence,
+                        min_pose_presence_confidence=opts.min_tracking_confidence,
+                        min_tracking_confidence=opts.min_tracking_confidence,
+                    )), video)
+        except (RuntimeError, ValueError) as error:
+            self.close()
+            if isinstance(error, VisionError):
+                raise
+            raise VisionError(f"a bundled Tasks model would not load ({error}): restore models/ from git") from None
+        self._worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="aluette-hands")
+                        if opts.parallel and opts.face and opts.hands else None)
         self._quiet_frames = QUIET_FRAMES
+        self._found: set[str] = set()
+        _OPEN.add(self)
         with quiet_native_logs():
-            self._build(mp)
-            for graph in (self._face, self._hands, self._pose):
-                if graph is not None:
-                    graph.process(_BLANK)  # returns once every calculator has opened (and logged)
-
-    def _build(self, mp) -> None:
-        opts = self.options
-        if opts.parallel and opts.face and opts.hands:
-            from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
-
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aluette-hands")
-        if opts.face:
-            self._face = mp.solutions.face_mesh.FaceMesh(
-                static_image_mode=opts.static_image_mode,
-                max_num_faces=1,
-                refine_landmarks=opts.refine_landmarks,
-                min_detection_confidence=opts.min_detection_confidence,
-                min_tracking_confidence=opts.min_tracking_confidence,
-            )
-        if opts.hands:
-            self._hands = mp.solutions.hands.Hands(
-                static_image_mode=opts.static_image_mode,
-                max_num_hands=opts.max_num_hands,
-                model_complexity=opts.hands_complexity,
-                min_detection_confidence=opts.min_detection_confidence,
-                min_tracking_confidence=opts.min_tracking_confidence,
-            )
-        if opts.pose:
-            # model_complexity=1 only: its model ships in the wheel (0 and 2 download theirs).
-            self._pose = mp.solutions.pose.Pose(
-                static_image_mode=opts.static_image_mode,
-                model_complexity=1,
-                smooth_landmarks=not opts.static_image_mode,
-                enable_segmentation=False,
-                min_detection_confidence=opts.min_detection_confidence,
-                min_tracking_confidence=opts.min_tracking_confidence,
-            )
+            self.process(Frame(_BLANK, 0.0, -1))  # every graph starts (and logs) here
+        self.restart()
+        self._frames_seen = 0
 
     # -- lifecycle -------------------------------------------------------------------------------
     def close(self) -> None:
         with self._lock:
-            if self._worker is not None:
-                self._worker.shutdown(wait=True)
+            worker = getattr(self, "_worker", None)
+            if worker is not None:
+                worker.shutdown(wait=True)
                 self._worker = None
-            for graph in (self._face, self._hands, self._pose):
-                if graph is not None:
-                    graph.close()
+            with quiet_native_logs():  # each graph logs as it shuts its accelerator down
+                for graph in (self._face, self._hands, self._pose):
+                    if graph is not None:
+                        graph.close()
             self._face = self._hands = self._pose = None
 
     def __enter__(self) -> "Tracker":
@@ -267,58 +191,55 @@ class Tracker:
     def closed(self) -> bool:
         return self._face is None and self._hands is None and self._pose is None
 
+    def restart(self) -> None:
+        """A new stream on the same graphs: its clock may start again from 0."""
+        with self._lock:
+            if self._face is not None:
+                self._face.restart()
+            for graph in (self._hands, self._pose):
+                if graph is not None:
+                    graph.clock.restart()
+            self._last_hands_size = None
+
     # -- work ------------------------------------------------------------------------------------
     def process(self, frame: Frame) -> Landmarks:
         """Track one frame. Raises VisionError on an image MediaPipe cannot take."""
-        image = frame.image
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
-            shape = getattr(image, "shape", None)
-            raise VisionError(f"frame {frame.index} has shape {shape}: expected an H x W x 3 BGR image")
-        if image.dtype != np.uint8:
-            raise VisionError(f"frame {frame.index} has dtype {image.dtype}: expected uint8 BGR")
-        height, width = image.shape[:2]
-        if width < 2 or height < 2:
-            raise VisionError(f"frame {frame.index} is {width}x{height}: too small to find a face or hand")
+        rgb = to_srgb(frame.image, frame.index)
+        height, width = rgb.shape[:2]
         with self._lock:
             if self.closed:
                 raise VisionError("this Tracker was closed: build a new one")
-            # cvtColor is ~10x faster than a numpy channel flip + copy at 640x480.
-            rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-            rgb.flags.writeable = False
-            if self._quiet_frames <= 0:
-                face, hands, pose = self._run_all(rgb, width, height)
-            else:
-                # Until some graph finds something: its first landmarks print a warning (measured).
-                # The hand worker runs inside the block too.
+            mp_image = self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
+            if self._quiet_frames > 0:
+                # Until every graph has found something: a graph's first landmarks log (measured).
                 with quiet_native_logs():
-                    face, hands, pose = self._run_all(rgb, width, height)
-                found = face is not None or bool(hands) or pose is not None
-                self._quiet_frames = 0 if found else self._quiet_frames - 1
+                    face, hands, pose = self._run_all(mp_image, frame, width, height)
+                self._found.update(name for name, seen in (("face", face is not None and face.face is not None),
+                                                           ("hands", bool(hands)), ("pose", pose is not None)) if seen)
+                wanted = {name for name, graph in (("face", self._face), ("hands", self._hands),
+                                                   ("pose", self._pose)) if graph is not None}
+                self._quiet_frames = 0 if wanted <= self._found else self._quiet_frames - 1
+            else:
+                face, hands, pose = self._run_all(mp_image, frame, width, height)
             self._frames_seen += 1
         return Landmarks(
-            timestamp=frame.timestamp, width=width, height=height, face=face, hands=hands, pose=pose
+            timestamp=frame.timestamp, width=width, height=height,
+            face=face.face if face is not None else None,
+            blendshapes=face.blendshapes if face is not None else None,
+            hands=hands, pose=pose,
         )
 
-    def _run_all(self, rgb: np.ndarray, width: int, height: int):
+    def _run_all(self, mp_image, frame: Frame, width: int, height: int):
         if self._worker is not None:
-            pending = self._worker.submit(self._run_hands, rgb, width, height)
-            face = self._run_face(rgb, width, height)
+            pending = self._worker.submit(self._run_hands, mp_image, frame, width, height)
+            face = self._face.detect(mp_image, frame)
             hands = pending.result()
         else:
-            face = self._run_face(rgb, width, height)
-            hands = self._run_hands(rgb, width, height)
-        return face, hands, self._run_pose(rgb, width, height)
+            face = self._face.detect(mp_image, frame) if self._face is not None else None
+            hands = self._run_hands(mp_image, frame, width, height)
+        return face, hands, self._run_pose(mp_image, frame, width, height)
 
-    def _run_face(self, rgb: np.ndarray, width: int, height: int) -> np.ndarray | None:
-        if self._face is None:
-            return None
-        result = self._face.process(rgb)
-        if not result.multi_face_landmarks:
-            return None
-        points = _to_pixels(result.multi_face_landmarks[0], width, height)
-        return reindex_mirrored_face(points) if self.options.mirrored else points
-
-    def _run_hands(self, rgb: np.ndarray, width: int, height: int) -> tuple[HandLandmarks, ...]:
+    def _run_hands(self, mp_image, frame: Frame, width: int, height: int) -> tuple[HandLandmarks, ...]:
         if self._hands is None:
             return ()
         opts = self.options
@@ -330,39 +251,38 @@ class Tracker:
         )
         if reuse:
             return self._last_hands
-        result = self._hands.process(rgb)
-        hands: list[HandLandmarks] = []
-        if result.multi_hand_landmarks:
-            for points, handedness in zip(result.multi_hand_landmarks, result.multi_handedness):
-                label = handedness.classification[0]
-                hands.append(
-                    HandLandmarks(
-                        points=_to_pixels(points, width, height),
-                        side=self._subject_side(label.label),
-                        score=float(label.score),
-                    )
-                )
+        result = self._hands.detect(mp_image, frame)
+        scale = np.array((width, height, width), dtype=np.float32)
+        hands = []
+        for points, handedness in zip(result.hand_landmarks, result.handedness):
+            label = handedness[0]
+            hands.append(HandLandmarks(
+                points=np.array([(p.x, p.y, p.z) for p in points], dtype=np.float32) * scale,
+                side=self._subject_side(label.category_name),
+                score=float(label.score),
+            ))
         self._last_hands = tuple(hands)
         self._last_hands_size = (width, height)
         return self._last_hands
 
     def _subject_side(self, mediapipe_label: str) -> Side:
-        """MediaPipe's label assumes a mirrored selfie; see the module docstring."""
+        """The label is the subject's side on an unmirrored image; see the module docstring."""
         labelled_left = mediapipe_label.lower() == "left"
         if self.options.mirrored:
-            return Side.LEFT if labelled_left else Side.RIGHT
-        return Side.RIGHT if labelled_left else Side.LEFT
+            return Side.RIGHT if labelled_left else Side.LEFT
+        return Side.LEFT if labelled_left else Side.RIGHT
 
-    def _run_pose(self, rgb: np.ndarray, width: int, height: int) -> np.ndarray | None:
+    def _run_pose(self, mp_image, frame: Frame, width: int, height: int) -> np.ndarray | None:
         if self._pose is None:
             return None
-        result = self._pose.process(rgb)
+        result = self._pose.detect(mp_image, frame)
         if not result.pose_landmarks:
             return None
         points = np.array(
-            [(p.x * width, p.y * height, p.z * width, p.visibility) for p in result.pose_landmarks.landmark],
+            [(p.x * width, p.y * height, p.z * width, p.visibility if p.visibility is not None else 1.0)
+             for p in result.pose_landmarks[0]],
             dtype=np.float32,
         )
         if self.options.mirrored:
-            points = points[_POSE_SWAP]
+            points = points[POSE_SWAP]
         return points

@@ -1,7 +1,7 @@
 """Personal signs: a per-person model of the face signs, taught from a few seconds of neutral face
 and one to three takes of each sign.
 
-Why: the population rules (``face_gestures``) were fitted on ~20 faces; a user who makes a sign their
+Why: the population face signs (``face_signs``) were fitted on ~20 faces; a user who makes a sign their
 own way (a small pucker, a one-sided smile that is mostly a dimple) is missed, and a face that rests
 differently fires signs it never made. Here each sign is a *prototype*: the mean change of the
 person's features during their takes, relative to their neutral face, in a space scaled by how much
@@ -176,7 +176,7 @@ class PersonalSigns:
 
     def change(self, features: Mapping[str, float]) -> np.ndarray | None:
         """Whitened change from this person's neutral, or None when the features lack blendshapes
-        (the solutions face mesh): then the population scores stand."""
+        (a recording made without them): then the population scores stand."""
         if "bs_jawOpen" not in features:
             return None
         c = self._arrays()
@@ -308,14 +308,14 @@ class _Compiled:
 
     @classmethod
     def of(cls, model: "PersonalSigns") -> "_Compiled":
-        mirror = _mirror_index(model.dims)
+        mirror = mirror_index(model.dims)
         rows, owners = [], []
         for sign in model.signs:
             p = np.asarray(sign.change, dtype=np.float64)
             rows.append(p)
             owners.append(sign.gesture)
             if sign.gesture.sided:
-                rows.append(_mirrored(p, model.dims, mirror))
+                rows.append(mirrored(p, model.dims, mirror))
                 owners.append(sign.gesture)
         prototypes = np.vstack(rows) if rows else np.zeros((0, len(model.dims)))
         return cls(
@@ -339,6 +339,55 @@ def is_personal_json(data: object) -> bool:
 FeatureFrames = Sequence[Mapping[str, float]]
 
 
+@dataclass(frozen=True, slots=True)
+class RestSpace:
+    """The person's resting face as a yardstick: which features are measured (``dims``), their neutral
+    values (median of the neutral frames) and how much each wanders at rest (MAD, floored), and the
+    whitened energy a resting face shows anyway. Teaching and the take checks measure in it."""
+
+    dims: tuple[str, ...]
+    centre: np.ndarray
+    spread: np.ndarray
+    rest_energy: float
+    neutral_rows: tuple[Mapping[str, float], ...]
+
+    @classmethod
+    def of(cls, neutral: FeatureFrames) -> "RestSpace":
+        """From the neutral frames (those without a face or blendshapes are skipped); VisionError
+        when fewer than ``MIN_NEUTRAL_FRAMES`` remain."""
+        rows = tuple(f for f in neutral if "bs_jawOpen" in f)
+        if len(rows) < MIN_NEUTRAL_FRAMES:
+            raise VisionError(
+                f"only {len(rows)} neutral frame(s) with a face and blendshapes (need {MIN_NEUTRAL_FRAMES}): "
+                "give a longer neutral stretch, face the camera, and use the Tasks face backend (face_landmarker.task)"
+            )
+        # The dimensions every neutral frame has (a model build may lack a shape, e.g. tongueOut).
+        dims = tuple(k for k in BLENDSHAPES + tuple(GEOMETRY) if all(_feature_key(k) in f for f in rows))
+        table = _table(rows, dims)
+        centre = np.median(table, axis=0)
+        mad = np.median(np.abs(table - centre), axis=0) * 1.4826
+        floors = np.array([GEOMETRY.get(d, BLENDSHAPE_FLOOR) for d in dims])
+        spread = np.maximum(mad, floors)
+        z = (table - centre) / spread
+        # Twice the median: a neutral stretch often catches the start of the next sign at its edge.
+        rest_energy = REST_ENERGY_FACTOR * float(np.median(np.sum(z ** 2, axis=1)))
+        return cls(dims, centre, spread, rest_energy, rows)
+
+    def whiten(self, rows: FeatureFrames) -> np.ndarray:
+        """Frames x dims: each frame's change from neutral in units of the rest spread (frames
+        without blendshapes are left out)."""
+        rows = [f for f in rows if "bs_jawOpen" in f]
+        if not rows:
+            return np.zeros((0, len(self.dims)))
+        return (_table(rows, self.dims, self.centre) - self.centre) / self.spread
+
+    def core(self, z: np.ndarray) -> np.ndarray:
+        """The mean change over a take's core: its frames whose change is at least ``CORE_SHARE`` of
+        the take's largest (a span also holds the onset and release)."""
+        energy = np.sum(z ** 2, axis=1)
+        return z[energy >= CORE_SHARE * energy.max()].mean(axis=0)
+
+
 def teach(
     neutral: FeatureFrames,
     takes: Mapping[Gesture, Sequence[FeatureFrames]],
@@ -352,32 +401,14 @@ def teach(
     Frames are the pipeline's face features (``FrameScores.features``, Tasks backend). Frames without
     a face or without blendshapes are skipped; VisionError when too few remain.
     """
-    neutral_rows = [f for f in neutral if "bs_jawOpen" in f]
-    if len(neutral_rows) < MIN_NEUTRAL_FRAMES:
-        raise VisionError(
-            f"only {len(neutral_rows)} neutral frame(s) with a face and blendshapes (need {MIN_NEUTRAL_FRAMES}): "
-            "give a longer neutral stretch, face the camera, and use the Tasks face backend (face_landmarker.task)"
-        )
+    space = RestSpace.of(neutral)
     if not takes:
         raise VisionError("no sign takes given: teach at least one sign")
-    # The dimensions every neutral frame has (a model build may lack a shape, e.g. tongueOut).
-    dims = tuple(k for k in BLENDSHAPES + tuple(GEOMETRY) if all(_feature_key(k) in f for f in neutral_rows))
-    table = _table(neutral_rows, dims)
-    centre = np.median(table, axis=0)
-    mad = np.median(np.abs(table - centre), axis=0) * 1.4826
-    floors = np.array([GEOMETRY.get(d, BLENDSHAPE_FLOOR) for d in dims])
-    spread = np.maximum(mad, floors)
-
-    def whiten(rows: FeatureFrames) -> np.ndarray:
-        rows = [f for f in rows if "bs_jawOpen" in f]
-        if not rows:
-            return np.zeros((0, len(dims)))
-        return (_table(rows, dims, centre) - centre) / spread
-
+    dims, centre, spread, rest_energy = space.dims, space.centre, space.spread, space.rest_energy
+    whiten = space.whiten
+    neutral_rows = space.neutral_rows
     rest_z = np.vstack([whiten(neutral_rows), whiten(rest)])
-    # Twice the median: a neutral stretch often catches the start of the next sign at its edge.
-    rest_energy = REST_ENERGY_FACTOR * float(np.median(np.sum(whiten(neutral_rows) ** 2, axis=1)))
-    mirror = _mirror_index(dims)
+    mirror = mirror_index(dims)
     for gesture in takes:
         if not teachable(gesture):
             raise VisionError(f"{gesture.value} is a hand or body sign: only face signs can be taught")
@@ -389,8 +420,7 @@ def teach(
             if len(z) < MIN_TAKE_FRAMES:
                 raise VisionError(f"take {i} of {gesture.value} has {len(z)} frame(s) with a face: give a longer span "
                                   "(the sign held for half a second or more)")
-            energy = np.sum(z ** 2, axis=1)
-            cores.append(z[energy >= CORE_SHARE * energy.max()].mean(axis=0))
+            cores.append(space.core(z))
         change = np.mean(cores, axis=0)
         if float(change @ change) <= rest_energy:
             raise VisionError(
@@ -405,9 +435,9 @@ def teach(
         others = [z for g, zs in whitened.items() if g is not gesture for z in zs]
         negatives = np.vstack([rest_z, *others]) if others else rest_z
         strength_min = STRENGTH_MIN
-        candidates = [change] + ([_mirrored(change, dims, mirror)] if gesture.sided else [])
+        candidates = [change] + ([mirrored(change, dims, mirror)] if gesture.sided else [])
         for p in candidates:
-            reach = _rest_reach(negatives, p, FIT_MIN, rest_energy)
+            reach = rest_reach(negatives, p, FIT_MIN, rest_energy)
             strength_min = max(strength_min, REST_MARGIN * reach)
         strength_min = min(strength_min, STRENGTH_MAX)
         gesture_takes = takes[gesture]
@@ -428,7 +458,7 @@ def teach(
     )
 
 
-def _rest_reach(rest_z: np.ndarray, p: np.ndarray, fit_min: float, rest_energy: float) -> float:
+def rest_reach(rest_z: np.ndarray, p: np.ndarray, fit_min: float, rest_energy: float) -> float:
     """99th percentile of the strength that rest frames reach along ``p`` with a fit that counts."""
     if len(rest_z) == 0:
         return 0.0
@@ -457,12 +487,12 @@ def _table(rows: Iterable[Mapping[str, float]], dims: Sequence[str], defaults: S
     return np.array([[float(f.get(_feature_key(d), v)) for d, v in zip(dims, fill)] for f in rows], dtype=np.float64)
 
 
-def _mirror_index(dims: Sequence[str]) -> list[int]:
+def mirror_index(dims: Sequence[str]) -> list[int]:
     where = {d: i for i, d in enumerate(dims)}
     return [where.get(_MIRROR_NAMES.get(d, d), i) for i, d in enumerate(dims)]
 
 
-def _mirrored(p: np.ndarray, dims: Sequence[str], mirror: list[int]) -> np.ndarray:
+def mirrored(p: np.ndarray, dims: Sequence[str], mirror: list[int]) -> np.ndarray:
     """The same change on the other side of the face: Left/Right shapes swapped, roll negated."""
     q = p[mirror].copy()
     for i, d in enumerate(dims):

@@ -1,11 +1,10 @@
 """The vision pipeline: frame -> landmarks -> features -> per-frame scores -> gesture events.
 
-``Pipeline.process(frame)`` runs one frame through the trackers (MediaPipe: by default the Tasks
-FaceLandmarker with its blendshapes, models/face_landmarker.task; the solutions face mesh when that
-file is missing or fails its checksum), the face reading (``face_signs.FaceReading``: blendshapes,
+``Pipeline.process(frame)`` runs one frame through the tracker (MediaPipe Tasks: the FaceLandmarker
+with its blendshapes, the HandLandmarker, the PoseLandmarker for the shrug; models in models/), the face reading (``face_signs.FaceReading``: blendshapes,
 ``face_features`` geometry, mouth appearance) and its scores (``face_signs.score_face_signs`` with the
 parameters of models/face_signs.json, relative to the user's ``Profile`` or the stream's running
-baseline; the mesh fallback scores with ``face_gestures.score_face`` and models/thresholds.json), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
+baseline), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
 pose on) and the temporal ``Recognizer``, and returns a ``FrameResult`` with everything a UI or a
 command needs. ``Pipeline.score(landmarks)`` is the same without the tracker, for recorded landmarks.
 
@@ -19,7 +18,6 @@ Must not import the rules engine, bots, quiz or UI.
 from __future__ import annotations
 
 import math
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,14 +27,12 @@ from pathlib import Path
 import numpy as np
 
 from trainer.signals.gestures import Gesture, GestureEvent, Side
-from trainer.vision import face_gestures
 from trainer.vision.body import BodyConfig, BodyScorer
 from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
 from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
 from trainer.vision.face_signs import (
     FACE_SIGNS,
-    FaceBackend,
     FaceReading,
     FaceSignParams,
     Neutral,
@@ -46,10 +42,12 @@ from trainer.vision.face_signs import (
 )
 from trainer.vision.hand_features import hand_features
 from trainer.vision.hand_gestures import HandScorer, WritingConfig
-from trainer.vision.landmarks import Tracker, TrackerOptions, unmirrored_face
+from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
@@ -58,7 +56,7 @@ _MOUTH_POINTS = (13, 14)
 FACE_SIGN_SET = frozenset(FACE_SIGNS)
 _CHEEKS = (234, 454)
 _EYE_CORNERS = ((33, 133), (362, 263))
-"""Each eye's outer and inner corner (the same indices in the Tasks and the solutions face mesh)."""
+"""Each eye's outer and inner corner in the face mesh."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +71,6 @@ class PipelineOptions:
     """Video mode: run the hand graph on every 2nd frame and reuse its result in between. Its palm
     detector runs on every frame without a tracked hand, so this buys ~25 % more frames per second
     (docs/vision-runtime.md) for at most one frame (33 ms) of extra delay on hand signs."""
-    hands_complexity: int = 1
     auto_baseline: bool = True
     """Video mode without a calibrated profile: the neutral face is the running median of this
     stream's face features (last ``baseline_window`` s, once ``baseline_min_span`` s are seen) instead
@@ -87,17 +84,17 @@ class PipelineOptions:
     """A frame whose face-sign score reaches this level (the decision threshold) is not added to the
     running baseline (None: every frame is). Replays of the annotated clips: false events 7.6 -> 6.6
     a minute, talking clips 1.27 -> 0 (docs/vision-personal.md)."""
+    baseline_quantiles: tuple[tuple[str, float], ...] = ()
+    """Features of the running baseline whose neutral is a quantile of the window rather than its
+    median (``calibration.RunningBaseline.quantiles``): () keeps the median for all."""
     baseline_patience: float = 3.0
     """Seconds of a stream without a baseline after which every frame feeds it (see ``_signing``)."""
     baseline_min_span: float = 1.0
     """Seconds of a stream before its running baseline exists; face signs wait for it (the
     recognizer's ``FrameScores.neutral_known``), so this is also the delay of a face sign made from the very first
     frame of a session without a calibrated profile."""
-    face_backend: FaceBackend | str = FaceBackend.TASKS
-    """TASKS (default): the Tasks FaceLandmarker with blendshapes (models/face_landmarker.task, or
-    ``face_model`` / $ALUETTE_FACE_MODEL); MESH: the solutions face mesh. The Pipeline falls back to
-    MESH, with a one-line notice, when no usable model file is found."""
     face_model: str | None = None
+    """A face_landmarker.task to use instead of the bundled one (None: models/ or $ALUETTE_FACE_MODEL)."""
     face_signs: str | None = None
     """Population parameters of the Tasks face signs (None: models/face_signs.json)."""
     mouth_image: bool = True
@@ -113,26 +110,18 @@ class PipelineOptions:
     body: BodyConfig = field(default_factory=BodyConfig)
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "face_backend", FaceBackend(self.face_backend))
-        except ValueError:
-            raise VisionError(f"face_backend={self.face_backend!r}: use 'tasks' or 'mesh'") from None
         if self.appearance_every < 1:
             raise VisionError(f"appearance_every={self.appearance_every} must be >= 1 (1 measures every frame)")
 
-    @property
-    def tasks_face(self) -> bool:
-        return self.face and self.face_backend is FaceBackend.TASKS
-
     def tracker_options(self) -> TrackerOptions:
         return TrackerOptions(
-            face=self.face and not self.tasks_face,
+            face=self.face,
             hands=self.hands,
             pose=self.shrug,
             static_image_mode=self.static_image_mode,
             mirrored=self.mirrored,
             hands_every=self.hands_every,
-            hands_complexity=self.hands_complexity,
+            face_model=self.face_model,
         )
 
 
@@ -161,20 +150,10 @@ class Pipeline:
         options: PipelineOptions | None = None,
         profile: Profile | None = None,
         tracker: Tracker | None = None,
-        notice=None,
         personal: PersonalSigns | None = None,
+        sensitivity: Sensitivity | None = None,
     ) -> None:
         options = options or PipelineOptions()
-        self.fallback_reason = ""
-        """Why the Tasks backend was asked for but the face mesh runs instead ("" when it did not)."""
-        if options.tasks_face:
-            from trainer.vision.tasks_backend import resolve_face_model  # noqa: PLC0415 - numpy only
-
-            choice = resolve_face_model(options.face_model)
-            if choice.path is None:
-                self.fallback_reason = choice.reason
-                options = replace(options, face_backend=FaceBackend.MESH)
-                (notice or _notice)(f"aluette: face backend falls back to the solutions face mesh: {choice.reason}")
         self.options = options
         self.profile = profile
         self.personal = personal
@@ -185,40 +164,29 @@ class Pipeline:
         self._owns_tracker = tracker is None
         self.hands = HandScorer(self.options.writing)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
-        self.recognizer = Recognizer(self.options.recognizer)
-        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span)
+        self.recognizer = Recognizer(self._recognizer_config(sensitivity, personal))
+        self.sensitivity = sensitivity
+        """The person's own threshold per sign (trainer.vision.sensitivity), on top of the options'."""
+        self._baseline = RunningBaseline(self.options.baseline_window, self.options.baseline_min_span,
+                                         quantiles=dict(self.options.baseline_quantiles))
         self._appearance: dict[str, float] | None = None
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
         self._baseline_since: float | None = None
-        self._tasks = None
-        self._worker = None
-        # The face rules, chosen once here from the backend in use and passed in explicitly.
-        self.signs: FaceSignParams | None = (load_face_signs(self.options.face_signs)
-                                              if self.options.tasks_face else None)
-        variant = "mesh+image" if self.options.mouth_image else "mesh"
-        self.mesh_rules = face_gestures.load_thresholds(backend=variant)
-        self.mesh_rules_calibrated = _optional_rules(variant + face_gestures.CALIBRATED)
+        # The face signs' parameters, loaded once here and passed in explicitly.
+        self.signs: FaceSignParams | None = load_face_signs(self.options.face_signs) if self.options.face else None
         self._neutral_key: tuple[int, int] = (0, 0)
         self._neutral: Neutral | None = None
-        if self.options.tasks_face:
-            from trainer.vision.tasks_backend import TasksFaceTracker  # noqa: PLC0415 - optional backend
-
-            self._tasks = TasksFaceTracker(self.options.face_model, video=not self.options.static_image_mode,
-                                           mirrored=self.options.mirrored)
+        self._closed = False
 
     # -- lifecycle -------------------------------------------------------------------------------
     @property
-    def face_backend(self) -> FaceBackend:
-        """The face backend in use (after any fallback)."""
-        return FaceBackend(self.options.face_backend)
-
-    @property
-    def tracker(self) -> Tracker | None:
-        """The solutions tracker (None when the Tasks backend does the face and nothing else runs)."""
-        opts = self.options
-        if self._tracker is None and (opts.hands or opts.shrug or (opts.face and not opts.tasks_face)):
-            self._tracker = Tracker(opts.tracker_options())
+    def tracker(self) -> Tracker:
+        """The MediaPipe tracker, built on first use (replays of recorded landmarks never need it)."""
+        if self._tracker is None:
+            if self._closed:
+                raise VisionError("this Pipeline was closed: build a new one")
+            self._tracker = Tracker(self.options.tracker_options())
         return self._tracker
 
     def close(self) -> None:
@@ -226,12 +194,7 @@ class Pipeline:
             if self._tracker is not None and self._owns_tracker:
                 self._tracker.close()
             self._tracker = None
-            if self._worker is not None:
-                self._worker.shutdown(wait=True)
-                self._worker = None
-            if self._tasks is not None:
-                self._tasks.close()
-                self._tasks = None
+            self._closed = True
 
     def __enter__(self) -> "Pipeline":
         return self
@@ -249,6 +212,22 @@ class Pipeline:
         """Use a (new) personal sign model from the next frame on (None: population scores only)."""
         with self._lock:
             self.personal = personal
+            self.recognizer.retune(self._recognizer_config(self.sensitivity, personal))
+
+    def _recognizer_config(self, sensitivity: Sensitivity | None, personal: PersonalSigns | None) -> RecognizerConfig:
+        """The options' recognizer with the person's thresholds; their taught signs keep the usual bar
+        while talking (their own margin was learnt from their talking)."""
+        config = retuned(self.options.recognizer, sensitivity)
+        if personal is not None:
+            config = replace(config, talking_enter_exempt=tuple(dict.fromkeys(
+                config.talking_enter_exempt + personal.gestures)))
+        return config
+
+    def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:
+        """Use the person's (new) thresholds from the next frame on; the signs being made stay on."""
+        with self._lock:
+            self.sensitivity = sensitivity
+            self.recognizer.retune(self._recognizer_config(sensitivity, self.personal))
 
     def reset(self) -> None:
         """Forget the stream's history (new clip or camera restart)."""
@@ -260,8 +239,9 @@ class Pipeline:
             self._appearance = None
             self._auto_profile = None
             self._baseline_since = None
-            if self._tasks is not None:
-                self._tasks.restart()
+            restart = getattr(self._tracker, "restart", None)  # a recorded stand-in has none
+            if restart is not None:
+                restart()
 
     @property
     def baseline_profile(self) -> Profile | None:
@@ -288,12 +268,10 @@ class Pipeline:
         """The face signs' scores and sides against ``profile``'s neutral (None: the population's;
         the current one is ``self.baseline_profile``), and the population's geometry (the talking
         detector's reference)."""
-        if self.signs is not None and reading.backend is FaceBackend.TASKS:
-            signed = score_face_signs(reading, self.neutral(profile), self.signs)
-            return signed.scores, signed.sides, self.signs.population.geometry
-        rules = self._mesh_rules(profile)
-        face_scores, face_sides = face_gestures.score_face(face, profile, rules)
-        return face_scores, face_sides, {name: stat.mean for name, stat in rules.population.stats.items()}
+        if self.signs is None or not reading.blendshapes:
+            return {}, {}, {}
+        signed = score_face_signs(reading, self.neutral(profile), self.signs)
+        return signed.scores, signed.sides, self.signs.population.geometry
 
     def _signing(self, timestamp: float, face_scores: dict[Gesture, float], reading, face) -> bool:
         """Whether this frame shows a face sign, which then stays out of the running baseline: the
@@ -347,25 +325,7 @@ class Pipeline:
         )
 
     def _track(self, frame: Frame) -> Landmarks:
-        tracker = self.tracker
-        if self._tasks is None:
-            return tracker.process(frame)
-        if tracker is None:
-            return self._tasks.process(frame)
-        if tracker.options.parallel and not self.options.static_image_mode:
-            # The Tasks face graph on a worker thread while the hands run here (MediaPipe releases the
-            # GIL): on two free cores a frame costs max(face, hands), as with the solutions graphs.
-            if self._worker is None:
-                from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
-
-                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aluette-face")
-            pending = self._worker.submit(self._tasks.process, frame)
-            body = tracker.process(frame)
-            face = pending.result()
-        else:
-            face = self._tasks.process(frame)
-            body = tracker.process(frame)
-        return replace(body, face=face.face, blendshapes=face.blendshapes)
+        return self.tracker.process(frame)
 
     def score(self, landmarks: Landmarks) -> FrameScores:
         """The static stage alone (features and per-frame scores), e.g. on recorded landmarks."""
@@ -405,14 +365,6 @@ class Pipeline:
             self._appearance_age = 0
         return self._appearance
 
-    def _mesh_rules(self, profile: Profile | None):
-        """The fallback's rule set: a calibrated profile gets the ':calibrated' rules. The running
-        baseline is not a calibration (it is taken while the person talks and signs), so it keeps the
-        population rules, measured against its own neutral."""
-        calibrated = profile is not None and not (
-            profile is self._auto_profile and self.options.baseline_rules == "population")
-        return self.mesh_rules_calibrated if calibrated and self.mesh_rules_calibrated else self.mesh_rules
-
     def neutral(self, profile: Profile | None) -> Neutral | None:
         """The person's neutral face for the Tasks scores: the profile's values, the population's for
         any the profile lacks; None without a profile (then the population's). Rebuilt when the
@@ -431,8 +383,7 @@ class Pipeline:
         """The typed reading of one face: geometry and appearance split, blendshapes by their names."""
         geometry = {k: v for k, v in face.items() if k not in APPEARANCE_KEYS}
         appearance = {k: v for k, v in face.items() if k in APPEARANCE_KEYS}
-        backend = FaceBackend.TASKS if blendshapes else FaceBackend.MESH
-        return FaceReading(dict(blendshapes or {}), geometry, appearance, backend)
+        return FaceReading(dict(blendshapes or {}), geometry, appearance)
 
     def score_parts(
         self,
@@ -586,17 +537,6 @@ def _hand_over(hands: tuple[HandLandmarks, ...], points, face_width: float | Non
             if float(np.min((d * d).sum(axis=1))) < reach:
                 return True
     return False
-
-
-def _notice(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def _optional_rules(backend: str):
-    try:
-        return face_gestures.load_thresholds(backend=backend)
-    except VisionError:
-        return None  # an older thresholds file without calibrated rules: population rules still work
 
 
 def _profile_shoulders(profile: Profile | None) -> tuple[float, float] | None:

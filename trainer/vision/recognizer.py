@@ -115,7 +115,26 @@ class RecognizerConfig:
     its speech: the held-out clips' two winks during or right after speech, neither a sign); they get
     ``talking_hold_ms`` as well while the person talks. The wink was added on 2026-12-02 (clips2): the
     40 leave-one-person-out folds of ``scripts/clip_lopo.py`` chose it 39 times (the 40th chose it
-    with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost."""
+    with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost. The look up
+    is not here though speakers glance up between words (10 look-ups on the 51 talking clips,
+    mediapipe 1.2.3, 2026-12-04): held like a mouth sign it loses two look-ups made while talking
+    (lp_d11 at 8.3 s, lppage_ia1 at 4.15 s; docs/vision-face.md)."""
+    talking_holds: tuple[tuple[Gesture, float], ...] = ((Gesture.HEAD_TILT, 2000.0),)
+    """Gestures held longer than ``talking_hold_ms`` while talking (milliseconds): a talking head sways
+    for a second or two at a time (head tilts of 0.44-2.16 s on the 51 talking clips), a deliberate
+    tilt is held longer. The clips hold one head tilt annotated as a sign (lp_s20, 0-2.6 s, from the
+    first frame): still seen."""
+    talking_enter: float | None = 0.8
+    """While talking, a speech-prone gesture (mouth signs and ``talking_also``) must score at least this
+    to begin (None: its usual ``enter``): the bar raised for the signs speech imitates, besides the
+    longer hold. With the head tilt's 2 s above, chosen in 75 of 75 leave-one-person-out folds among
+    the options that lose no sign (0.7, 0.8, 0.85; scripts/clip_lopo.py on the 77 clips recorded with
+    mediapipe 1.2.3, 2026-12-04): held out, talking clips 3.76 -> 3.29 false events a minute (49
+    people), annotated clips 5.68 -> 5.23, signs 31 of 57 before and after."""
+    talking_enter_exempt: tuple[Gesture, ...] = ()
+    """Gestures ``talking_enter`` leaves alone: the signs a person taught, whose own margin was set
+    from their talking (``personal.teach``); raised again, one of lppage_ia1's taught winks (0.35 s,
+    his rapid faces read as talking) was lost (one-take evaluation 12/14 -> 11/14 later takes)."""
     talk_hangover_ms: float = 1500.0
     """Talking is assumed to go on this long after the detector last saw it (pauses between words)."""
     unsure_enter: float | None = 0.95
@@ -228,9 +247,20 @@ class Recognizer:
         self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
         self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
                         for g in self.config.gestures}
+        self._talking_holds = dict(self.config.talking_holds)
 
     def reset(self) -> None:
         self.__init__(self.config)
+
+    def retune(self, config: RecognizerConfig) -> None:
+        """Use ``config``'s thresholds and times from the next frame on, keeping every track where it
+        is (a person moving their threshold in Practice does not lose the sign they are making)."""
+        if config.gestures != self.config.gestures:
+            raise ValueError("retune keeps the same gestures: build a new Recognizer for another set")
+        self.config = config
+        self._talking_holds = dict(config.talking_holds)
+        self._timings = {g: config.timing(g) for g in config.gestures}
+        self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
 
     # -- talking -----------------------------------------------------------------------------
     def _update_talking(self, frame: FrameScores) -> float:
@@ -320,7 +350,11 @@ class Recognizer:
         elif track.yielded and score < timing.exit:
             track.yielded = False
         if track.phase is TrackPhase.IDLE:
-            if score >= timing.enter and t >= track.refractory_until and not track.yielded:
+            enter = timing.enter
+            if (talking and self.config.talking_enter is not None and self._speech_prone(gesture)
+                    and gesture not in self.config.talking_enter_exempt):
+                enter = max(enter, self.config.talking_enter)
+            if score >= enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
             if score < timing.exit:
@@ -330,7 +364,8 @@ class Recognizer:
                 track.peak = score
             # Talking seen at any moment of the hold keeps the longer hold.
             track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
-            hold = self.config.talking_hold_ms if track.onset_talking else timing.hold_ms
+            hold = self._talking_holds.get(gesture, self.config.talking_hold_ms) if track.onset_talking \
+                else timing.hold_ms
             if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
                 # The person's neutral face is not known yet (the first second of a stream without a
                 # calibrated profile): a face sign measured against the population's neutral is not

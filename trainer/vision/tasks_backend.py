@@ -1,87 +1,55 @@
-"""The default face backend: MediaPipe Tasks ``FaceLandmarker`` (478 points + 52 blendshapes).
+"""The face tracker: MediaPipe Tasks ``FaceLandmarker`` (478 points + 52 blendshapes).
 
 The model ships in the repository (``models/face_landmarker.task``, Apache-2.0, see models/README.md)
-and is loaded offline; its sha256 is checked before use. A path given by the caller or
-``$ALUETTE_FACE_MODEL`` overrides it. ``resolve_face_model`` says which file to use, or why none can be
-used: then the app and the commands fall back to the solutions face mesh (same gesture names) and say so
-in one line.
+and is loaded offline after its sha256 check (:mod:`trainer.vision.tasks_models`); a path given by the
+caller or ``$ALUETTE_FACE_MODEL`` overrides it. There is no other face backend: a missing or altered
+model is an error that says how to restore it.
 
-It produces the same ``Landmarks`` as ``trainer.vision.landmarks.Tracker`` (face points in pixels,
-x*w, y*h, z*w) plus ``blendshapes``; ``blendshape_features`` turns those into ``bs_<name>`` features so
-``trainer.vision.face_gestures`` can score the same gesture names with the ``tasks`` rules of
-models/thresholds.json. Video mode needs strictly increasing timestamps (MediaPipe's rule); we pass
-the source's own timestamps, never the wall clock.
+It produces ``Landmarks`` (face points in pixels, x*w, y*h, z*w) with ``blendshapes``;
+``blendshape_features`` turns those into ``bs_<name>`` features and left/right summaries. Video mode
+needs strictly increasing timestamps (MediaPipe's rule); we pass the source's own timestamps, never the
+wall clock.
 
 Imports numpy and trainer.vision; MediaPipe only when a tracker is built.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
 import numpy as np
 
-from trainer.vision.calibration import data_folder
-from trainer.vision.landmarks import reindex_mirrored_face
+from trainer.vision.mirroring import reindex_mirrored_face
 from trainer.vision.quiet import quiet_native_logs
+from trainer.vision.tasks_models import ModelChoice, TasksModel, VideoClock, model_bytes, resolve_model, to_srgb
 from trainer.vision.types import Frame, Landmarks, VisionError
 
-MODEL_NAME = "face_landmarker.task"
-BUNDLED_MODEL = Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
-BUNDLED_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
-"""sha256 of Google's face_landmarker.task (float16, version 1) as committed in models/."""
-
-
-@dataclass(frozen=True, slots=True)
-class ModelChoice:
-    """Which Tasks model file to use (``path``), or None with ``reason`` saying why not."""
-
-    path: Path | None
-    reason: str = ""
-
-
-_VERIFIED: dict[tuple[str, float, int], bool] = {}
-
-
-def _sha256_ok(path: Path) -> bool:
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_mtime, stat.st_size)
-    if key not in _VERIFIED:  # 3.7 MB hashed once per process and file version (~10 ms)
-        _VERIFIED[key] = hashlib.sha256(path.read_bytes()).hexdigest() == BUNDLED_SHA256
-    return _VERIFIED[key]
+MODEL_NAME = TasksModel.FACE.file
 
 
 def resolve_face_model(path: Path | str | None = None) -> ModelChoice:
-    """The model file to use: ``path``, else ``$ALUETTE_FACE_MODEL``, else the data folder's copy, else
-    the bundled models/face_landmarker.task when its sha256 is Google's. A path given explicitly must
-    exist (VisionError: the user asked for it); a missing or altered bundled file gives ``path=None``
-    and the reason (the caller falls back to the solutions face mesh)."""
-    if path is not None:
-        chosen = Path(path)
-        if not chosen.is_file():
-            raise VisionError(
-                f"face model {chosen} not found: give the path of a {MODEL_NAME} file, or leave it out "
-                "to use the bundled one"
-            )
-        return ModelChoice(chosen)
-    for candidate in (os.environ.get("ALUETTE_FACE_MODEL"), data_folder() / MODEL_NAME):
-        if candidate and Path(candidate).is_file():
-            return ModelChoice(Path(candidate))
-    if not BUNDLED_MODEL.is_file():
-        return ModelChoice(None, f"{BUNDLED_MODEL} is missing")
-    if not _sha256_ok(BUNDLED_MODEL):
-        return ModelChoice(None, f"{BUNDLED_MODEL} fails its sha256 check (expected {BUNDLED_SHA256[:12]}...)")
-    return ModelChoice(BUNDLED_MODEL)
+    """The face model file to use, or why none can be (:func:`tasks_models.resolve_model`)."""
+    return resolve_model(TasksModel.FACE, path)
 
 
 def find_face_model(path: Path | str | None = None) -> Path | None:
-    """The model file to use, or None when none is usable (then use the solutions face mesh)."""
+    """The face model file to use, or None when none is usable."""
     return resolve_face_model(path).path
+
+
+def import_tasks():
+    """``(mediapipe, mediapipe.tasks.python.vision, BaseOptions)``, or VisionError saying what to install."""
+    try:
+        with quiet_native_logs():
+            import mediapipe as mp  # noqa: PLC0415 - heavy, loaded only when a tracker is built
+            from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
+    except ImportError as error:  # pragma: no cover - the vision extra is installed in dev and CI
+        raise VisionError(
+            f"mediapipe is not installed ({error}): install the vision extras (pip install -e '.[vision]')"
+        ) from error
+    return mp, vision, BaseOptions
 
 
 def mirror_blendshapes(shapes: dict[str, float] | None) -> dict[str, float] | None:
@@ -127,25 +95,14 @@ class TasksFaceTracker:
     def __init__(self, model_path: Path | str | None = None, *, video: bool = False, mirrored: bool = False) -> None:
         self.mirrored = mirrored
         """Frames flipped like a selfie view: the mesh is re-indexed and the blendshapes' Left/Right
-        swapped, so both name the subject's own side (as the solutions ``Tracker`` does)."""
-        choice = resolve_face_model(model_path)
-        model = choice.path
-        if model is None:
-            raise VisionError(
-                f"no usable {MODEL_NAME} ({choice.reason}): restore it from git (models/) or use the "
-                "solutions face mesh backend (--backend mesh)"
-            )
-        try:
-            with quiet_native_logs():
-                import mediapipe as mp  # noqa: PLC0415 - heavy
-                from mediapipe.tasks.python import BaseOptions, vision  # noqa: PLC0415
-        except ImportError as error:  # pragma: no cover - vision extras installed in dev and CI
-            raise VisionError("mediapipe is not installed: pip install mediapipe==0.10.21") from error
+        swapped, so both name the subject's own side."""
+        model, data = model_bytes(TasksModel.FACE, model_path)
+        mp, vision, base_options = import_tasks()
         self._mp = mp
         self.video = video
         self.model_path = model
         options = vision.FaceLandmarkerOptions(
-            base_options=BaseOptions(model_asset_buffer=model.read_bytes()),
+            base_options=base_options(model_asset_buffer=data),
             running_mode=vision.RunningMode.VIDEO if video else vision.RunningMode.IMAGE,
             num_faces=1,
             output_face_blendshapes=True,
@@ -157,16 +114,12 @@ class TasksFaceTracker:
         except (RuntimeError, ValueError) as error:
             raise VisionError(f"{model} is not a usable {MODEL_NAME} ({error}): get the official model") from None
         self._lock = threading.Lock()
-        self._last_ms: int | None = None
-        self._offset_ms = 0
+        self._clock = VideoClock()
 
     def restart(self) -> None:
-        """A new stream whose clock starts again (the graph itself needs increasing timestamps, so the
-        new stream's are shifted past the last one)."""
+        """A new stream whose clock starts again (see :class:`tasks_models.VideoClock`)."""
         with self._lock:
-            if self._last_ms is not None:
-                self._offset_ms = self._last_ms + 1
-                self._started = False
+            self._clock.restart()
 
     def close(self) -> None:
         with self._lock:
@@ -181,31 +134,17 @@ class TasksFaceTracker:
         self.close()
 
     def process(self, frame: Frame) -> Landmarks:
-        image = frame.image
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-            raise VisionError(
-                f"frame {frame.index} has shape {getattr(image, 'shape', None)}: expected H x W x 3 uint8 BGR"
-            )
-        height, width = image.shape[:2]
-        import cv2  # noqa: PLC0415 - cvtColor is ~10x faster than a numpy channel flip + copy
+        rgb = to_srgb(frame.image, frame.index)
+        return self.detect(self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb), frame)
 
-        rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-        mp_image = self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
+    def detect(self, mp_image, frame: Frame) -> Landmarks:
+        """The face in ``mp_image`` (an SRGB ``mediapipe.Image`` of ``frame``, converted once by the caller)."""
+        width, height = mp_image.width, mp_image.height
         with self._lock:
             if self._landmarker is None:
                 raise VisionError("this TasksFaceTracker was closed: build a new one")
             if self.video:
-                if not getattr(self, "_started", True):
-                    self._offset_ms -= int(round(frame.timestamp * 1000))  # the new stream's first frame
-                    self._started = True
-                stamp = int(round(frame.timestamp * 1000)) + self._offset_ms
-                if self._last_ms is not None and stamp <= self._last_ms:
-                    raise VisionError(
-                        f"frame {frame.index} at {frame.timestamp:.3f} s is not after the previous frame: "
-                        "video mode needs strictly increasing timestamps"
-                    )
-                self._last_ms = stamp
-                result = self._landmarker.detect_for_video(mp_image, stamp)
+                result = self._landmarker.detect_for_video(mp_image, self._clock.stamp(frame.timestamp, frame.index))
             else:
                 result = self._landmarker.detect(mp_image)
         if not result.face_landmarks:

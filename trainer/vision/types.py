@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 
 import numpy as np
 
@@ -53,7 +52,7 @@ class Landmarks:
     face: np.ndarray | None = None
     """478 x 3 refined face mesh in pixels, or None when no face was found."""
     blendshapes: dict[str, float] | None = None
-    """The Tasks FaceLandmarker's 52 blendshape scores, when that backend is used."""
+    """The FaceLandmarker's 52 blendshape scores (None when no face was found)."""
     hands: tuple[HandLandmarks, ...] = ()
     pose: np.ndarray | None = None
     """33 x 4 pose points (x, y, z pixels; visibility), only when the shrug is wanted."""
@@ -63,27 +62,17 @@ BLENDSHAPE_PREFIX = "bs_"
 """Blendshapes inside a flat feature table (a running baseline, a profile) are ``bs_<MediaPipe name>``."""
 
 
-class FaceBackend(Enum):
-    """Which face tracker produced a reading."""
-
-    TASKS = "tasks"
-    """MediaPipe Tasks FaceLandmarker: 478 points + 52 blendshapes (the default)."""
-    MESH = "mesh"
-    """MediaPipe solutions face mesh: 478 points, no blendshapes (the fallback)."""
-
-
 @dataclass(frozen=True, slots=True)
 class FaceReading:
     """One face in one frame."""
 
     blendshapes: Mapping[str, float]
     """MediaPipe's blendshape scores by their own names (``mouthPucker``, ``eyeBlinkLeft``...; the
-    side is the subject's own). Empty for the mesh backend."""
+    side is the subject's own). Empty only for recordings made without them."""
     geometry: Mapping[str, float]
     """``trainer.vision.face_features`` of the 478 points."""
     appearance: Mapping[str, float] = field(default_factory=dict)
     """``trainer.vision.face_features.mouth_appearance`` (empty when not measured)."""
-    backend: FaceBackend = FaceBackend.TASKS
 
     def flat(self) -> dict[str, float]:
         """One table (geometry, appearance, ``bs_``-prefixed blendshapes): what profiles and the
@@ -115,15 +104,14 @@ class FrameScores:
     eyes_hidden: bool = False
     """A hand was in front of an eye: the signs read from both eyes' closure were muted."""
     blendshapes: dict[str, float] = field(default_factory=dict)
-    """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty with the
-    face mesh fallback or without a face). A personal model reads them here."""
+    """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty without a
+    face). A personal model reads them here."""
     mouth_activity: float | None = None
     """How far the lips are apart beyond a fixed neutral (the user's, or the population's: a running
     baseline taken during speech would clip the strokes), in fractions of the inter-ocular distance:
     the recognizer's talking detector counts its reversals. None without a face."""
     jaw_open: float | None = None
-    """MediaPipe's ``jawOpen`` blendshape (Tasks backend; None with the mesh fallback or without a
-    face): the talking detector's second channel. Some speakers articulate with the jaw more than
+    """MediaPipe's ``jawOpen`` blendshape (None without a face): the talking detector's second channel. Some speakers articulate with the jaw more than
     with the lips' gap."""
     neutral_known: bool = True
     """False while the pipeline is still learning this stream's neutral face (video without a

@@ -72,9 +72,9 @@ def panel(settings: Settings) -> None:
         showing=showing, width=110, title="The face across", epoch=game["origin"] if wall else None,
     ), unsafe_allow_html=True)
     if wall:
-        import streamlit.components.v1 as components
+        from trainer.ui.st_adapter import run_script
 
-        components.html(watch_view.CLOCK_JS, height=0)
+        run_script(watch_view.CLOCK_JS)
     st.button("seen!", key="catch_seen", on_click=_seen, type="primary")
     if clicks:
         last = clicks[-1]

@@ -11,7 +11,9 @@ bots actually did (:mod:`trainer.ui.coach`). This page draws them, turns clicks 
 the person's inputs, and saves, resumes and replays games through the Store.
 
 A message belongs to its moment: a refusal to the trick it was made in, the signs sent and the
-catches to their deal, a deal's result to the time between its end and the next deal's first card.
+catches to their deal, a deal's result to its review (from its end to the person's "Next deal"). One
+deal is on screen at a time: during a review the hand, the signs, the catches, the tricks and the
+coach are the closed deal's; after "Next deal" the screen belongs to the new deal alone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import streamlit as st
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
-from trainer.bots.table_setup import TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
+from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
@@ -66,13 +68,23 @@ def _session() -> GameSession | None:
 
 
 def _autosave(session: GameSession) -> None:
-    persistence.autosave(session.to_json())
+    """Save the game in its own autosave slot (one per game, kept until the person deletes it)."""
+    session.autosave_name = persistence.autosave(session.to_json(), session.autosave_name) or session.autosave_name
 
 
 # -- moments: what a message speaks of ---------------------------------------------------------------
 
 def _deal_moment(session: GameSession) -> tuple:
-    return (id(session), session.table.game.deal_number)
+    return (id(session), shown_deal(session))
+
+
+def shown_deal(session: GameSession) -> int:
+    """The deal the screen belongs to: the closed one during its review (and at the game's end),
+    else the one being played."""
+    closed = _closed_trick(session)
+    if closed is not None and closed[1] is not None:
+        return closed[1].deal
+    return session.table.game.deal_number
 
 
 def _trick_moment(session: GameSession) -> tuple:
@@ -98,7 +110,10 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult 
     table's events by :func:`trainer.ui.table_events.closed_trick`)."""
     from trainer.ui.table_events import closed_trick
 
-    return closed_trick(session.table.events)
+    closed = closed_trick(session.table.events)
+    if closed is not None and closed[1] is not None and not (session.reviewing or session.table.is_over):
+        return None  # after "Next deal" the screen belongs to the new deal
+    return closed
 
 
 # -- setup, saved games, replay -----------------------------------------------------------------
@@ -110,6 +125,7 @@ def table_settings(settings: Settings) -> TableSettings:
         players=int(get("play_players", 4)), preset=settings.preset, vigilance=get("play_vigilance", "normal"),
         lies=bool(get("play_lies", False)), convention=settings.convention,
         partner=get("play_partner", "heuristic"), opponents=get("play_opponents", "heuristic"),
+        calls=int(get("play_calls", DEFAULT_CALLS)),
     )
 
 
@@ -139,11 +155,15 @@ def _settings_panel(settings: Settings) -> None:
                      help="Signs (and the words after them) may bluff: your lies are sent, and the bots "
                           "trust every sign less.")
     alone = st.session_state.get("play_players", 4) == 3
-    bots = st.columns(3)
+    bots = st.columns(4)
     bots[0].selectbox("Your partner", BOT_NAMES, key="play_partner", disabled=alone,
                       help="At three everybody plays alone." if alone else None)
     bots[1].selectbox("Opponents", BOT_NAMES, key="play_opponents")
-    bots[2].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
+    bots[2].number_input("'seen!' calls a deal", 1, 20, DEFAULT_CALLS, key="play_calls", disabled=alone,
+                         help="How many signs each player may call seen a deal. A wrong call spends one "
+                              "too, so clicking blindly leaves none for a real sign; the bots' catches "
+                              "count the same way.")
+    bots[3].button("New game", key="play_new", type="primary", on_click=_new_game, args=(settings,))
     st.caption(f"Preset **{settings.preset}**, convention **{settings.convention}** (sidebar). "
                f"Next game: {table_settings(settings).summary()}.")
 
@@ -158,17 +178,29 @@ def _setup_panel(settings: Settings) -> None:
         session = _session()
         if session is not None:
             save_cols = st.columns([3, 1])
-            name = save_cols[0].text_input("Save as", value=f"game-{session.seed}", key="play_save_name")
+            if st.session_state.get("_save_name_for") != id(session):
+                # A new or resumed game: the name offered is this game's, not the previous one's.
+                st.session_state["_save_name_for"] = id(session)
+                st.session_state["play_save_name"] = f"game-{session.seed}"
+            name = save_cols[0].text_input("Save as", key="play_save_name")
             if save_cols[1].button("Save", key="play_save"):
                 problem = persistence.save_named_game(name, session.to_json())
                 st.error(problem) if problem else st.toast(f"Saved as {name.strip()}")
         saved = persistence.saved_games()
         if saved:
-            load_cols = st.columns([3, 1, 1])
+            load_cols = st.columns([3, 1, 1, 1])
             chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved")
+            if load_cols[3].button("Delete", key="play_delete", help="Delete this saved game for good"):
+                problem = persistence.delete_game(chosen)
+                st.error(problem) if problem else st.toast(f"Deleted {chosen}")
+                if problem is None:
+                    st.rerun()
             if load_cols[1].button("Resume", key="play_resume"):
                 try:
-                    st.session_state["game"] = persistence.resume_game(chosen)
+                    resumed = persistence.resume_game(chosen)
+                    if chosen.startswith(persistence.AUTOSAVE_PREFIX):
+                        resumed.autosave_name = chosen  # the game goes on in its own autosave
+                    st.session_state["game"] = resumed
                     st.session_state["replay"] = None
                     st.session_state["sent_signs"] = []
                     st.session_state["play_error"] = None
@@ -219,16 +251,24 @@ def _replay_panel(settings: Settings) -> bool:
 
 # -- drawing ---------------------------------------------------------------------------------------
 
-def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None = None, colour: str = WIN_COLOUR) -> str:
-    """A card picture (the code only in its tooltip), framed and labelled when ``mark`` is given."""
+def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None = None, colour: str = WIN_COLOUR,
+               seat: int | None = None, players: int = 4) -> str:
+    """A card picture (the code only in its tooltip), framed and labelled when ``mark`` is given; a
+    card on the table names the seat that played it (``North-East: roi de coupe``)."""
     name = talk.card_name(card, settings.language)
+    if seat is not None:
+        name = f"{'you' if seat == HUMAN_SEAT else short_name(seat, players)}: {name}"
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
-    svg = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
-    picture = render.svg_html(svg, width=width, title=title)
+    svg = render.svg_html(render.card_svg(card, language=settings.language, width=width, convention=settings.convention),
+                          width=width, title=title)
+    where = "" if seat is None else f" class='aluette-card' data-seat='{seat}'"
+    if seat is not None:  # a card on the table: as wide as its drawing, placed by its seat's side
+        where += " style='display:inline-block;text-align:center'"
+    where = where or " style='text-align:center'"
     if mark is None:
-        return f"<div style='text-align:center'>{picture}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
-    return (f"<div style='text-align:center'><div style='display:inline-block;border:4px solid {colour};"
-            f"border-radius:10px;padding:2px'>{picture}</div><div style='font-size:0.85em'>{html.escape(name)}"
+        return f"<div{where}>{svg}<div style='font-size:0.85em'>{html.escape(name)}</div></div>"
+    return (f"<div{where}><div style='display:inline-block;border:4px solid {colour};"
+            f"border-radius:10px;padding:2px'>{svg}</div><div style='font-size:0.85em'>{html.escape(name)}"
             f"<br/><b style='color:{colour}'>{html.escape(mark)}</b></div></div>")
 
 
@@ -236,9 +276,21 @@ def _card_picture(card: Card, settings: Settings, width: int = 96) -> None:
     st.markdown(_card_html(card, settings, width), unsafe_allow_html=True)
 
 
+def _in_time_order(events) -> list:
+    """Sign events in the order they were made: by their moment on a timed table (a bot chooses
+    its moment ahead, a camera sign began before it was sent), else as recorded."""
+    return sorted(events, key=lambda e: (e.at if e.at is not None else -1.0, e.index))
+
+
 def _seat_signs(session: GameSession, seat: int) -> list:
-    """The signs of ``seat`` this deal that the person saw (an opponent's only when caught)."""
-    return [t.event for t in session.table.visible_signs(HUMAN_SEAT) if t.event.seat == seat]
+    """The signs of ``seat`` in the deal on screen that the person saw (an opponent's only when
+    caught), in time order; on a timed table only those already begun."""
+    deal = shown_deal(session)
+    now = session.game_time() if session.timed else None
+    return _in_time_order(
+        t.event for t in session.table.visible_signs(HUMAN_SEAT, all_deals=True)
+        if t.deal == deal and t.event.seat == seat and (now is None or t.event.at is None or t.event.at <= now)
+    )
 
 
 def _words(event, settings: Settings) -> str:
@@ -268,7 +320,7 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
     signs = _seat_signs(session, seat)
     latest = signs[-1] if signs else None
     n = view.players
-    if session.timed:
+    if session.timed and session.partner_seat is not None:
         _watched_avatar(session, seat, latest)
     else:
         from trainer.deck import avatar_svg
@@ -277,7 +329,8 @@ def _seat_box(session: GameSession, seat: int, settings: Settings, view, turn: i
                                    label=short_name(seat, n)), width=84, title=seat_label(seat, n))
     dealer = " · dealer" if view.dealer == seat else ""
     label, won = _tricks_taken(session, view)
-    st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}** · cards: {view.hand_sizes[seat]}")
+    cards = "" if session.reviewing else f" · cards: {view.hand_sizes[seat]}"
+    st.markdown(f"**{seat_label(seat, n)}**{dealer}  \n{label}: **{won[seat]}**{cards}")
     if turn == seat:
         st.markdown(f"<span style='background:{TURN_COLOUR};padding:2px 8px;border-radius:8px'>"
                     f"▶ {short_name(seat, n)} to play</span>", unsafe_allow_html=True)
@@ -303,7 +356,8 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     n = session.players
     label = short_name(seat, n)
     opponent = seat in table.watch.watchers(HUMAN_SEAT)
-    events = [t.event for t in table.history if t.deal == table.game.deal_number and t.event.seat == seat]
+    deal = shown_deal(session)
+    events = [t.event for t in table.history if t.deal == deal and t.event.seat == seat]
     showing = tuple(
         watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
         for e in watch_view.to_show(events, now=now, hold=hold)
@@ -320,9 +374,11 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     st.markdown(watch_view.SHOW_CSS + watch_view.seat_html(
         seat, base_svg=base, looking_svg=looking, spells=spells, now=now, showing=showing, width=84,
         title=seat_label(seat, n), epoch=epoch), unsafe_allow_html=True)
-    if opponent:
-        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,),
-                  help=f"Click while {label} shows a sign to catch it")
+    if opponent and not session.reviewing:
+        left = table.calls_left(HUMAN_SEAT)
+        st.button("seen!", key=f"seen_{seat}", on_click=_seen, args=(seat,), disabled=left == 0,
+                  help=f"Click while {label} shows a sign to catch it" + (
+                      "" if left is None else f" ({left} call{'s' if left != 1 else ''} left this deal)"))
 
 
 def _seen(seat: int) -> None:
@@ -336,8 +392,12 @@ def _seen(seat: int) -> None:
         _say_error(session, f"Not counted: {error}.")
         return
     settings = state.settings()
+    left = session.table.calls_left(HUMAN_SEAT)
+    spent = "" if left is None else (
+        f" That call is spent: {left} left this deal." if left else
+        " That was your last call this deal: the table no longer hears your 'seen!' until the next.")
     if event is None:
-        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked."
+        text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked.{spent}"
     else:
         text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
     st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
@@ -345,7 +405,11 @@ def _seen(seat: int) -> None:
 
 
 def _catch_note(session: GameSession) -> None:
-    """The outcome of the latest "seen!" click of this deal."""
+    """The outcome of the latest "seen!" click of this deal, and the calls left."""
+    calls = session.settings.calls
+    if session.timed and session.partner_seat is not None and not session.reviewing and calls is not None:
+        left = session.table.calls_left(HUMAN_SEAT)
+        st.caption(f"'seen!' calls left this deal: **{left} of {calls}** — a wrong call spends one too.")
     note = st.session_state.get("catch_note")
     if not isinstance(note, tuple) or note[0] != _deal_moment(session):
         return
@@ -358,19 +422,21 @@ def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, st
     players = view.players
     if view.current_trick:
         plays = [((view.trick_leader + i) % players, c) for i, c in enumerate(view.current_trick)]
-        return {seat: _card_html(card, settings, 78) for seat, card in plays}
+        return {seat: _card_html(card, settings, 78, seat=seat, players=players) for seat, card in plays}
     closed = _closed_trick(session)
     if closed is None or closed[0] is None:
         return {}
     trick = closed[0]
     out = {}
     for seat, card in trick.plays(players):
+        where = {"seat": seat, "players": players}
         if trick.spoiled:
-            out[seat] = _card_html(card, settings, 78, mark="pourri", colour="#9e9e9e")
+            out[seat] = _card_html(card, settings, 78, mark="pourri", colour="#9e9e9e", **where)
         elif seat == trick.winner:
-            out[seat] = _card_html(card, settings, 78, mark=f"{'you win' if seat == HUMAN_SEAT else 'wins'} the trick")
+            out[seat] = _card_html(card, settings, 78, mark=f"{'you win' if seat == HUMAN_SEAT else 'wins'} the trick",
+                                   **where)
         else:
-            out[seat] = _card_html(card, settings, 78)
+            out[seat] = _card_html(card, settings, 78, **where)
     return out
 
 
@@ -402,19 +468,24 @@ def _middle_row(session, settings, view, turn, cards, *, right: int) -> None:
     with middle[0]:
         _seat_box(session, 1, settings, view, turn)
     with middle[1]:
-        st.markdown(cards.get(1, _EMPTY), unsafe_allow_html=True)
+        _place(cards, 1, "left")
     with middle[2]:
         _centre(session, view, settings)
     with middle[3]:
-        st.markdown(cards.get(right, _EMPTY), unsafe_allow_html=True)
+        _place(cards, right, "right")
     with middle[4]:
         _seat_box(session, right, settings, view, turn)
 
 
 def _seat_with_card(session: GameSession, seat: int, settings: Settings, view, turn: int | None,
-                    cards: dict[int, str]) -> None:
+                    cards: dict[int, str], side: str = "left") -> None:
     _seat_box(session, seat, settings, view, turn)
-    st.markdown(cards.get(seat, _EMPTY), unsafe_allow_html=True)
+    _place(cards, seat, side)
+
+
+def _place(cards: dict[int, str], seat: int, side: str) -> None:
+    """A seat's card on the table, against the ``side`` of its column that faces its seat."""
+    st.markdown(f"<div style='text-align:{side}'>{cards.get(seat, _EMPTY)}</div>", unsafe_allow_html=True)
 
 
 _EMPTY = "<div style='height:40px'></div>"
@@ -426,6 +497,8 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
     six North (your partner) across, the two pairs of opponents around."""
     cards = _table_cards(session, view, settings)
     players = view.players
+    # The seat across (the partner) stands in the middle of its column, away from the side seats' cards.
+    st.markdown("<style>.st-key-seat_across {text-align: center}</style>", unsafe_allow_html=True)
     if players == 3:
         top = st.columns([1, 1, 1])
         with top[0]:
@@ -435,19 +508,28 @@ def _table(session: GameSession, view, settings: Settings, turn: int | None) -> 
         with top[2]:
             _seat_with_card(session, 2, settings, view, turn, cards)
     elif players == 6:
-        top = st.columns([1, 1, 1])
-        for col, seat in zip(top, (2, 3, 4)):
-            with col:
-                _seat_with_card(session, seat, settings, view, turn, cards)
+        # Each side seat's card lies beside it, toward the middle, in its own column: North-East's
+        # card is never above South-East's face (the rows share their five columns).
+        top = st.columns([1, 1, 1, 1, 1])
+        with top[0]:
+            _seat_box(session, 2, settings, view, turn)
+        with top[1]:
+            _place(cards, 2, "left")
+        with top[2], st.container(key="seat_across"):
+            _seat_with_card(session, 3, settings, view, turn, cards, side="center")
+        with top[3]:
+            _place(cards, 4, "right")
+        with top[4]:
+            _seat_box(session, 4, settings, view, turn)
         _middle_row(session, settings, view, turn, cards, right=5)
     else:
         top = st.columns([1, 1, 1])
-        with top[1]:
-            _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards)
+        with top[1], st.container(key="seat_across"):
+            _seat_with_card(session, PARTNER_SEAT, settings, view, turn, cards, side="center")
         _middle_row(session, settings, view, turn, cards, right=3)
     bottom = st.columns([1, 1, 1])
     with bottom[1]:
-        st.markdown(cards.get(HUMAN_SEAT, _EMPTY), unsafe_allow_html=True)
+        _place(cards, HUMAN_SEAT, "left")
         dealer = " · dealer" if view.dealer == HUMAN_SEAT else ""
         label, won = _tricks_taken(session, view)
         st.markdown(f"**{seat_label(HUMAN_SEAT, players)}**{dealer} · {label}: **{won[HUMAN_SEAT]}**")
@@ -463,6 +545,8 @@ def _turn_banner(session: GameSession, view) -> None:
     deal_over = closed is not None and closed[1] is not None
     text = talk.turn_text(view.phase, view.to_move, over=False, paused=session.paused, deal_over=deal_over,
                           players=view.players)
+    if session.reviewing and view.to_move == HUMAN_SEAT:
+        text = "You play first in the next deal: click Next deal when you have seen the result"
     if view.to_move == HUMAN_SEAT and not session.paused:
         st.success(text, icon=":material/front_hand:")
     else:
@@ -471,19 +555,20 @@ def _turn_banner(session: GameSession, view) -> None:
         st.button("Next deal" if deal_over else "Next trick", key="play_next", type="primary", on_click=_next)
 
 
-def _tricks_list(view, settings: Settings) -> None:
-    if not view.tricks:
+def _tricks_list(tricks, settings: Settings, players: int, deal: int) -> None:
+    """The tricks of the deal on screen (the closed deal's during its review)."""
+    if not tricks:
         return
     rows = []
-    n = view.players
-    for t in view.tricks:
+    n = players
+    for t in tricks:
         rows.append({
             "trick": t.number,
             "led by": short_name(t.leader, n),
             "cards": ", ".join(f"{short_name(s, n)}: {talk.card_name(c, settings.language)}" for s, c in t.plays(n)),
             "result": "pourri" if t.spoiled else short_name(t.winner, n),
         })
-    with st.expander(f"Tricks of this deal ({len(view.tricks)})"):
+    with st.expander(f"Tricks of deal {deal} ({len(tricks)})"):
         st.dataframe(rows, hide_index=True, width="stretch")
 
 
@@ -495,12 +580,15 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
     if not rows:
         return
     teams = ("your team", "opponents") if n == 4 else team_names(n)
+    # A static table: its cells wrap, so six seats' tricks and three teams fit the page's width
+    # (a data grid keeps each cell on one line and scrolls sideways).
     with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
-        st.dataframe([
-            {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
-             **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
-            for r in rows
-        ], hide_index=True, width="stretch", key="score_sheet")
+        with st.container(key="score_sheet"):
+            st.table([
+                {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
+                 **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
+                for r in rows
+            ])
 
 
 def _catch_banner(session: GameSession, settings: Settings) -> None:
@@ -508,9 +596,13 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     theirs, ours = [], []
     n = session.players
     team = {HUMAN_SEAT, session.partner_seat}
-    for catch in session.table.catches():
+    deal = shown_deal(session)
+    now = session.game_time() if session.timed else None
+    # A bot chooses its sign's moment ahead: its catches are told once the sign has begun.
+    for catch in (c for c in session.table.catches(all_deals=True) if c.deal == deal
+                  and (now is None or c.event.at is None or c.event.at <= now)):
         maker, by = catch.event.seat, catch.by
-        what = _signal_text(catch.event.signal, settings)
+        what = _signal_text(catch.event.signal, settings) + _words(catch.event, settings)
         if maker in team and by not in team:
             who = "your" if maker == HUMAN_SEAT else "your partner's"
             theirs.append(f"{short_name(by, n)} caught {who} sign: **{what}**")
@@ -519,7 +611,7 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     if theirs:
         st.warning("Caught by the opponents this deal: " + "; ".join(theirs) + ".", icon=":material/visibility:")
     if session.timed:
-        hints = coach.watched_notes(session.table.history, session.table.watch, session.table.game.deal_number)
+        hints = coach.watched_notes(session.table.history, session.table.watch, deal)
         if hints:
             st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
@@ -534,7 +626,8 @@ def _sign_notes_text(notes, settings: Settings, players: int = 4) -> str:
         seen = "North saw it" if n.seen_by_partner else "North missed it"
         caught = (f", caught by {talk.join([short_name(s, players) for s in n.caught_by])}" if n.caught_by
                   else ", no opponent caught it")
-        parts.append(f"{talk.sign_name(n.signal, settings.language)} ({seen}{caught})")
+        bluff = "a bluff: you did not hold it, " if not n.truthful else ""
+        parts.append(f"{talk.sign_name(n.signal, settings.language)}{_words(n, settings)} ({bluff}{seen}{caught})")
     return "; ".join(parts)
 
 
@@ -556,10 +649,12 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         else:
             lines.append("**You had made no sign** before North played: it knew nothing of your hand from you.")
         if note.partner_card is not None:
-            if note.belief:
-                lines.append(f"**North believed:** {talk.join(list(note.belief))}.")
+            # North's own reading of each sign it had received: the one story its card came from.
+            if note.readings:
+                lines.append("**What North made of them:** "
+                             + "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings) + ".")
             elif note.signs:
-                lines.append("**North believed:** nothing it could use about your cards still in hand.")
+                lines.append("**North believed:** nothing from you — it had missed your signs.")
             lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
                          f"{trick.number}: {note.why}.")
     if result is not None:
@@ -568,13 +663,18 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         lines.append(f"**Deal {result.deal} review**")
         if review.helped:
             lines.append("Your signs helped — " + "; ".join(review.helped) + ".")
+        if review.bluffs:
+            lines.append("Your bluffs — " + "; ".join(review.bluffs) + ".")
+        if review.unpaid:
+            lines.append("Signs that did not pay — " + "; ".join(review.unpaid) + ".")
         if review.would_help:
             lines.append("A sign would have helped — " + "; ".join(review.would_help) + ".")
         if review.caught:
             lines.append("A sign that cost you a catch — " + "; ".join(review.caught) + ".")
         if review.unsigned:
             lines.append("Signs your hand allowed that you did not make: " + talk.join(list(review.unsigned)) + ".")
-        if not (review.helped or review.would_help or review.caught or review.unsigned):
+        if not (review.helped or review.would_help or review.caught or review.unsigned or review.bluffs
+                or review.unpaid):
             lines.append("No sign changed North's play this deal, and none was caught.")
     with st.container(border=True, key="coach"):
         st.markdown("**Coach**  \n" + "  \n".join(lines))
@@ -622,6 +722,26 @@ def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -
     st.session_state["play_error"] = None
     st.session_state["sent_signs"].append((source, event, _deal_moment(session)))
     _autosave(session)
+
+
+def _chant_told(session: GameSession, view, settings: Settings) -> None:
+    """What was said before the first trick of the deal being played, told as the terminal tells
+    it: each chant vote and its outcome (a chant declined before the person was asked included),
+    each declaration and answer."""
+    from trainer.rules.events import Answered, CardsDealt, ChantDecided, ChantVoted, Declared
+    from trainer.ui.table_events import told
+
+    events = session.table.events
+    start = max((i for i, e in enumerate(events) if isinstance(e, CardsDealt)), default=0)
+    chant = [e for e in events[start:] if isinstance(e, (ChantVoted, ChantDecided, Declared, Answered))]
+    if not chant:
+        return
+    lines = told(chant, settings.language, view.players)
+    if view.chant and view.chant_receivers:
+        lines.append("Chant played: " + " and ".join(short_name(s, view.players) for s in view.chant_receivers)
+                     + " received the talon.")
+    with st.container(key="chant_told"):
+        st.caption(" ".join(lines))
 
 
 _DECLARE_LABELS = {
@@ -699,10 +819,13 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
                       type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
     moment = _deal_moment(session)
-    sent = [(source, e) for source, e, when in st.session_state["sent_signs"] if when == moment]
+    # The table's own record of each sign (its words told aloud since, its catches by eye since).
+    now = {t.event.index: t.event for t in session.table.history if t.deal == moment[1] and t.event.seat == HUMAN_SEAT}
+    sent = [(source, now.get(e.index, e)) for source, e, when in st.session_state["sent_signs"] if when == moment]
     if sent:
         st.caption("Sent to your partner this deal: " + "; ".join(
-            f"{_signal_text(e.signal, settings)} ({source}, North saw it"
+            f"{_signal_text(e.signal, settings)}{_words(e, settings)} ({source}"
+            f"{', a bluff' if not e.truthful else ''}, North saw it"
             f"{', caught by ' + talk.join([short_name(c, session.players) for c in e.caught_by]) if e.caught_by else ''})"
             for source, e in sent[-6:]))
     _announce_buttons(session, settings)
@@ -769,13 +892,13 @@ def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str |
     return None if error is None else error[1]
 
 
-def _scores(view) -> None:
+def _scores(view, deal: int) -> None:
     target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
     n = view.players
     teams = ("your team", "opponents") if n == 4 else team_names(n)
     st.markdown(
         f"**Score{target}:** " + " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores)) +
-        f" · deal {view.deal_number} · dealer {short_name(view.dealer, n) if view.dealer is not None else '—'}"
+        f" · deal {deal}" + (f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else "")
     )
 
 
@@ -813,7 +936,8 @@ def show() -> None:
     error = _current_error(session)
     if error:
         st.error(error)
-    _scores(view)
+    deal = shown_deal(session)
+    _scores(view, deal)
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
@@ -822,21 +946,28 @@ def show() -> None:
     _catch_banner(session, settings)
     _catch_note(session)
     if session.timed:
-        import streamlit.components.v1 as components
+        from trainer.ui.st_adapter import run_script
 
-        components.html(watch_view.CLOCK_JS, height=0)
+        run_script(watch_view.CLOCK_JS)
     turn = None if session.paused else view.to_move
     _table(session, view, settings, turn)
     _coach_panel(session, settings)
-    if view.chant_receivers and view.chant:
-        st.caption("Chant played: " + " and ".join(short_name(s, view.players) for s in view.chant_receivers)
-                   + " received the talon.")
+    if session.reviewing:
+        # The screen belongs to the closed deal until "Next deal": its tricks, not the next hand.
+        st.markdown(f"**Your hand** — deal {deal} is over: your cards for deal {deal + 1} are dealt when "
+                    "you click **Next deal**.")
+        _tricks_list(closed[1].tricks if closed and closed[1] else (), settings, view.players, deal)
+        _score_sheet(view)
+        if session.partner_seat is not None:
+            play_camera.panel(settings, session, _camera_send)  # keeps the camera's fragment running
+        return
+    _chant_told(session, view, settings)
     _decision_buttons(view)
     _hand(session, view, settings)
-    _tricks_list(view, settings)
+    _tricks_list(view.tricks, settings, view.players, deal)
     _score_sheet(view)
     if session.partner_seat is None:
-        st.caption("At three everybody plays alone: there is no partner to sign to.")
+        st.caption("At three everybody plays alone: there is no partner to sign to, and nobody signs.")
         return
     _sign_buttons(session, settings)
     play_camera.panel(settings, session, _camera_send)  # the camera's own fragment: never reruns the page

@@ -90,7 +90,9 @@ def panel(settings: Settings, session: Any, send: Send) -> None:
 
     def draw(reports: list) -> None:
         live = camera.current()
-        deal = session.table.view(0).deal_number
+        # During a deal's review the screen (this list included) still belongs to the closed deal.
+        game = session.table.game
+        deal = game.results[-1].deal if session.reviewing and game.results else game.deal_number
         made = handle(reports, deal=deal, convention=convention, settings=settings, send=send,
                       now=None if live is None else live.watcher.latest_timestamp)
         log: list[CameraSign] = st.session_state.setdefault("play_camera_log", [])

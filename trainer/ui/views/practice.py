@@ -24,7 +24,7 @@ from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
 from trainer.ui.settings import Handedness, Settings
-from trainer.ui.views import catch, teach
+from trainer.ui.views import catch, sensitivity, teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
 
 MAX_SEEN = 8
@@ -291,7 +291,8 @@ def _live_panel(settings: Settings, reports: list) -> None:
                    f"you have held it {tries.HOLD_AFTER_S:g} s after the ask.")
     _show_feedback(settings)
     _show_seen(settings)
-    st.markdown("**Meters** (the signs of your convention; red tick: where a sign turns on)")
+    st.markdown("**Meters** (the signs of your convention; red tick: where a sign turns on, yours to move "
+                "under *Sensitivity* below)")
     _meters(report, settings)
 
 
@@ -456,6 +457,7 @@ def show() -> None:
             _show_seen(settings)
     _calibration_panel(settings, mode)
     teach.panel(settings, mode)
+    sensitivity.panel(settings)
     catch.panel(settings)
     live = camera.current()
 

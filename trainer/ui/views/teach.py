@@ -55,7 +55,22 @@ def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal,
     saved = save(teacher_state.result)
     watcher.use_profile(persistence.load_profile())
     taught = ", ".join(render.gesture_label(s.gesture, language) for s in teacher_state.result.signs)
-    return f"Taught {taught} from {teacher_state.frames} frames" + (" and saved." if saved else " (not saved: no Store).")
+    message = f"Taught {taught} from {teacher_state.frames} frames" + (" and saved." if saved else " (not saved: no Store).")
+    left_out = sorted({c.gesture.value for c in teacher_state.checks if not c.accepted}
+                      - {s.gesture.value for s in teacher_state.result.signs})
+    if left_out:
+        message += f" Not taught (no take showed it clearly): {', '.join(left_out)}."
+    if teacher_state.reliability:
+        message += " How reliably each will be seen: " + "; ".join(r.describe() for r in teacher_state.reliability) + "."
+    return message
+
+
+def refusal(check: Any) -> tuple[str, float] | None:
+    """What to tell about a refused take (the reason, "try again"), with its meter (0..1: how much of
+    the bar the take reached); None for an accepted one."""
+    if check is None or check.accepted:
+        return None
+    return check.message(), max(0.0, min(1.0, check.meter))
 
 
 def taught_text(model: Any, language: Language) -> str:
@@ -77,10 +92,22 @@ def _follow(watcher: Any, teacher: Any, language: Language, status: Any) -> None
     """Show the prompt and progress until the session ends (the camera thread feeds the teacher);
     then the outcome, and the status line above (``status``, a placeholder) says what is taught now."""
     bar = st.progress(0.0, text="Starting…")
+    verdict = st.empty()
     last_frames, last_change = -1, time.monotonic()
+    shown = 0
     while True:
         state = teacher.state()
         bar.progress(state.progress, text=f"Step {state.step}/{state.steps}: {state.prompt}")
+        if len(state.checks) != shown:
+            shown = len(state.checks)
+            refused = refusal(state.last_check)
+            with verdict.container():
+                if refused is None:
+                    st.caption(f"Take kept ({render.gesture_label(state.last_check.gesture, language)}).")
+                else:
+                    text, meter = refused
+                    st.warning(f"Take refused: {text}.", icon=":material/replay:")
+                    st.progress(meter, text=f"That take reached {100 * meter:.0f} % of a clear sign")
         if state.done:
             break
         if state.frames != last_frames:

@@ -1,0 +1,83 @@
+"""Sensitivity a person can set: their own threshold per sign, used by the recognizer (and changed
+while it runs), on a recorded stream of a real clip (samples/streams_lp_d13_talking_then_faces.npz,
+no MediaPipe)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trainer.signals.gestures import Gesture
+from trainer.vision.pipeline import Pipeline, PipelineOptions
+from trainer.vision.recognizer import RecognizerConfig
+from trainer.vision.sensitivity import HIGHEST, LOWEST, Sensitivity
+from trainer.vision.streams import load_stream, replay, replay_events
+from trainer.vision.types import VisionError
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+WINK, POUT = Gesture.WINK, Gesture.POUT
+
+
+@pytest.fixture(scope="module")
+def d13():
+    """lp_d13 talks for 6 s, then pouts (lips forward and to one side) at 9.55-10.3 s: its pout
+    score peaks at 0.77."""
+    return load_stream(SAMPLES / "streams_lp_d13_talking_then_faces.npz")
+
+
+def _pipeline(sensitivity=None) -> Pipeline:
+    return Pipeline(PipelineOptions(hands=False), sensitivity=sensitivity)
+
+
+def _pouts(events):
+    return [e for e in events if e.gesture is POUT and e.start <= 10.3 and e.end >= 9.55]
+
+
+def test_the_recognizer_uses_the_persons_threshold(d13):
+    assert _pouts(replay_events(d13, _pipeline()))
+    bigger = Sensitivity().with_threshold(POUT, 0.85)  # "gesture size": a bigger pout is asked for
+    assert not _pouts(replay_events(d13, _pipeline(bigger)))
+    assert _pouts(replay_events(d13, _pipeline(bigger.with_threshold(POUT, 0.7))))
+
+
+def test_the_threshold_moves_while_the_stream_runs_and_the_meter_shows_it(d13):
+    pipeline = _pipeline()
+    pouts = []
+    for scores, started, _finished in replay(d13, pipeline):
+        if scores.timestamp >= 9.0 and pipeline.sensitivity is None:
+            assert pipeline.recognizer.live().thresholds[POUT] == (0.55, 0.4)
+            pipeline.set_sensitivity(Sensitivity().with_threshold(POUT, 0.85))
+            assert pipeline.recognizer.live().thresholds[POUT] == pytest.approx((0.85, 0.7))
+        pouts += [e for e in started if e.gesture is POUT and e.start >= 9.0]
+    assert not pouts
+
+
+def test_values_clamp_round_trip_and_bad_records_are_named():
+    own = Sensitivity().with_threshold(WINK, 0.01).with_threshold(Gesture.POUT, 2.0)
+    assert own.own(WINK) == LOWEST and own.own(Gesture.POUT) == HIGHEST
+    assert own.threshold(Gesture.BROWS_UP) == RecognizerConfig().timing(Gesture.BROWS_UP).enter
+    assert Sensitivity.from_json(own.to_json()) == own
+    assert own.with_threshold(WINK, None).own(WINK) is None
+    config = own.apply(RecognizerConfig())
+    assert (config.timing(WINK).enter, config.timing(WINK).exit) == (LOWEST, 0.0)
+    assert config.timing(WINK).hold_ms == RecognizerConfig().timing(WINK).hold_ms  # only the levels move
+    with pytest.raises(VisionError, match="not a sensitivity record"):
+        Sensitivity.from_json({"kind": "personal_signs"})
+    with pytest.raises(VisionError, match="'frown'"):
+        Sensitivity.from_json({"kind": "sensitivity", "schema": 1, "thresholds": {"frown": 0.5}})
+    with pytest.raises(VisionError, match="outside"):
+        Sensitivity.from_json({"kind": "sensitivity", "schema": 1, "thresholds": {"wink": 0.01}})
+
+
+def test_a_personal_model_exempts_its_signs_from_the_talking_bar_and_keeps_the_thresholds():
+    from trainer.vision.personal import PersonalSigns, SignPrototype
+
+    model = PersonalSigns(name="me", dims=("jawOpen", "mouthPucker"), neutral=(0.0, 0.0), spread=(0.03, 0.03),
+                          rest_energy=2.0, signs=(SignPrototype(POUT, (0.0, 20.0), 0.5, 2, 40),))
+    own = Sensitivity().with_threshold(WINK, 0.4)
+    pipeline = Pipeline(PipelineOptions(hands=False), personal=model, sensitivity=own)
+    config = pipeline.recognizer.config
+    assert config.talking_enter_exempt == (POUT,) and config.timing(WINK).enter == 0.4
+    pipeline.set_personal(None)
+    assert pipeline.recognizer.config.talking_enter_exempt == () and pipeline.recognizer.config.timing(WINK).enter == 0.4

@@ -1,0 +1,173 @@
+"""Every use of a private Streamlit or streamlit-webrtc internal, in one place, behind a version check.
+
+The app needs four things neither library offers publicly (each reason is at its function):
+
+* one lock for a session's state across its script threads (:func:`share_session_state_lock`);
+* the browser's latest WebRTC offer and the worker that answered it, to answer a new connection the
+  library would otherwise leave waiting (:func:`offer_sdp`, :func:`worker_of`, :func:`reset_context`);
+* a stream that outlives page changes (:func:`keep_worker_across_pages`);
+* a same-origin frame that runs a small script (:func:`run_script`): public (``st.iframe``) since
+  Streamlit 1.50; ``components.v1.html`` is deprecated.
+
+:func:`check_versions` says, at start-up, whether the installed versions are the series these were
+checked on (``SUPPORTED``); the app shows its message instead of failing somewhere deep in a rerun.
+tests/ui/test_ui_st_adapter.py checks every internal named here against the installed libraries.
+
+Imports streamlit; streamlit-webrtc only inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Callable
+
+SUPPORTED = {"streamlit": ((1, 65), (2, 0)), "streamlit-webrtc": ((0, 79), (0, 80))}
+"""(lowest, first unsupported) release series of each library whose internals this module uses."""
+
+
+@dataclass(frozen=True, slots=True)
+class VersionProblem:
+    """An installed library outside the series this module was checked on."""
+
+    package: str
+    installed: str | None
+
+    @property
+    def message(self) -> str:
+        low, high = SUPPORTED[self.package]
+        wanted = f">={low[0]}.{low[1]},<{high[0]}.{high[1]}"
+        have = f"{self.installed} is installed" if self.installed else "it is not installed"
+        return (f"{self.package} {wanted} is needed and {have}: reinstall the app with "
+                f"`pip install -e \".[app]\"` in its folder")
+
+
+def _series(version: str) -> tuple[int, int]:
+    parts = []
+    for piece in version.split(".")[:2]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits or 0))
+    return (parts + [0, 0])[0], (parts + [0, 0])[1]
+
+
+def check_versions() -> tuple[VersionProblem, ...]:
+    """The installed libraries this module cannot vouch for (empty when all is well)."""
+    problems = []
+    for package, (low, high) in SUPPORTED.items():
+        try:
+            installed = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            problems.append(VersionProblem(package, None))
+            continue
+        if not low <= _series(installed) < high:
+            problems.append(VersionProblem(package, installed))
+    return tuple(problems)
+
+
+# -- Streamlit: one lock per session state ---------------------------------------------------------
+
+_locks: dict[int, Any] = {}
+"""One re-entrant lock per session state, by ``id`` (Streamlit's SessionState has slots: no attribute
+can be hung on it, and it cannot be weakly referenced). A lock outliving its session costs a few bytes."""
+_locks_guard = threading.Lock()
+
+
+def lock_of(state: Any) -> Any:
+    """The lock shared by every wrapper of ``state`` (made on first use)."""
+    with _locks_guard:
+        lock = _locks.get(id(state))
+        if lock is None:
+            lock = _locks[id(state)] = threading.RLock()
+        return lock
+
+
+def share_session_state_lock() -> None:
+    """Make every ``SafeSessionState`` use one lock per session state, and give the running script's
+    wrapper that lock too (see :mod:`trainer.ui.session_lock` for why). Touches ``SafeSessionState``'s
+    private ``_lock``."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+    from streamlit.runtime.state.safe_session_state import SafeSessionState  # noqa: PLC0415
+
+    if not getattr(SafeSessionState.__init__, "shares_lock", False):
+        original = SafeSessionState.__init__
+
+        def __init__(self, state, yield_callback) -> None:
+            original(self, state, yield_callback)
+            object.__setattr__(self, "_lock", lock_of(state))
+
+        __init__.shares_lock = True  # type: ignore[attr-defined]
+        SafeSessionState.__init__ = __init__  # type: ignore[method-assign]
+    ctx = get_script_run_ctx()
+    wrapper = getattr(ctx, "session_state", None)
+    if isinstance(wrapper, SafeSessionState):
+        shared = lock_of(wrapper._state)
+        if wrapper._lock is not shared:
+            # Safe to swap here: this thread holds no lock between two session-state calls, and the
+            # first run of a session has no other script thread yet.
+            object.__setattr__(wrapper, "_lock", shared)
+
+
+# -- streamlit-webrtc: the connection behind the widget ------------------------------------------
+
+def offer_sdp(key: str, session_state: Any) -> str | None:
+    """The SDP of the browser's latest offer for the widget ``key`` (None if it sent none)."""
+    from streamlit_webrtc.component import generate_frontend_component_key  # noqa: PLC0415
+
+    value = session_state.get(generate_frontend_component_key(key)) or {}
+    offer = value.get("sdpOffer") or None
+    return offer.get("sdp") if isinstance(offer, dict) else None
+
+
+def worker_of(context: Any) -> Any:
+    """The worker serving a webrtc context's connection (None without one)."""
+    return context._get_worker() if context is not None and hasattr(context, "_get_worker") else None
+
+
+def answer_of(context: Any) -> str | None:
+    """The SDP answer a webrtc context holds for its browser (None when it holds none)."""
+    return getattr(context, "_sdp_answer_json", None) if context is not None else None
+
+
+def reset_context(context: Any) -> None:
+    """Forget the context's worker and answer, so that the next widget call answers a new offer."""
+    from streamlit_webrtc.component import _reset_context  # noqa: PLC0415
+
+    _reset_context(context)
+
+
+def keep_worker_across_pages(context: Any) -> None:
+    """Replace the worker's page-watching shutdown observer by one that watches only the session (tab
+    closed, server stopping): streamlit-webrtc stops a stream when the page changes and has no option
+    against it."""
+    worker = worker_of(context)
+    observer = getattr(worker, "_session_shutdown_observer", None)
+    if observer is None or getattr(observer, "session_only", False):
+        return
+    observer.stop()
+    worker._session_shutdown_observer = _session_only_observer(worker.stop)
+
+
+def _session_only_observer(callback: Callable[[], None]) -> Any:
+    from streamlit_webrtc.shutdown import SessionShutdownObserver  # noqa: PLC0415
+
+    class SessionOnlyObserver(SessionShutdownObserver):
+        """Stops the worker when the session ends, not when its page changes (no page hash to
+        compare, so the library's navigation check never fires)."""
+
+        session_only = True
+
+        @staticmethod
+        def _resolve_initial_page_script_hash(app_session) -> str:
+            return ""
+
+    return SessionOnlyObserver(callback)
+
+
+# -- a small script in a same-origin frame ---------------------------------------------------------
+
+def run_script(html: str) -> None:
+    """Embed ``html`` (a ``<script>``, trusted: our own constant) in an invisible same-origin frame."""
+    import streamlit as st  # noqa: PLC0415
+
+    st.iframe(html, height=1)
