@@ -87,11 +87,12 @@ def test_the_cross_takes_a_sign_off_the_teaching_list(server, tmp_path: Path):
         page.get_by_text("Teach your signs").click()
         chooser = page.locator(".st-key-teach_signs")
         expect(chooser).to_be_visible(timeout=30_000)
-        tags = chooser.locator('[data-baseweb="tag"]')
+        tags = chooser.locator("[data-tag]")  # Streamlit 1.65+'s own multiselect (BaseWeb's tags before)
+        expect(tags.first).to_be_visible(timeout=30_000)  # the chooser draws its tags after itself
         count = tags.count()
         assert count >= 2, f"{count} signs on the list"
         first = tags.first.inner_text()
-        tags.first.locator('[role="presentation"]').click()  # the tag's ×
+        tags.first.locator('[aria-label^="Remove"]').click()  # the tag's ×
         expect(tags).to_have_count(count - 1, timeout=20_000)
         assert first not in [t.inner_text() for t in tags.all()]
         # The list stays as chosen while the page's camera parts redraw.

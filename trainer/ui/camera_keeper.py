@@ -35,7 +35,6 @@ server (same origin). The button labels are those of the pinned streamlit-webrtc
 
 from __future__ import annotations
 
-import streamlit as st
 
 TICK_MS = 1000
 """How often the script looks at the widget."""
@@ -123,6 +122,10 @@ SCRIPT = """
 
 
 def keep_playing() -> None:
-    """Draw the keeper beside the camera widget (as high as its content: nothing). Its content never changes, so a rerun
-    keeps the same frame; a frame drawn afresh takes over the timer (one keeper per page)."""
-    st.iframe(SCRIPT, height="content")
+    """Draw the keeper beside the camera widget (one pixel high: a frame sized "content" gets Streamlit's
+    resizer script, which observed a body this frame never has and raised "Failed to execute 'observe' on
+    'MutationObserver'" in the page). Its content never changes, so a rerun keeps the same frame; a frame
+    drawn afresh takes over the timer (one keeper per page)."""
+    from trainer.ui.st_adapter import run_script  # noqa: PLC0415
+
+    run_script(SCRIPT)
