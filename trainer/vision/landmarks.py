@@ -24,7 +24,7 @@ Video mode needs strictly increasing timestamps per landmarker (:class:`tasks_mo
 
 MediaPipe's native log lines (:mod:`trainer.vision.quiet`) come while a graph starts and on its first
 detections, so the constructor runs each graph once on a blank frame inside the quiet block, and
-``process`` stays quiet until every graph has found something (at most ``QUIET_FRAMES``). Trackers
+``process`` stays quiet until some graph has found something (at most ``QUIET_FRAMES``). Trackers
 still open when the interpreter exits are closed first: MediaPipe's own finalisers fail noisily then.
 
 Must not import the rules engine, bots, quiz or UI. MediaPipe is imported only when a ``Tracker`` is
@@ -161,7 +161,6 @@ class Tracker:
         self._worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="aluette-hands")
                         if opts.parallel and opts.face and opts.hands else None)
         self._quiet_frames = QUIET_FRAMES
-        self._found: set[str] = set()
         _OPEN.add(self)
         with quiet_native_logs():
             self.process(Frame(_BLANK, 0.0, -1))  # every graph starts (and logs) here
@@ -211,14 +210,13 @@ class Tracker:
                 raise VisionError("this Tracker was closed: build a new one")
             mp_image = self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
             if self._quiet_frames > 0:
-                # Until every graph has found something: a graph's first landmarks log (measured).
+                # Until some graph finds something: the first landmarks log once (measured; a hand
+                # found later on the thumb clip printed nothing more). Not longer: while quiet, fd 2 is
+                # redirected, and every other thread's stderr (a server's log) would go with it.
                 with quiet_native_logs():
                     face, hands, pose = self._run_all(mp_image, frame, width, height)
-                self._found.update(name for name, seen in (("face", face is not None and face.face is not None),
-                                                           ("hands", bool(hands)), ("pose", pose is not None)) if seen)
-                wanted = {name for name, graph in (("face", self._face), ("hands", self._hands),
-                                                   ("pose", self._pose)) if graph is not None}
-                self._quiet_frames = 0 if wanted <= self._found else self._quiet_frames - 1
+                found = (face is not None and face.face is not None) or bool(hands) or pose is not None
+                self._quiet_frames = 0 if found else self._quiet_frames - 1
             else:
                 face, hands, pose = self._run_all(mp_image, frame, width, height)
             self._frames_seen += 1
