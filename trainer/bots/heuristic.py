@@ -99,7 +99,8 @@ class HeuristicBot:
 
     @property
     def trust(self) -> float:
-        """How far it believes a sign: four times in five at a table with lies, else fully."""
+        """How far it believes a sign before its reading: four times in five at a table with lies, else
+        fully (the same attribute as the search bot's, read by the coach)."""
         return 0.8 if self.lying_allowed else 1.0
 
     def hears_through(self, reliability) -> None:
@@ -132,12 +133,6 @@ class HeuristicBot:
             return self._answer(view)
         self.last_rule = "only action"
         return view.legal_actions[0]
-
-    @property
-    def trust(self) -> float:
-        """How far a sign is believed before its reading: four times in five at a table with lies
-        (the same attribute as the search bot's, read by the coach)."""
-        return 0.8 if self.lying_allowed else 1.0
 
     def _team_strength(self, view: PlayerView) -> float:
         """Our trick-takers: ours, plus those the partner signed (aces by count), each sign counted

@@ -369,7 +369,7 @@ def face_sides(reading: FaceReading, neutral: Neutral) -> dict[Gesture, Side]:
     head tilt (the way the head rolls)."""
     b = _bs
     wink_left = b("eyeBlinkLeft")(reading, neutral) - b("eyeBlinkRight")(reading, neutral)
-    if not reading.blendshapes:  # the mesh backend: eye openness
+    if not reading.blendshapes:  # a recording without blendshapes: eye openness
         wink_left = -(_geo("eye_open_left")(reading, neutral) - _geo("eye_open_right")(reading, neutral))
     smile_left = b("mouthSmileLeft")(reading, neutral) - b("mouthSmileRight")(reading, neutral)
     corner_left = _geo("lip_corner_left")(reading, neutral) - _geo("lip_corner_right")(reading, neutral)
