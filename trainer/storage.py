@@ -31,11 +31,12 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 ENV_HOME = "ALUETTE_HOME"
 DB_NAME = "aluette.sqlite3"
@@ -165,7 +166,8 @@ def _dumps(value: Any, where: str) -> str:
         text.encode("utf-8")  # a lone surrogate: a UnicodeEncodeError, i.e. a ValueError, below
         return text
     except (TypeError, ValueError, RecursionError) as error:
-        raise StorageError(f"{where}: value cannot be stored as JSON ({error}); convert it to plain data first") from None
+        raise StorageError(f"{where}: value cannot be stored as JSON ({error}); "
+                           "convert it to plain data first") from None
 
 
 class Store:
@@ -181,7 +183,7 @@ class Store:
     # -- opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None) -> "Store":
+    def open(cls, path: str | os.PathLike[str] | None = None) -> Store:
         """Open (creating if absent) the database at ``path``, default :func:`default_path`.
 
         Raises :class:`StorageError` for a file that is not a usable Aluette database; such a
@@ -189,7 +191,8 @@ class Store:
         """
         target = Path(path).expanduser() if path is not None else default_path()
         if target.is_dir():
-            raise StorageError(f"{target} is a folder: give the path of a database file inside it, e.g. {target / DB_NAME}")
+            raise StorageError(f"{target} is a folder: give the path of a database file inside it, "
+                               f"e.g. {target / DB_NAME}")
         if target.exists():
             with _left_as_found(target):
                 _check_writable(target)
@@ -272,7 +275,7 @@ class Store:
             self._closed = True
             self._db.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -282,7 +285,7 @@ class Store:
         return f"Store.open({str(self._path)!r})"
 
     @contextmanager
-    def transaction(self) -> Iterator["Store"]:
+    def transaction(self) -> Iterator[Store]:
         """Group writes: all of them are stored, or (on any exception) none. Nests."""
         with self._write():
             yield self
@@ -364,12 +367,14 @@ class Store:
     def delete(self, kind: str, key: str) -> bool:
         """Remove ``(kind, key)``; True if it was there."""
         with self._write():
-            cursor = self._db.execute("DELETE FROM documents WHERE kind=? AND key=?", (_name(kind, "kind"), _name(key, "key")))
+            cursor = self._db.execute("DELETE FROM documents WHERE kind=? AND key=?",
+                                      (_name(kind, "kind"), _name(key, "key")))
             return cursor.rowcount > 0
 
     def keys(self, kind: str) -> list[str]:
         """The keys stored under ``kind``, sorted."""
-        return [row[0] for row in self._read("SELECT key FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))]
+        rows = self._read("SELECT key FROM documents WHERE kind=? ORDER BY key", (_name(kind, "kind"),))
+        return [row[0] for row in rows]
 
     def items(self, kind: str, *, damaged: list[tuple[str, str]] | None = None) -> list[tuple[str, Any]]:
         """``(key, value)`` pairs under ``kind``, sorted by key.

@@ -17,9 +17,8 @@ from trainer.rules.actions import Phase
 from trainer.rules.cards import Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset
-from trainer.signals.gestures import Gesture
 from trainer.signals.conventions import CLASSIC
-from trainer.signals.gestures import GestureEvent
+from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.signals.table import Vigilance, mark_confidence, split_confidence
 
 RULES = Ruleset.preset("vendee", chant_allowed=False)

@@ -11,13 +11,13 @@ from dataclasses import replace
 import pytest
 
 from trainer.bots.channel import NoisyChannel
+from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
 from trainer.bots.knowledge import knowledge_of, public_play
 from trainer.bots.playout import POLICIES, greedy_card, pimc_values, random_card
 from trainer.bots.search import ISMCTSBot, SearchBot
 from trainer.bots.signing import SIGNS_PAY_BELOW, SignPolicy, choose_policy
-from trainer.bots.heuristic import ACCEPT_GIVE_UP, ANNOUNCE, PASS_RULE, REFUSE_GIVE_UP, HeuristicBot
-from trainer.bots.worlds import sample_hands
 from trainer.bots.tactics import LEAD_MASTER, METTRE_A_LA_FORCE, MORDIENNE_LOSE_EARLY, MORDIENNE_TAKE_LAST
+from trainer.bots.worlds import sample_hands
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, PASS, REFUSE, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.fastdeal import FastDeal

@@ -113,7 +113,7 @@ def test_false_signs_never_raise_the_value_of_signing_over_the_same_channel_with
     report = []
     for rate in FALSE_RATES:
         noisy = _scores(NoisyChannel(1.0 - READ, rate))
-        diffs = [x - y for x, y in zip(noisy, base)]
+        diffs = [x - y for x, y in zip(noisy, base, strict=False)]
         mean = statistics.fmean(diffs)
         half = 1.959964 * statistics.stdev(diffs) / math.sqrt(len(diffs))
         report.append((rate, round(mean, 3), round(mean - half, 3), round(mean + half, 3)))
@@ -161,7 +161,6 @@ def test_the_shipped_camera_figures_load_and_name_their_source():
 
 def test_under_the_app_rule_a_false_read_reaches_the_partner_only_when_the_hand_backs_it():
     from trainer.bots.table import Table
-    from trainer.signals.signs import Sign
     from trainer.signals.table import is_truthful, read_record
 
     def false_reads(app: bool) -> tuple[int, int]:

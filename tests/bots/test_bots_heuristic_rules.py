@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-
 from trainer.bots import tactics as T
 from trainer.bots.heuristic import (
     ACCEPT_GIVE_UP,
@@ -18,7 +17,7 @@ from trainer.bots.heuristic import (
     HeuristicBot,
 )
 from trainer.bots.table import Table
-from trainer.rules.actions import ACCEPT, GIVE_UP, NO, PASS, REFUSE, YES, Declare, Declaration, Discard, Phase
+from trainer.rules.actions import ACCEPT, GIVE_UP, NO, PASS, REFUSE, YES, Declaration, Declare, Discard, Phase
 from trainer.rules.cards import CARDS, Card
 from trainer.rules.game import Game
 from trainer.rules.ruleset import Ruleset

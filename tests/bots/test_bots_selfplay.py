@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from trainer.bots.base import Bot, bot_names, make_bot

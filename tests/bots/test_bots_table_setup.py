@@ -46,8 +46,9 @@ def test_settings_reach_the_table():
 
 
 def test_bad_settings_name_the_choices_and_old_saves_take_defaults():
-    for bad, words in (({"players": 5}, "3, 4, 6"), ({"vigilance": "owl"}, "blind"), ({"partner": "oracle"}, "shown every hand"),
-                       ({"preset": "x"}, "vendee"), ({"lies": "yes"}, "true or false"), ({"convention": "z"}, "classic")):
+    for bad, words in (({"players": 5}, "3, 4, 6"), ({"vigilance": "owl"}, "blind"),
+                       ({"partner": "oracle"}, "shown every hand"), ({"preset": "x"}, "vendee"),
+                       ({"lies": "yes"}, "true or false"), ({"convention": "z"}, "classic")):
         with pytest.raises(TableSetupError, match=words):
             TableSettings(**bad)
     old = {"preset": "pagat", "convention": "classic", "partner": "search", "opponents": "heuristic", "seed": 3}

@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.bots.knowledge import knowledge_of
+from trainer.bots.base import BotError
+from trainer.bots.knowledge import knowledge_of, public_play
 from trainer.bots.signing import SignPolicy
 from trainer.bots.table import Table
-from trainer.bots.base import BotError
-from trainer.bots.knowledge import public_play
 from trainer.bots.worlds import ACE_INDICES, Holding, Knowledge, WorldError, sample_hands
 from trainer.rules.actions import Phase
 from trainer.rules.cards import ACES, CARDS, Card
@@ -197,7 +196,8 @@ def test_sampled_world_agrees_with_the_view(preset, players, seed, steps, data):
     other = (seat + 1) % ruleset.player_count
     true_hand = {c.index for c in game.hand(other)}
     # A constraint the true hand meets, so a world must exist: some of its cards, none of some others.
-    required = frozenset(data.draw(st.sets(st.sampled_from(sorted(true_hand)), max_size=3))) if true_hand else frozenset()
+    required = (frozenset(data.draw(st.sets(st.sampled_from(sorted(true_hand)), max_size=3))) if true_hand
+                else frozenset())
     outside = sorted(knowledge.unseen - true_hand)
     forbidden = frozenset(data.draw(st.sets(st.sampled_from(outside), max_size=5))) if outside else frozenset()
     knowledge = Knowledge(

@@ -9,7 +9,7 @@ import pytest
 
 from trainer.deck import DeckError, card_back_svg, card_svg, is_strong, sign_svg
 from trainer.rules.cards import CARDS, Card
-from trainer.signals.conventions import CONVENTIONS, CLASSIC
+from trainer.signals.conventions import CLASSIC, CONVENTIONS
 from trainer.signals.gestures import Gesture
 from trainer.signals.signs import Sign, Signal
 

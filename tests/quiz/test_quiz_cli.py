@@ -132,5 +132,6 @@ def test_deck_command_writes_cards_and_the_sheet(tmp_path: Path):
     assert made.returncode == 0, made.stderr
     codes = {el.get("data-card") for el in ET.parse(sheet).getroot().iter("{http://www.w3.org/2000/svg}svg")}
     assert len(codes - {None}) == 48
-    bad = subprocess.run([sys.executable, "-m", "trainer.cli", "deck", "ZZ"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([sys.executable, "-m", "trainer.cli", "deck", "ZZ"], capture_output=True, text=True,
+                         timeout=60)
     assert bad.returncode == 2 and "unknown card code" in bad.stderr

@@ -171,7 +171,8 @@ def test_reset_and_reset_item_report_what_they_forgot(tmp_path: Path):
     [
         (("--count", "0"), "--count 0 must be 1 or more"),
         (("--new", "-1"), "--new -1 must be 0 or more"),
-        (("--reset-item", "name:ZZ"), "--reset-item 'name:ZZ' is not a quiz item: 'aluette quiz --stats --all' lists them"),
+        (("--reset-item", "name:ZZ"),
+         "--reset-item 'name:ZZ' is not a quiz item: 'aluette quiz --stats --all' lists them"),
         (("--kinds", "colours"), "unknown question kind"),
     ],
 )

@@ -39,7 +39,8 @@ PROMPTS = {
     "trick:L5": Text("Qui gagne ce pli ? (ou est-il pourri ?)", "Which card wins this trick (or is it spoiled)?",
                      "Quale carta vince la presa (o è pourri)?"),
     "order:luettes": Text("Rangez ces cartes de la plus forte à la plus faible.",
-                          "Put these cards in order, strongest first.", "Metti queste carte in ordine, dalla più forte."),
+                          "Put these cards in order, strongest first.",
+                          "Metti queste carte in ordine, dalla più forte."),
     "sign:vache": Text("Quel signe fait-on pour annoncer cette carte ?", "Which sign tells your partner about this?",
                        "Quale segno annuncia questa carta?"),
 }

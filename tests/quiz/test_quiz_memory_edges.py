@@ -154,7 +154,8 @@ def test_a_session_of_some_kinds_never_asks_a_due_item_of_another_kind(store):
 @pytest.mark.parametrize("name", ["regional", "camera_friendly"])
 def test_a_session_asks_in_its_convention(store, name):
     convention = Convention.named(name)
-    assert any(convention.gestures_for(s)[:1] != CLASSIC.gestures_for(s)[:1] for s in Sign if convention.gestures_for(s))
+    assert any(convention.gestures_for(s)[:1] != CLASSIC.gestures_for(s)[:1]
+               for s in Sign if convention.gestures_for(s))
     session = Session(Progress(store), rng=random.Random(0), kinds=[Kind.SIGN], convention=convention)
     for _ in range(len([s for s in Sign if convention.gestures_for(s)])):
         question = session.next_question(T0)

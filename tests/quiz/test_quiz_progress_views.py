@@ -129,7 +129,8 @@ def test_an_answer_reports_the_verdict_and_saves_the_response_as_text(store):
     question = session.next_question(T0)
     right = question.answer[0]
     outcome = session.answer(question, right, seconds=2.5, now=T0)
-    assert (outcome.item, outcome.correct, outcome.rating, outcome.seconds) == (question.item, True, fsrs.Rating.Easy, 2.5)
+    assert (outcome.item, outcome.correct, outcome.rating, outcome.seconds) == (
+        question.item, True, fsrs.Rating.Easy, 2.5)
     assert outcome.answer == question.answer_text("en") and outcome.explanation == question.explanation.show("en")
     assert outcome.due == progress.card(question.item).due
     assert progress.history()[0]["response"] == str(right)

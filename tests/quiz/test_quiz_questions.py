@@ -53,7 +53,7 @@ def _check(question, convention: Convention) -> None:
         answer = [Card.parse(code) for code in question.answer]
         assert sorted(answer, key=lambda c: c.index) == sorted(question.cards, key=lambda c: c.index)
         strengths = [c.strength for c in answer]
-        assert all(a > b for a, b in zip(strengths, strengths[1:])), "strictly strongest first"
+        assert all(a > b for a, b in zip(strengths, strengths[1:], strict=False)), "strictly strongest first"
         assert question.check(question.answer)
         assert not question.check(tuple(reversed(question.answer)))
     elif kind is Kind.NAME:
@@ -95,7 +95,7 @@ def test_all_items_over_many_seeds_and_tricks_spoil_sometimes():
     spoiled = won = 0
     for seed in range(12):
         rng = random.Random(seed)
-        for name, convention in CONVENTIONS.items():
+        for _name, convention in CONVENTIONS.items():
             for item in ALL_ITEMS:
                 question = make_question(item, rng, convention)
                 _check(question, convention)

@@ -40,7 +40,7 @@ print("ok", flush=True)
 def _run_all(commands: list[list[str]]) -> list[subprocess.CompletedProcess]:
     procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
     done = []
-    for proc, command in zip(procs, commands):
+    for proc, command in zip(procs, commands, strict=False):
         out, err = proc.communicate(timeout=600)
         done.append(subprocess.CompletedProcess(command, proc.returncode, out, err))
     return done

@@ -20,8 +20,8 @@ from trainer.storage import (
     APPLICATION_ID,
     DB_NAME,
     SCHEMA_VERSION,
-    Store,
     StorageError,
+    Store,
     default_path,
 )
 

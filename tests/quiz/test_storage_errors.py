@@ -14,10 +14,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-
 from sqlite_faults import FailingConnection, sqlite_error
 
-from trainer.storage import ELSEWHERE, ENV_HOME, DamagedEntryError, Store, StorageError, data_home
+from trainer.storage import ELSEWHERE, ENV_HOME, DamagedEntryError, StorageError, Store, data_home
 
 
 @pytest.fixture()

@@ -20,7 +20,8 @@ import pytest
 from trainer.quiz.memory import DOC_KIND
 from trainer.storage import Store
 
-_SPEC = importlib.util.spec_from_file_location("storage_faults", Path(__file__).parents[2] / "scripts" / "storage_faults.py")
+_SPEC = importlib.util.spec_from_file_location("storage_faults",
+                                               Path(__file__).parents[2] / "scripts" / "storage_faults.py")
 faults = importlib.util.module_from_spec(_SPEC)
 sys.modules["storage_faults"] = faults
 _SPEC.loader.exec_module(faults)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import trainer.storage as storage
-from trainer.storage import Store, StorageError
+from trainer.storage import StorageError, Store
 
 # Another program: opens its WAL database, reads (which maps the -shm), says "ready", then on each
 # line of stdin inserts a row and commits, answering "saved"; it stays connected until stdin ends.

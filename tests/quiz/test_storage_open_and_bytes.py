@@ -10,11 +10,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from sqlite_faults import FailingConnection, sqlite_error
 
 import trainer.storage as storage
-from trainer.storage import ELSEWHERE, Store, StorageError
+from trainer.storage import ELSEWHERE, StorageError, Store
 
 
 def test_a_new_file_gets_every_missing_folder_above_it(tmp_path: Path):
@@ -40,7 +39,8 @@ def test_a_file_sqlite_cannot_open_is_one_clear_message(tmp_path: Path, monkeypa
 
 @pytest.mark.parametrize(
     ("fail_on", "error", "words"),
-    [("PRAGMA JOURNAL_MODE", sqlite_error("SQLITE_IOERR_WRITE", "disk I/O error"), "the disk failed while preparing it"),
+    [("PRAGMA JOURNAL_MODE", sqlite_error("SQLITE_IOERR_WRITE", "disk I/O error"),
+      "the disk failed while preparing it"),
      # the write lock taken to make the tables of a new file
      ("BEGIN IMMEDIATE", sqlite_error("SQLITE_BUSY", "database is locked"), "(database is locked) while preparing it")],
 )
@@ -134,7 +134,8 @@ def test_an_existing_file_the_check_cannot_open_is_one_clear_message_and_left_as
     assert sorted(p.name for p in tmp_path.iterdir()) == ["progress.sqlite3"]
 
 
-def test_the_check_of_a_file_held_locked_waits_the_configured_time_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_the_check_of_a_file_held_locked_waits_the_configured_time_only(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
     """ALUETTE_BUSY_TIMEOUT bounds the read-only check's wait too: a user told 0.3 s is not kept
     waiting SQLite's own 5 s while another program holds the file."""
     import threading

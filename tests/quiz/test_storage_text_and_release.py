@@ -11,11 +11,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from sqlite_faults import WrappedConnection
 
 import trainer.storage as storage
-from trainer.storage import Store, StorageError
-
-from sqlite_faults import WrappedConnection
+from trainer.storage import StorageError, Store
 
 
 def _raw(path: Path, sql: str) -> list[tuple]:

@@ -117,7 +117,7 @@ def plan_for_winners(winners: list[int], players: int = 4) -> tuple[tuple[Card, 
         else:
             # The strongest level with two cards left: both spoil the trick, the rest is weaker.
             pair = next(
-                (a, b) for a, b in zip(left, left[1:]) if STRENGTH[a.index] == STRENGTH[b.index]
+                (a, b) for a, b in zip(left, left[1:], strict=False) if STRENGTH[a.index] == STRENGTH[b.index]
             )
             for card in pair:
                 left.remove(card)

@@ -6,8 +6,8 @@ the Play page reads. Each test here kills mutants that the rule tests let live (
 from __future__ import annotations
 
 import pytest
+from rules_helpers import fill_hands, game_at_play, plan_for_winners, play_plan
 
-from rules_helpers import fill_hands, game_at_play, play_plan, plan_for_winners
 from trainer.rules.actions import NO, ChooseDealer, Deal, Discard, Phase
 from trainer.rules.cards import Card
 from trainer.rules.errors import IllegalActionError, RulesError
@@ -172,7 +172,7 @@ def test_bad_face_up_deals_for_the_first_dealer_are_refused_with_why():
             " face-up " + " ".join(getattr(c, "code", str(c)) for c in action.face_up) if action.face_up else ""
         )
         message = refusal(game, action)
-        assert message.startswith(f"illegal action '") and f"': {why}; legal now: " in message, message
+        assert message.startswith("illegal action '") and f"': {why}; legal now: " in message, message
         if all(isinstance(c, Card) for c in action.face_up):
             assert message.startswith(f"illegal action '{text}': "), message
     game = Game(Ruleset(), 0, auto_chance=False)

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
+from tests.rules.rules_helpers import fill_hands
 from trainer.rules.actions import (
+    ACCEPT,
     ANNOUNCE_MORDIENNE,
     GIVE_UP,
     PASS,
     REFUSE,
-    ACCEPT,
     Declaration,
     Phase,
     Vote,
@@ -36,8 +37,6 @@ from trainer.rules.events import (
 )
 from trainer.rules.game import DealEnd, Game
 from trainer.rules.ruleset import AnnouncedMordienne, GivingUp, Players, Ruleset
-
-from tests.rules.rules_helpers import fill_hands
 
 TABLES = [("vendee", 4), ("pagat", 4), ("english", 4), ("english", 3), ("vendee", 6)]
 
@@ -85,7 +84,8 @@ def _checked_random_game(ruleset: Ruleset, seed: int) -> tuple[Game, list]:
             assert first == Declared(seat, action.declaration)
         elif phase is Phase.ANSWER:
             assert isinstance(first, Answered) and first.seat == seat and first.accept == action.accept
-            assert (first.declared_by, first.declaration) in game.declarations or game.results[-1].declared_by == first.declared_by
+            assert ((first.declared_by, first.declaration) in game.declarations
+                    or game.results[-1].declared_by == first.declared_by)
         scored = [e for e in events if isinstance(e, DealScored)]
         assert len(scored) == len(game.results) - results
         if scored:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from rules_helpers import cards, fill_hands, game_at_play, random_game
+
 from trainer.rules.actions import (
     ACCEPT,
     ANNOUNCE_MORDIENNE,
@@ -174,7 +174,7 @@ def test_dealer_rotates_to_the_left():
     """RULES.md "A game": the player left of the dealer deals next."""
     game = random_game(Ruleset.preset("pagat"), 11)
     dealers = [r.dealer for r in game.results]
-    assert all(b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:]))
+    assert all(b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:], strict=False))
     assert dealers[0] == game.first_dealer
 
 
@@ -185,7 +185,7 @@ def test_first_to_five_points_ends_the_game():
         outcome = game.outcome
         assert outcome.termination is Termination.TARGET_REACHED
         assert outcome.scores[outcome.winner] >= 5
-        before_last = [s - p for s, p in zip(outcome.scores, game.results[-1].points)]
+        before_last = [s - p for s, p in zip(outcome.scores, game.results[-1].points, strict=False)]
         assert max(before_last) < 5
 
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_rules_tricks import MORDIENNE_HANDS, MORDIENNE_PLAYS
+
 from trainer.rules.replay import replay
 
 REPO = Path(__file__).resolve().parents[2]

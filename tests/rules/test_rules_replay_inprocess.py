@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-
 from test_rules_replay_cli import SPOIL_HANDS, mordienne_file
 from test_rules_tricks import MORDIENNE_PLAYS
+
 from trainer.rules.cards import CARDS
 from trainer.rules.replay import ReplayError, replay_file
 
@@ -37,7 +37,7 @@ def test_a_finished_mordienne_deal_gives_the_whole_output(tmp_path):
     assert _replay(tmp_path, mordienne_file()) == {
         "tricks": [
             {"leader": leader, "cards": plays[4 * k:4 * k + 4], "winner": winner}
-            for k, (leader, winner) in enumerate(zip(leaders, winners))
+            for k, (leader, winner) in enumerate(zip(leaders, winners, strict=False))
         ],
         "tricks_won": [2, 3, 2, 2],
         "deal_winner": 1, "team": 1, "points": 2, "mordienne": True,
@@ -96,7 +96,8 @@ def _talon_card() -> str:
 BAD = [
     ([1, 2], "the replay file must hold a JSON object, got list"),
     (_with(lambda d: d.update(preset=3)), "unknown ruleset preset '3': choose one of vendee, pagat, english"),
-    (_with(lambda d: d.update(preset="belote")), "unknown ruleset preset 'belote': choose one of vendee, pagat, english"),
+    (_with(lambda d: d.update(preset="belote")),
+     "unknown ruleset preset 'belote': choose one of vendee, pagat, english"),
     (_with(lambda d: d.pop("dealer")), "missing 'dealer': give the dealer's seat, 0..3"),
     (_with(lambda d: d.update(dealer=True)), "'dealer' must be a seat 0..3, got True"),
     (_with(lambda d: d.update(dealer=-1)), "'dealer' must be a seat 0..3, got -1"),
@@ -107,7 +108,8 @@ BAD = [
     (_with(lambda d: d["hands"].pop()), "'hands' must be a list of 4 hands (seats 0..3), got 3"),
     (_with(lambda d: d["hands"].__setitem__(3, "AD")), "the hand of seat 3 must hold 9 cards, got str"),
     (_with(lambda d: d["hands"][2].pop()), "the hand of seat 2 must hold 9 cards, got 8"),
-    (_with(lambda d: d["hands"][1].__setitem__(3, 5)), "hand of seat 1, card 4: card codes are strings like '3D', got 5"),
+    (_with(lambda d: d["hands"][1].__setitem__(3, 5)),
+     "hand of seat 1, card 4: card codes are strings like '3D', got 5"),
     (_with(lambda d: d["hands"][3].__setitem__(0, "2C")), "card 2C is dealt twice: in the hands of seat 0 and seat 3"),
     (_with(lambda d: d.update(plays="AD")), "'plays' must be a list of card codes, got str"),
     (_with(lambda d: d.update(plays=d["plays"] + ["3D"] * 4)), "40 plays: a deal has only 36 (nine tricks of four)"),
@@ -116,7 +118,8 @@ BAD = [
     (_with(lambda d: d["plays"].__setitem__(0, "3D")),
      "play 1: card 3D is not in the hand of seat 0, whose turn it is; it is in the hand of seat 1"),
     (_with(lambda d: d["plays"].__setitem__(0, _talon_card())),
-     f"play 1: card {_talon_card()} is not in the hand of seat 0, whose turn it is; nobody holds it (it is in the talon)"),
+     f"play 1: card {_talon_card()} is not in the hand of seat 0, whose turn it is; "
+     "nobody holds it (it is in the talon)"),
     (_with(lambda d: d["plays"].__setitem__(4, "2C")), "play 5: card 2C was played twice (first at play 1)"),
     (_with(lambda d: d["plays"].__setitem__(1, 7)), "play 2: card codes are strings like '3D', got 7"),
 ]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from rules_helpers import GOLDEN_GAMES, golden_game, random_game
+
 from trainer.rules.errors import SaveFormatError
 from trainer.rules.ruleset import PRESETS, Players, Ruleset
 from trainer.rules.saves import (

@@ -10,8 +10,8 @@ spoiled deals under every contract, and the game end of each preset.
 from __future__ import annotations
 
 import pytest
+from rules_helpers import plan_for_winners, play_plan
 
-from rules_helpers import play_plan, plan_for_winners
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, NO, PASS, REFUSE, YES, Declaration, Phase
 from trainer.rules.game import Contract, DealEnd, Game, Termination
 from trainer.rules.ruleset import GameEnd, Players, Ruleset

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from rules_helpers import cards, fill_hands, game_at_play, plan_for_winners, play_plan
 
-from rules_helpers import cards, fill_hands, game_at_play, play_plan, plan_for_winners
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, is_mordienne
 from trainer.rules.ruleset import Ruleset
 

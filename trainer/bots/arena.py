@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator
 
 from trainer.bots.base import BotError, make_bot
 from trainer.bots.table import Table
@@ -32,7 +32,7 @@ class TeamSpec:
     options: tuple[tuple[str, object], ...] = ()
 
     @classmethod
-    def parse(cls, text: str) -> "TeamSpec":
+    def parse(cls, text: str) -> TeamSpec:
         name, _, rest = text.partition(":")
         options = []
         for item in filter(None, (p.strip() for p in rest.split(","))):
@@ -44,7 +44,7 @@ class TeamSpec:
         make_bot(spec.bot, **dict(spec.options))  # fails now, with the bot's message, if wrong
         return spec
 
-    def with_options(self, **changes) -> "TeamSpec":
+    def with_options(self, **changes) -> TeamSpec:
         options = dict(self.options)
         options.update(changes)
         return replace(self, options=tuple(options.items()))
@@ -285,7 +285,7 @@ def run_game(task: GameTask) -> GameRecord:
     )
 
 
-def add_record(result: "MatchResult", record: GameRecord) -> None:
+def add_record(result: MatchResult, record: GameRecord) -> None:
     """Add one game's figures to the match totals (in game order: the lists keep that order)."""
     result.games += 1
     if record.outcome == 0:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from trainer.rules.actions import Action
 from trainer.rules.views import PlayerView
@@ -51,7 +52,7 @@ class Bot(Protocol):
 
     name: str
 
-    def seated(self, seat: int, partner_policy: "object | None", lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: object | None, lying_allowed: bool = False) -> None:
         """Called once when the bot takes its seat: ``partner_policy`` is the partner bot's
         SignPolicy (None for a person), ``lying_allowed`` whether signs may lie at this table."""
 

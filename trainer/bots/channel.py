@@ -40,10 +40,10 @@ import functools
 import json
 import math
 import random
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
-from typing import Iterator, Mapping
 
 from trainer.rules.cards import CARDS, LEVEL
 from trainer.signals.conventions import CLASSIC, Convention
@@ -169,11 +169,12 @@ class NoisyChannel:
             )
         for r in self.per_gesture:
             if not 0.0 <= r.recall <= 1.0 or r.false_per_min < 0:
-                raise ValueError(f"bad figures for {r.gesture.value}: recall {r.recall!r}, false/min {r.false_per_min!r}")
+                raise ValueError(f"bad figures for {r.gesture.value}: recall {r.recall!r}, "
+                                 f"false/min {r.false_per_min!r}")
 
     @classmethod
-    def measured(cls, figures: "CameraFigures | None" = None, *, delay_s: float = 0.0,
-                 app_rule: bool = False, convention: Convention = CLASSIC) -> "NoisyChannel":
+    def measured(cls, figures: CameraFigures | None = None, *, delay_s: float = 0.0,
+                 app_rule: bool = False, convention: Convention = CLASSIC) -> NoisyChannel:
         """The product's camera: per gesture of ``convention``, the recognizer's measured recall and
         false reads a minute (default :data:`MEASURED_CAMERA_FIGURES`). Gestures without figures
         read with :data:`DEFAULT_FIGURES`' recall and no false reads. Under ``app_rule`` the false
@@ -188,7 +189,7 @@ class NoisyChannel:
                    per_gesture=rates, app_rule=app_rule, name="measured camera")
 
     @classmethod
-    def parse(cls, text: str) -> "NoisyChannel":
+    def parse(cls, text: str) -> NoisyChannel:
         """``perfect``, ``READ/FALSE_PER_MIN[/DELAY_S]`` with READ the share of signs read
         (``0.9/1`` = 90 % read, one false sign a minute; ``70%/3/2`` adds a 2 s delay), or ``camera``
         (the recognizer's measured figures per gesture, :meth:`measured`); ``+app`` after either
@@ -232,7 +233,8 @@ class NoisyChannel:
         if self.perfect:
             return "perfect"
         if self.per_gesture:
-            text = f"{self.name or 'measured camera'} ({100 * (1 - self.miss):.0f}% read, {self.false_per_min:.2g} false/min)"
+            text = (f"{self.name or 'measured camera'} ({100 * (1 - self.miss):.0f}% read, "
+                    f"{self.false_per_min:.2g} false/min)")
         else:
             text = f"{100 * (1 - self.miss):.0f}% read, {self.false_per_min:g} false/min"
         text += f", {self.delay_s:g} s late" if self.delay_s else ""
@@ -371,7 +373,7 @@ class CameraFigures:
         return len(durations) / self.minutes if self.minutes > 0 else 0.0
 
     @classmethod
-    def from_json(cls, data: dict, min_hold_s: float = 0.0) -> "CameraFigures":
+    def from_json(cls, data: dict, min_hold_s: float = 0.0) -> CameraFigures:
         gestures = data["gestures"]
         return cls(
             source=str(data["source"]), minutes=float(data["talking_minutes"]),

@@ -12,7 +12,8 @@ Imports the bots' own modules, and ray inside :func:`run_tasks_ray` only.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from trainer.bots.base import BotError
 
@@ -30,7 +31,7 @@ def ray_available() -> bool:
     return True
 
 
-def run_tasks_ray(tasks: "list[GameTask]", workers: int = 1) -> "Iterator[GameRecord]":
+def run_tasks_ray(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecord]:
     """Each task's record, in task order, played as Ray tasks (on ``workers`` local CPUs unless
     ``RAY_ADDRESS`` names a running cluster)."""
     try:

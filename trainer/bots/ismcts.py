@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from trainer.bots.playout import Policy, PublicPlay, SearchResult, greedy_card, play_out, team_value
 from trainer.bots.worlds import Knowledge, sample_hands
@@ -65,7 +65,6 @@ def ismcts_values(
 ) -> SearchResult:
     """Run ISMCTS from the seat's decision; ``values`` are the root children's visit shares
     (the most visited card is played), ``worlds`` the iterations run."""
-    seat = knowledge.seat
     root = _Node()
     # Points are in -2..2 (mordienne 2): UCB's exploration is scaled to that range.
     c = exploration * 2.0

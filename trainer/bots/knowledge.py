@@ -2,7 +2,8 @@
 
 Everything is derived from a :class:`~trainer.rules.views.PlayerView` only: the seat's hand, the
 public play and the sign records that reached the seat (``view.signals``, written by the table with
-:func:`trainer.signals.table.record_text` and read back as :class:`~trainer.signals.table.SeenSign`). Nothing here can reach another seat's hidden cards.
+:func:`trainer.signals.table.record_text` and read back as :class:`~trainer.signals.table.SeenSign`).
+Nothing here can reach another seat's hidden cards.
 
 Imports trainer.rules, trainer.signals and the bots' own modules.
 """
@@ -281,7 +282,7 @@ def public_play(view: PlayerView) -> PublicPlay:
     rules = view.ruleset
     # After an accepted announced mordienne the deal winner scores 2 whatever happens.
     contract = Contract.NORMAL
-    for seat, decl in view.declarations:
+    for _seat, decl in view.declarations:
         if decl is Declaration.MORDIENNE and any(accept for _, accept in view.answers):
             contract = Contract.ANNOUNCED
     return PublicPlay(
@@ -309,7 +310,7 @@ def situation_of(
     for s, h in knowledge.holdings:
         if s == partner:
             partner_cards |= h.required
-    for (s, h), t in zip(knowledge.soft, knowledge.soft_chances):
+    for (s, h), t in zip(knowledge.soft, knowledge.soft_chances, strict=False):
         # An uncertain sign (lies, a camera) counts when it is more likely true than not.
         if s == partner and t >= 0.5:
             partner_cards |= h.required

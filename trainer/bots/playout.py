@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from trainer.bots.worlds import Knowledge, sample_hands
 from trainer.rules.cards import STRENGTH

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.channel import SignReliability
@@ -80,7 +80,7 @@ class SearchBot:
         self.infer = float(infer)
         self.max_seconds = None if max_ms is None else float(max_ms) / 1000.0
         self.rollout = POLICIES[rollout]
-        self._policy_fixed = policy is not None or vigilance is not None or discreet is not None or sign_level is not None
+        self._policy_fixed = any(x is not None for x in (policy, vigilance, discreet, sign_level))
         if policy is None:
             policy = choose_policy(Vigilance(float(vigilance))) if vigilance is not None else SignPolicy(discreet=True)
         if discreet is not None or sign_level is not None:

@@ -15,8 +15,8 @@ Imports trainer.bots (and matplotlib, only inside :func:`plot`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from trainer.bots.arena import MatchResult, TeamSpec, play_match
 from trainer.bots.channel import NoisyChannel
@@ -75,7 +75,8 @@ def markdown(rows: list[dict]) -> str:
     lines = [
         ("| channel " if channel else "")
         + "| opponents' vigilance | games | deals | "
-        + ("timed team wins" if rows and rows[0].get("compare", "").startswith("timed") else "signing team wins") + " | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
+        + ("timed team wins" if rows and rows[0].get("compare", "").startswith("timed") else "signing team wins")
+        + " | win-rate difference (95% CI) | points margin per deal (95% CI) | signs caught |",
         ("|---" if channel else "") + "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -101,7 +102,8 @@ def plot(rows: list[dict], path: Path, title: str) -> None:
     diff = [100 * r["win_rate_difference"] for r in rows]
     lo = [100 * r["difference_ci95"][0] for r in rows]
     hi = [100 * r["difference_ci95"][1] for r in rows]
-    left.errorbar(xs, diff, yerr=[[d - l for d, l in zip(diff, lo)], [h - d for d, h in zip(diff, hi)]],
+    left.errorbar(xs, diff, yerr=[[d - low for d, low in zip(diff, lo, strict=True)],
+                                  [h - d for d, h in zip(diff, hi, strict=True)]],
                   marker="o", capsize=4)
     left.axhline(0, color="grey", linewidth=0.8)
     left.set_xlabel("opponents' vigilance (chance to catch an open sign)")
@@ -110,7 +112,8 @@ def plot(rows: list[dict], path: Path, title: str) -> None:
     m = [r["points_margin_per_deal"][0] for r in rows]
     mlo = [r["points_margin_per_deal"][1] for r in rows]
     mhi = [r["points_margin_per_deal"][2] for r in rows]
-    right.errorbar(xs, m, yerr=[[a - b for a, b in zip(m, mlo)], [c - a for a, c in zip(m, mhi)]],
+    right.errorbar(xs, m, yerr=[[a - b for a, b in zip(m, mlo, strict=True)],
+                                [c - a for a, c in zip(m, mhi, strict=True)]],
                    marker="o", capsize=4, color="tab:green")
     right.axhline(0, color="grey", linewidth=0.8)
     right.set_xlabel("opponents' vigilance")
@@ -126,4 +129,5 @@ def write_outputs(rows: list[dict], meta: dict, json_path: Path, plot_path: Path
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
     if plot_path is not None:
-        plot(rows, plot_path, f"Value of signing: {meta['team']} with vs without signs ({meta['games']} games per point)")
+        plot(rows, plot_path,
+             f"Value of signing: {meta['team']} with vs without signs ({meta['games']} games per point)")

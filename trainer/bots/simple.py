@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from trainer.rules.actions import Action, Answer, Declare, Declaration, Discard, Vote
+from trainer.rules.actions import Action, Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.views import PlayerView
 

@@ -118,7 +118,7 @@ class TableSettings:
                 raise TableSetupError(f"the {role} bot {name!r} cannot sit at a person's table{why}: "
                                       f"choose one of {', '.join(fair)}")
 
-    def with_(self, **changes) -> "TableSettings":
+    def with_(self, **changes) -> TableSettings:
         return replace(self, **changes)
 
     # -- the table -------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ class TableSettings:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: Any) -> "TableSettings":
+    def from_json(cls, data: Any) -> TableSettings:
         """Read the settings from a save; a missing key takes its default (saves from before a
         setting existed: 4 players, vigilance normal, truthful signs)."""
         if not isinstance(data, dict):

@@ -15,8 +15,8 @@ Imports trainer.rules only. Never sees a hidden card: callers pass what a seat m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from trainer.rules.cards import STRENGTH
 

@@ -24,8 +24,8 @@ Imports trainer.rules, trainer.signals and the bots' base (for its error family)
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from trainer.bots.base import BotError
 from trainer.rules.cards import ACES, LEVEL
@@ -52,7 +52,7 @@ class Holding:
     some: tuple[frozenset[int], ...] = ()
     """Sets of which the seat holds at least one card (a level told by a relative announcement)."""
 
-    def merge(self, other: "Holding") -> "Holding":
+    def merge(self, other: Holding) -> Holding:
         return Holding(
             self.required | other.required,
             self.forbidden | other.forbidden,
@@ -180,7 +180,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random, attempts: int = 20) -
     holdings: dict[int, Holding] = {}
     for s, h in k.holdings:
         holdings[s] = holdings[s].merge(h) if s in holdings else h
-    soft = [(s, h, t) for (s, h), t in zip(k.soft, k.soft_chances)]
+    soft = [(s, h, t) for (s, h), t in zip(k.soft, k.soft_chances, strict=False)]
     for layer in ("all", "hard", "none"):
         for _ in range(attempts if layer != "none" else 1):
             active = dict(holdings) if layer != "none" else {}
@@ -192,7 +192,7 @@ def sample_hands(knowledge: Knowledge, rng: random.Random, attempts: int = 20) -
             if dealt is not None:
                 hands: list[list[int]] = [[] for _ in range(k.players)]
                 hands[k.seat] = list(k.hand)
-                for s, h in zip(others, dealt):
+                for s, h in zip(others, dealt, strict=False):
                     hands[s] = h
                 return hands
             if layer == "all" and not soft:

@@ -28,7 +28,8 @@ def _head(cx: float, cy: float, r: float = 11.0, beard: bool = False) -> str:
             f'Q{cx},{cy + r * 0.9:.1f} {cx - r + 1},{cy + 1} Z" fill="#8a6a4a" stroke="{INK}" stroke-width="1.2"/>'
         )
     else:
-        out.append(f'<path d="M{cx - 4},{cy + 5} Q{cx},{cy + 7} {cx + 4},{cy + 5}" fill="none" stroke="{INK}" stroke-width="1.3"/>')
+        out.append(f'<path d="M{cx - 4},{cy + 5} Q{cx},{cy + 7} {cx + 4},{cy + 5}" fill="none" stroke="{INK}" '
+                   'stroke-width="1.3"/>')
     return "".join(out)
 
 
@@ -41,7 +42,8 @@ def _roi(suit: Suit) -> str:
         f'<path d="M36,56 Q60,70 84,56 L86,64 Q60,78 34,64 Z" fill="#f5f0e6" stroke="{INK}" stroke-width="1.4"/>'
         + _head(60, 36, 13, beard=True)
         # crown
-        + f'<path d="M46,26 L46,12 L52,19 L60,8 L68,19 L74,12 L74,26 Z" fill="{GOLD}" stroke="{INK}" stroke-width="1.6"/>'
+        + f'<path d="M46,26 L46,12 L52,19 L60,8 L68,19 L74,12 L74,26 Z" fill="{GOLD}" stroke="{INK}" '
+        'stroke-width="1.6"/>'
         f'<circle cx="60" cy="8" r="2" fill="#c8372d"/>'
         # the arm holding the suit symbol up
         f'<path d="M82,60 Q98,70 96,86" fill="none" stroke="{c.dark}" stroke-width="7" stroke-linecap="round"/>'
@@ -139,7 +141,8 @@ def _borgne() -> str:
 
 def _vache() -> str:
     return (
-        f'<path d="M7,9 Q3,4 6,2 Q10,6 12,11 Z M33,9 Q37,4 34,2 Q30,6 28,11 Z" fill="#e8e0cf" stroke="{INK}" stroke-width="1"/>'
+        f'<path d="M7,9 Q3,4 6,2 Q10,6 12,11 Z M33,9 Q37,4 34,2 Q30,6 28,11 Z" fill="#e8e0cf" stroke="{INK}" '
+        'stroke-width="1"/>'
         f'<ellipse cx="20" cy="18" rx="12" ry="11" fill="#fbfaf5" stroke="{INK}" stroke-width="1.4"/>'
         f'<path d="M10,12 Q14,8 17,13 Q13,17 10,12 Z" fill="#3a2414"/>'
         f'<ellipse cx="20" cy="29" rx="9" ry="6.5" fill="#f2b8b0" stroke="{INK}" stroke-width="1.2"/>'

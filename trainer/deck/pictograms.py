@@ -88,7 +88,8 @@ def _mouth(state: str) -> str:
     if state == "corner":
         # the subject's left corner (viewer's right) raised: a half smile
         # with its dimple: a half smile must read at the table's 84 px on every skin
-        return (f'<path d="M37,70 Q50,73 58,67 Q65,61 67,54" fill="none" stroke="{BROW}" stroke-width="4" stroke-linecap="round"/>'
+        return (f'<path d="M37,70 Q50,73 58,67 Q65,61 67,54" fill="none" stroke="{BROW}" stroke-width="4" '
+                'stroke-linecap="round"/>'
                 f'<path d="M70,53 Q75,60 70,68" fill="none" stroke="{BROW}" stroke-width="3" stroke-linecap="round"/>')
     if state == "pout":
         return (
@@ -116,7 +117,8 @@ def _mouth(state: str) -> str:
     if state == "grimace":
         return (
             f'<rect x="36" y="65" width="28" height="11" rx="3" fill="#ffffff" stroke="{BROW}" stroke-width="2"/>'
-            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{BROW}" stroke-width="1.2"/>'
+            f'<path d="M36,70.5 L64,70.5 M43,65 L43,76 M50,65 L50,76 M57,65 L57,76" stroke="{BROW}" '
+            'stroke-width="1.2"/>'
         )
     return f'<path d="M40,70 Q50,74 60,70" fill="none" stroke="{BROW}" stroke-width="2.6" stroke-linecap="round"/>'
 

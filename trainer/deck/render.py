@@ -358,7 +358,8 @@ def avatar_svg(
     if not isinstance(variant, int):
         raise DeckError(f"variant {variant!r} must be an integer (e.g. the seat number)")
     look = LOOKS[variant % len(LOOKS)]
-    body = '<rect x="0" y="0" width="100" height="100" rx="50" fill="#fbf6ec"/>' + person_glyph(gesture, look, away=away)
+    backdrop = '<rect x="0" y="0" width="100" height="100" rx="50" fill="#fbf6ec"/>'
+    body = backdrop + person_glyph(gesture, look, away=away)
     view_h = 100
     if label:
         view_h = 122

@@ -12,8 +12,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from pathlib import Path
 from html import escape
+from pathlib import Path
 
 from trainer.deck.render import SERIF, card_back_svg, card_svg, sign_svg
 from trainer.rules.cards import CARDS

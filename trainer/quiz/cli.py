@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Callable, TextIO
+from typing import TextIO
 
 _UI = {
     "fr": {"right": "✓ Juste", "wrong": "✗ Faux — la réponse : {answer}", "next": "prochaine révision {when}",
@@ -64,12 +65,14 @@ def add_commands(subparsers) -> None:
     parser.add_argument("--db", default=None, metavar="PATH",
                         help="database file (default: aluette.sqlite3 in $ALUETTE_HOME or the user data folder)")
     parser.add_argument("--profile", default="default", help="whose progress (default 'default')")
-    parser.add_argument("--new", type=int, default=10, metavar="N", help="at most N new items this sitting (default 10)")
+    parser.add_argument("--new", type=int, default=10, metavar="N",
+                        help="at most N new items this sitting (default 10)")
     parser.add_argument("--convention", default="classic", help="sign convention: classic, regional, camera_friendly")
     parser.add_argument("--seed", type=int, default=None, help="seed the question generator (for repeatable runs)")
     parser.add_argument("--no-ahead", action="store_true",
                         help="stop when nothing is due instead of practising ahead")
-    parser.add_argument("--stats", action="store_true", help="show what is due and each item's forecast recall, then exit")
+    parser.add_argument("--stats", action="store_true",
+                        help="show what is due and each item's forecast recall, then exit")
     parser.add_argument("--all", action="store_true", help="with --stats: list new items too")
     parser.add_argument("--reset", action="store_true", help="forget this profile's progress (asks no question)")
     parser.add_argument("--reset-item", action="append", default=[], metavar="ITEM",

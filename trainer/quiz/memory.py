@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Iterable, Sequence
 
 import fsrs
 
@@ -371,7 +371,8 @@ class Session:
 
     def next_item(self, now: datetime) -> str | None:
         due = [item for item in self.progress.due(now, self.kinds) if item != self._last]
-        new = [item for item in self.items if not self.progress.has_seen(item)] if self.new_seen < self.new_limit else []
+        new = ([item for item in self.items if not self.progress.has_seen(item)]
+               if self.new_seen < self.new_limit else [])
         if due and new and self.asked % self.NEW_EVERY == self.NEW_EVERY - 1:
             return new[0]
         if due:

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Sequence
 
 from trainer.quiz.texts import (
     GESTURE_TEXT,
@@ -63,7 +63,7 @@ class Kind(Enum):
     TRICK = "trick"
 
     @classmethod
-    def parse(cls, text: str) -> "Kind":
+    def parse(cls, text: str) -> Kind:
         try:
             return cls(text.strip().lower().replace("-", "_"))
         except ValueError:
@@ -264,7 +264,7 @@ def curriculum(kinds: Sequence[Kind] | None = None) -> tuple[str, ...]:
         if kind in chosen:
             items.append(item_key(kind, argument))
 
-    for band in (tuple(c for c in STRONG if c.group is Group.LUETTES), tuple(c for c in STRONG if c.group is Group.DOUBLES)):
+    for band in (tuple(c for c in STRONG if c.group is group) for group in (Group.LUETTES, Group.DOUBLES)):
         for card in band:
             add(Kind.NAME, card.code)
             add(Kind.SIGN, Sign.for_card(card).value)

@@ -77,7 +77,8 @@ GROUP_TEXT = {
 GESTURE_TEXT = {
     Gesture.BROWS_UP: Text("lever les sourcils", "raise the eyebrows", "alzare le sopracciglia"),
     Gesture.LOOK_UP: Text("regarder le ciel", "look up to the sky", "guardare il cielo"),
-    Gesture.LIP_CORNER: Text("relever un coin des lèvres", "raise one corner of the lips", "alzare un angolo delle labbra"),
+    Gesture.LIP_CORNER: Text("relever un coin des lèvres", "raise one corner of the lips",
+                             "alzare un angolo delle labbra"),
     Gesture.HEAD_TILT: Text("pencher la tête", "tilt the head", "inclinare la testa"),
     Gesture.WINK: Text("cligner d'un œil", "wink (one eye closed)", "fare l'occhiolino"),
     Gesture.EYES_CLOSED: Text("fermer les deux yeux", "close both eyes", "chiudere gli occhi"),
@@ -90,7 +91,8 @@ GESTURE_TEXT = {
     Gesture.THUMB: Text("montrer le pouce", "show the thumb", "mostrare il pollice"),
     Gesture.PINKY: Text("montrer le petit doigt", "show the little finger", "mostrare il mignolo"),
     Gesture.INDEX: Text("montrer l'index", "show the index finger", "mostrare l'indice"),
-    Gesture.INDEX_MIDDLE: Text("montrer l'index et le majeur", "show index and middle fingers", "mostrare indice e medio"),
+    Gesture.INDEX_MIDDLE: Text("montrer l'index et le majeur", "show index and middle fingers",
+                               "mostrare indice e medio"),
     Gesture.RING: Text("montrer l'annulaire", "show the ring finger", "mostrare l'anulare"),
     Gesture.WRITING: Text("mimer l'écriture", "mime writing", "mimare la scrittura"),
 }
@@ -101,4 +103,5 @@ def sign_text(sign: Sign) -> Text:
     return Text(french, sign.english, sign.italian)
 
 
-SPOILED = Text("pourri (égalité, personne ne gagne)", "spoiled (a tie, nobody wins)", "pourri (pareggio, nessuno vince)")
+SPOILED = Text("pourri (égalité, personne ne gagne)", "spoiled (a tie, nobody wins)",
+               "pourri (pareggio, nessuno vince)")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import TypeAlias
 
 from trainer.rules.cards import Card
 from trainer.rules.errors import CardError, IllegalActionError
@@ -113,7 +113,7 @@ class Answer:
     accept: bool
 
 
-Action = Union[Card, ChooseDealer, Deal, ChantDeal, Vote, Discard, Declare, Answer]
+Action: TypeAlias = Card | ChooseDealer | Deal | ChantDeal | Vote | Discard | Declare | Answer
 """Anything :meth:`Game.apply` accepts. A :class:`Card` is a play."""
 
 PASS = Declare(Declaration.PASS)

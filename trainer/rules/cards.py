@@ -12,8 +12,8 @@ integers and look strength up in the ``STRENGTH`` tuple.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Iterable
 
 from trainer.rules.errors import CardError
 
@@ -141,7 +141,7 @@ class Card(Enum):
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, code: str) -> "Card":
+    def parse(cls, code: str) -> Card:
         """The card for a code such as ``"3D"`` or ``"cc"``; raises :class:`CardError` otherwise."""
         if not isinstance(code, str):
             raise CardError(f"card code must be a string like '3D', got {code!r}")
@@ -154,11 +154,11 @@ class Card(Enum):
         return card
 
     @classmethod
-    def parse_many(cls, codes: Iterable[str]) -> tuple["Card", ...]:
+    def parse_many(cls, codes: Iterable[str]) -> tuple[Card, ...]:
         return tuple(cls.parse(code) for code in codes)
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         return CARDS[index]
 
     # -- properties ---------------------------------------------------------------------------
@@ -235,10 +235,10 @@ class Card(Enum):
             return self.italian
         raise CardError(f"unknown language {language!r}: use 'fr', 'en' or 'it'")
 
-    def beats(self, other: "Card") -> bool:
+    def beats(self, other: Card) -> bool:
         return self.strength > other.strength
 
-    def ties(self, other: "Card") -> bool:
+    def ties(self, other: Card) -> bool:
         return self.strength == other.strength
 
     def __str__(self) -> str:

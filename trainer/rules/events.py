@@ -13,7 +13,7 @@ sentence (or none) per kind of event.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, Union
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from trainer.rules.actions import Declaration
 from trainer.rules.cards import Card
@@ -137,10 +137,10 @@ class GameOver:
     outcome: Outcome
 
 
-Event = Union[
-    DealerChosen, CardsDealt, ChantVoted, ChantDecided, ChantDealt, CardDiscarded, Declared, Answered,
-    CardPlayed, TrickEnded, DealScored, GameOver,
-]
+Event: TypeAlias = (
+    DealerChosen | CardsDealt | ChantVoted | ChantDecided | ChantDealt | CardDiscarded | Declared | Answered
+    | CardPlayed | TrickEnded | DealScored | GameOver
+)
 """Anything :meth:`Game.apply` reports."""
 
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from trainer.rules.cards import STRENGTH
 from trainer.rules.errors import IllegalActionError
@@ -170,7 +171,7 @@ class FastDeal:
     @classmethod
     def from_deck(
         cls, deck: Sequence[int], players: int = 4, dealer: int = 0, **options
-    ) -> "FastDeal":
+    ) -> FastDeal:
         """Deal a shuffled deck (48 indices) in batches of 3 from the dealer's left; the seat left
         of the dealer leads. The talon (``deck[players * hand_size:]``) is not used."""
         spoiler_leads = options.pop("spoiler_leads", False)
@@ -198,7 +199,7 @@ class FastDeal:
     @classmethod
     def random(
         cls, rng: random.Random, players: int = 4, dealer: int = 0, **options
-    ) -> "FastDeal":
+    ) -> FastDeal:
         """A freshly shuffled deal from ``rng``."""
         deck = list(range(48))
         rnd = rng.random
@@ -216,7 +217,7 @@ class FastDeal:
         spoiler_leads: bool = False,
         pourri_breaks_run: bool = True,
         total_tricks: int,
-    ) -> "FastDeal":
+    ) -> FastDeal:
         """A deal in the middle: ``hands`` now, the current trick's ``leader`` and its ``trick``
         cards so far, and the finished ``tricks`` as ``(leader, cards, winner)``. For playouts from a
         sampled world."""
@@ -243,7 +244,7 @@ class FastDeal:
         deal.to_move = seat
         return deal
 
-    def copy(self) -> "FastDeal":
+    def copy(self) -> FastDeal:
         new = FastDeal.__new__(FastDeal)
         new.hands = hands = [h[:] for h in self.hands]
         new._seats = hands + [[]]

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
 
 from trainer.rules.actions import (
     Action,
@@ -226,7 +226,7 @@ class Game:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, ruleset: Ruleset | None = None, seed: int | str = 0, *, auto_chance: bool = True) -> "Game":
+    def new(cls, ruleset: Ruleset | None = None, seed: int | str = 0, *, auto_chance: bool = True) -> Game:
         """A new game; with ``auto_chance`` the chance steps resolve from the seed as they come,
         so the game starts at the first decision (usually the chant vote)."""
         game = cls(ruleset if ruleset is not None else Ruleset(), seed, auto_chance=auto_chance)
@@ -243,7 +243,7 @@ class Game:
         *,
         seed: int | str = 0,
         auto_chance: bool = True,
-    ) -> "Game":
+    ) -> Game:
         """A game whose first deal is given: ``dealer`` deals ``hands`` (per seat); the talon is the
         rest of the deck (strongest first) unless given. Used by ``aluette replay`` and tests."""
         game = cls(ruleset, seed, auto_chance=False)
@@ -257,7 +257,7 @@ class Game:
         game._resolve_chance()
         return game
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy (bots search on copies)."""
         new = Game.__new__(Game)
         for name, value in self.__dict__.items():
@@ -654,7 +654,7 @@ class Game:
                 self._turn = (self._turn + 1) % n
         elif phase is Phase.CHANT_DEAL:
             out.append(ChantDealt(self._receivers, action.received))
-            for seat, cards in zip(self._receivers, action.received):
+            for seat, cards in zip(self._receivers, action.received, strict=False):
                 idx = [c.index for c in cards]
                 self._hands[seat].extend(idx)
                 self._received[seat].extend(idx)

@@ -118,7 +118,7 @@ class Ruleset:
     # -- presets --------------------------------------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, **changes) -> "Ruleset":
+    def preset(cls, name: str, **changes) -> Ruleset:
         """The named preset of RULES.md (``vendee``, ``pagat``, ``english``), optionally changed.
 
         ``Ruleset.preset("pagat", players=Players.THREE)``. Raises :class:`RulesetError` naming the
@@ -210,7 +210,7 @@ class Ruleset:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Ruleset":
+    def from_json(cls, data: dict) -> Ruleset:
         if not isinstance(data, dict):
             raise RulesetError(f"a ruleset must be a JSON object, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}

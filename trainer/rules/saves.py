@@ -202,7 +202,8 @@ class PlaythroughPhrases:
         return ["No chant: the talon stays unseen."]
 
     def chant_dealt(self, e: ChantDealt) -> list[str]:
-        return [f"Chant: seat {s} receives {' '.join(c.value for c in cards)}." for s, cards in zip(e.receivers, e.received)]
+        return [f"Chant: seat {s} receives {' '.join(c.value for c in cards)}."
+                for s, cards in zip(e.receivers, e.received, strict=False)]
 
     def card_discarded(self, e: CardDiscarded) -> list[str]:
         return [f"Seat {e.seat} discards {e.card.value} face down."]
@@ -224,7 +225,8 @@ class PlaythroughPhrases:
     def trick_ended(self, e: TrickEnded) -> list[str]:
         trick = e.trick
         if trick.winner is None:
-            return [f"Trick {trick.number} is spoiled (pourri): {' '.join(c.value for c in trick.cards)} go aside face up."]
+            cards = " ".join(c.value for c in trick.cards)
+            return [f"Trick {trick.number} is spoiled (pourri): {cards} go aside face up."]
         return [f"Trick {trick.number} to seat {trick.winner}."]
 
     def deal_scored(self, e: DealScored) -> list[str]:

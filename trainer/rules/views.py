@@ -45,7 +45,7 @@ class PlayerView:
     chant_receivers: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     discard_counts: tuple[int, ...]
-    tricks: tuple["TrickRecord", ...]
+    tricks: tuple[TrickRecord, ...]
     """Finished tricks of this deal (spoiled ones have winner None: their cards are public)."""
     trick_leader: int | None
     current_trick: tuple[Card, ...]
@@ -55,9 +55,9 @@ class PlayerView:
     deals_played: int
     declarations: tuple[tuple[int, Declaration], ...]
     answers: tuple[tuple[int, bool], ...]
-    signals: tuple["SignalRecord", ...]
+    signals: tuple[SignalRecord, ...]
     """Signal records sent by this seat or that reached it."""
-    results: tuple["DealResult", ...]
+    results: tuple[DealResult, ...]
 
     @property
     def players(self) -> int:
@@ -78,7 +78,7 @@ class PlayerView:
         return frozenset(c for c in CARDS if c not in seen)
 
 
-def view_of(game: "Game", seat: int) -> PlayerView:
+def view_of(game: Game, seat: int) -> PlayerView:
     """The view of ``seat`` in ``game`` (``game.view(seat)`` calls this)."""
     hand = game.hand(seat)  # checks the seat
     to_move = game.to_move
