@@ -18,6 +18,7 @@ Text notation (``format_action`` / ``parse_action``; ``parse_action(format_actio
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
@@ -125,7 +126,7 @@ YES = Vote(True)
 NO = Vote(False)
 
 
-def _cards(cards) -> str:
+def _cards(cards: Iterable[Card]) -> str:
     return " ".join(c.value for c in cards)
 
 

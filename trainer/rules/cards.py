@@ -80,6 +80,11 @@ class Group(Enum):
 class Card(Enum):
     """One of the 48 cards. Members are listed strongest first; the value is the code (``"3D"``)."""
 
+    # Annotations only (no member is made): the code, and the position 0..47 set on each member below
+    # the class. With ``_index`` declared, mypy types ``self.value`` as Any: the code reads ``_value_``.
+    _value_: str
+    _index: int
+
     MONSIEUR = "3D"
     """Three of coins, 'Mister': the strongest card."""
     MADAME = "3C"
@@ -165,7 +170,7 @@ class Card(Enum):
 
     @property
     def code(self) -> str:
-        return self.value
+        return self._value_
 
     @property
     def rank(self) -> Rank:
@@ -242,7 +247,7 @@ class Card(Enum):
         return self.strength == other.strength
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def __repr__(self) -> str:
         return f"Card.parse({self.value!r})"

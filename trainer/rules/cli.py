@@ -6,10 +6,11 @@ Keep imports here light: the engine modules are imported inside the handlers.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 
-def add_commands(subparsers) -> None:
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``replay``."""
     replay = subparsers.add_parser(
         "replay",
@@ -24,7 +25,7 @@ def add_commands(subparsers) -> None:
     replay.set_defaults(run=_run_replay)
 
 
-def _run_replay(args) -> int:
+def _run_replay(args: argparse.Namespace) -> int:
     import json
 
     from trainer.rules.replay import ReplayError, replay_file

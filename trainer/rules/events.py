@@ -12,15 +12,14 @@ sentence (or none) per kind of event.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import Protocol, TypeAlias
 
 from trainer.rules.actions import Declaration
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
-
-if TYPE_CHECKING:  # game.py imports this module; the types are only annotations here
-    from trainer.rules.game import DealResult, Outcome, TrickRecord
+from trainer.rules.records import DealResult, Outcome, TrickRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +168,7 @@ _METHOD = {
 }
 
 
-def narrate(events, phrases: Phrases) -> list[str]:
+def narrate(events: Iterable[Event], phrases: Phrases) -> list[str]:
     """The lines ``phrases`` says for ``events``, in order."""
     lines: list[str] = []
     for event in events:

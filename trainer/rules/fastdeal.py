@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,7 +170,7 @@ class FastDeal:
 
     @classmethod
     def from_deck(
-        cls, deck: Sequence[int], players: int = 4, dealer: int = 0, **options
+        cls, deck: Sequence[int], players: int = 4, dealer: int = 0, **options: bool
     ) -> FastDeal:
         """Deal a shuffled deck (48 indices) in batches of 3 from the dealer's left; the seat left
         of the dealer leads. The talon (``deck[players * hand_size:]``) is not used."""
@@ -198,7 +198,7 @@ class FastDeal:
 
     @classmethod
     def random(
-        cls, rng: random.Random, players: int = 4, dealer: int = 0, **options
+        cls, rng: random.Random, players: int = 4, dealer: int = 0, **options: bool
     ) -> FastDeal:
         """A freshly shuffled deal from ``rng``."""
         deck = list(range(48))
@@ -278,7 +278,7 @@ class FastDeal:
         # ``_seats[-1]`` is an empty sentinel hand, so no test is needed for a finished deal.
         return self._seats[self.to_move]
 
-    def apply(self, card: int, _strength_of=STRENGTH.__getitem__) -> None:
+    def apply(self, card: int, _strength_of: Callable[[int], int] = STRENGTH.__getitem__) -> None:
         """Play ``card`` (an index) for the player to move. Raises :class:`IllegalActionError` if it
         is not in their hand, leaving the deal untouched."""
         seat = self.to_move

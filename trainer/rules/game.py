@@ -26,8 +26,6 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import Enum
 
 from trainer.rules.actions import (
     Action,
@@ -60,112 +58,27 @@ from trainer.rules.events import (
     TrickEnded,
 )
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions
+from trainer.rules.records import (
+    Contract,
+    DealEnd,
+    DealResult,
+    Outcome,
+    SignalRecord,
+    Termination,
+    TrickRecord,
+)
 from trainer.rules.ruleset import (
     AnnouncedMordienne,
     GameEnd,
     GivingUp,
     Ruleset,
 )
+from trainer.rules.views import PlayerView
 
-
-class Termination(Enum):
-    """Why the game ended."""
-
-    TARGET_REACHED = "target_reached"
-    """A team reached the points target (5, or 10 after an announced mordienne)."""
-    DEALS_PLAYED = "deals_played"
-    """The fixed number of deals was played; most points wins, equal points draw."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The end of a game: why, the winning team (None for a draw) and the final scores per team."""
-
-    termination: Termination
-    winner: int | None
-    scores: tuple[int, ...]
-
-    @property
-    def draw(self) -> bool:
-        return self.winner is None
-
-
-class DealEnd(Enum):
-    """How a deal ended."""
-
-    PLAYED = "played"
-    GIVEN_UP = "given_up"
-    """A team gave the deal up and the opponents took their point."""
-    MORDIENNE_DECLINED = "mordienne_declined"
-    """Mordienne was announced and declined: not played, the announcer's team scores 1."""
-
-
-class Contract(Enum):
-    """What the deal's scoring depends on, set by the declarations."""
-
-    NORMAL = "normal"
-    ANNOUNCED = "announced"
-    """Announced mordienne accepted (accept/decline rule): the deal winner scores 2."""
-    COMMITTED = "committed"
-    """Giving up refused: the refusing team must make mordienne (2 for them) or the other team gets 2."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    """A finished (or, in views, the current) trick: who led, the cards in play order, the winner
-    (None if spoiled — *pourri* — or not finished)."""
-
-    number: int
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int | None
-
-    @property
-    def spoiled(self) -> bool:
-        return self.winner is None and len(self.cards) > 0
-
-    def seat_of(self, position: int, players: int) -> int:
-        """The seat that played the card at ``position`` in this trick."""
-        return (self.leader + position) % players
-
-    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
-        """``(seat, card)`` in play order."""
-        return tuple(((self.leader + i) % players, c) for i, c in enumerate(self.cards))
-
-
-@dataclass(frozen=True, slots=True)
-class SignalRecord:
-    """A sign made at the table, stored opaquely (the rules layer does not know signs).
-
-    ``message`` is whatever the signals layer writes (e.g. ``"BORGNE"`` or ``"AS x2"``); ``reached``
-    the seats that saw it (the sender always knows its own sign). ``deal`` and ``trick`` (tricks
-    finished in that deal) and ``phase`` say when; ``index`` is the number of actions before it."""
-
-    seat: int
-    message: str
-    reached: frozenset[int]
-    deal: int
-    trick: int
-    phase: Phase
-    index: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One scored deal: its tricks, who won it and why, and the points it gave each team."""
-
-    deal: int
-    dealer: int
-    chant: bool
-    end: DealEnd
-    tricks: tuple[TrickRecord, ...]
-    tricks_won: tuple[int, ...]
-    deal_winner: int | None
-    mordienne: bool
-    points: tuple[int, ...]
-    contract: Contract
-    declared_by: int | None
-    explanation: str
+# The value types live in trainer.rules.records (a leaf module); they stay importable from here.
+__all__ = [
+    "Contract", "DealEnd", "DealResult", "Game", "Outcome", "SignalRecord", "Termination", "TrickRecord",
+]
 
 
 # Chance outcomes are derived from the seed by name, so copying or replaying a game never shifts a
@@ -278,7 +191,8 @@ class Game:
     def to_move(self) -> int | None:
         """The seat that must act now; None at a chance step or when the game is over."""
         if self.phase is Phase.PLAY:
-            return self._fast.to_move if self._fast.to_move >= 0 else None
+            fast = self._play_state()
+            return fast.to_move if fast.to_move >= 0 else None
         if self.phase.is_chance or self.phase is Phase.GAME_OVER:
             return None
         return self._turn
@@ -379,7 +293,7 @@ class Game:
             return self.ruleset.target_points
         return None
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         """Everything that makes the state, as a hashable value: two games with equal keys are in
         the same state (used to check that save/load and ``copy`` are exact)."""
         fast = self._fast
@@ -400,7 +314,7 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.state_key() == other.state_key()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal games may differ later
 
     def __repr__(self) -> str:
         return (
@@ -419,12 +333,12 @@ class Game:
         if phase.is_chance:
             return (self.chance_action(),)
         if phase is Phase.PLAY:
-            seat = self._fast.to_move
-            return tuple(CARDS[i] for i in sorted(self._fast.hands[seat]))
+            fast = self._play_state()
+            return tuple(CARDS[i] for i in sorted(fast.hands[fast.to_move]))
         if phase is Phase.CHANT_VOTE:
             return (Vote(True), Vote(False))
         if phase is Phase.DISCARD:
-            return tuple(Discard(CARDS[i]) for i in sorted(self._hands[self._turn]))
+            return tuple(Discard(CARDS[i]) for i in sorted(self._hands[self._seat_to_act()]))
         if phase is Phase.DECLARE:
             options = [Declare(Declaration.PASS)]
             if self._may_announce():
@@ -478,12 +392,12 @@ class Game:
             return ChooseDealer(stop % n, tuple(deck[: stop + 1]))
         if phase is Phase.DEAL:
             rng = _chance_rng(self.seed, "deal", self.deal_number)
-            deck = list(range(48))
-            rng.shuffle(deck)
-            positions = deal_positions(n, self.dealer)
-            hands = tuple(tuple(CARDS[deck[p]] for p in pos) for pos in positions)
+            order = list(range(48))
+            rng.shuffle(order)
+            positions = deal_positions(n, self._dealer_seat())
+            hands = tuple(tuple(CARDS[order[p]] for p in pos) for pos in positions)
             dealt = n * self.ruleset.hand_size
-            return Deal(hands, tuple(CARDS[i] for i in deck[dealt:]))
+            return Deal(hands, tuple(CARDS[i] for i in order[dealt:]))
         if phase is Phase.CHANT_DEAL:
             talon = [CARDS[i] for i in self._talon]
             return ChantDeal((tuple(talon[0::2]), tuple(talon[1::2])))
@@ -536,35 +450,36 @@ class Game:
         expected = _EXPECTED[phase._value_]
         if not isinstance(action, expected):
             raise self._wrong(action, f"the game is in phase {phase.value}, which takes a {expected.__name__}")
-        if phase is Phase.PLAY:
-            seat = self._fast.to_move
-            if action.index not in self._fast.hands[seat]:
+        # Each phase takes one action type (_EXPECTED), so from here the type tells the phase.
+        if isinstance(action, Card):
+            fast = self._play_state()
+            seat = fast.to_move
+            if action.index not in fast.hands[seat]:
                 where = self._where_is(action)
                 raise self._wrong(action, f"{action.value} is not in the hand of seat {seat} ({where})")
-        elif phase is Phase.DISCARD:
+        elif isinstance(action, Discard):
             if not isinstance(action.card, Card):
                 raise self._wrong(action, f"Discard needs a Card, got {action.card!r}")
-            if action.card.index not in self._hands[self._turn]:
-                raise self._wrong(action, f"{action.card.value} is not in the hand of seat {self._turn}")
-        elif phase is Phase.DECLARE:
+            seat = self._seat_to_act()
+            if action.card.index not in self._hands[seat]:
+                raise self._wrong(action, f"{action.card.value} is not in the hand of seat {seat}")
+        elif isinstance(action, Declare):
             if not isinstance(action.declaration, Declaration):
                 raise self._wrong(action, f"Declare needs a Declaration, got {action.declaration!r}")
             if action.declaration is Declaration.MORDIENNE and not self._may_announce():
                 raise self._wrong(action, "this ruleset does not allow announcing mordienne now")
-        elif phase is Phase.CHANT_VOTE:
+        elif isinstance(action, Vote):
             if not isinstance(action.agree, bool):
                 raise self._wrong(action, f"Vote needs True or False, got {action.agree!r}")
-        elif phase is Phase.ANSWER:
+        elif isinstance(action, Answer):
             if not isinstance(action.accept, bool):
                 raise self._wrong(action, f"Answer needs True or False, got {action.accept!r}")
-        elif phase is Phase.CHOOSE_DEALER:
+        elif isinstance(action, ChooseDealer):
             self._check_choose_dealer(action)
-        elif phase is Phase.DEAL:
+        elif isinstance(action, Deal):
             self._check_deal(action)
-        elif phase is Phase.CHANT_DEAL:
-            if action != self.chance_action():
-                raise self._wrong(action, "the talon is dealt one card at a time, alternately, from the top")
-
+        elif action != self.chance_action():  # ChantDeal
+            raise self._wrong(action, "the talon is dealt one card at a time, alternately, from the top")
 
     def _where_is(self, card: Card) -> str:
         i = card.index
@@ -602,82 +517,123 @@ class Game:
             raise self._wrong(action, "hands and talon must hold Card values")
         if len(set(every)) != 48:
             seen: set[Card] = set()
-            dup = next(c for c in every if c in seen or seen.add(c))
-            raise self._wrong(action, f"card {dup.value} is dealt twice")
+            for card in every:
+                if card in seen:
+                    raise self._wrong(action, f"card {card.value} is dealt twice")
+                seen.add(card)
 
     # -- transitions ------------------------------------------------------------------------------
 
     def _do(self, action: Action, out: list[Event]) -> None:
-        """Make the change ``action`` brings, appending to ``out`` what happened."""
-        phase = self.phase
-        n = self.players
-        if phase is Phase.PLAY:
-            fast = self._fast
-            seat = fast.to_move
-            number = len(fast.tricks) + 1
-            fast.apply(action.index)
-            out.append(CardPlayed(seat, action, number))
-            if len(fast.tricks) == number:
-                leader, cards, winner = fast.tricks[-1]
-                out.append(TrickEnded(TrickRecord(
-                    number, leader, tuple(CARDS[c] for c in cards), None if winner < 0 else winner,
-                )))
-            if fast.finished:
-                self._score_played_deal(out)
-        elif phase is Phase.CHOOSE_DEALER:
+        """Make the change ``action`` brings, appending to ``out`` what happened. The action's type
+        matches the phase (checked by :meth:`_check`, or given by the seed at a chance step)."""
+        if isinstance(action, Card):
+            self._do_play(action, out)
+        elif isinstance(action, ChooseDealer):
             self.dealer = self.first_dealer = action.dealer
             out.append(DealerChosen(action.dealer, action.face_up))
             self._start_deal()
-        elif phase is Phase.DEAL:
-            out.append(CardsDealt(self.deal_number, self.dealer, action.hands))
-            self._hands = [[c.index for c in h] for h in action.hands]
-            self._talon = [c.index for c in action.talon]
-            if self.ruleset.chant_possible:
-                self.phase = Phase.CHANT_VOTE
-                self._turn = (self.dealer + 1) % n
-            else:
-                self._begin_declarations()
-        elif phase is Phase.CHANT_VOTE:
-            self._votes.append(action.agree)
-            out.append(ChantVoted(self._turn, action.agree))
-            if not action.agree:
-                # Chant needs every player's agreement: one "no" ends the vote.
-                self.chant = False
-                out.append(ChantDecided(False, ()))
-                self._begin_declarations()
-            elif len(self._votes) == n:
-                self.chant = True
-                self._receivers = self.ruleset.chant_receivers_for(self.dealer)
-                out.append(ChantDecided(True, self._receivers))
-                self.phase = Phase.CHANT_DEAL
-            else:
-                self._turn = (self._turn + 1) % n
-        elif phase is Phase.CHANT_DEAL:
-            out.append(ChantDealt(self._receivers, action.received))
-            for seat, cards in zip(self._receivers, action.received, strict=False):
-                idx = [c.index for c in cards]
-                self._hands[seat].extend(idx)
-                self._received[seat].extend(idx)
-            self._talon = []
-            self.phase = Phase.DISCARD
-            self._turn = self._receivers[0]
-        elif phase is Phase.DISCARD:
-            seat = self._turn
-            self._hands[seat].remove(action.card.index)
-            self._discards[seat].append(action.card.index)
-            out.append(CardDiscarded(seat, action.card, len(self._discards[seat])))
-            if len(self._hands[seat]) == self.ruleset.hand_size:
-                if seat == self._receivers[0]:
-                    self._turn = self._receivers[1]
-                else:
-                    self._begin_declarations()
-        elif phase is Phase.DECLARE:
-            out.append(Declared(self._turn, action.declaration))
+        elif isinstance(action, Deal):
+            self._do_deal(action, out)
+        elif isinstance(action, Vote):
+            self._do_vote(action, out)
+        elif isinstance(action, ChantDeal):
+            self._do_chant_deal(action, out)
+        elif isinstance(action, Discard):
+            self._do_discard(action, out)
+        elif isinstance(action, Declare):
+            out.append(Declared(self._seat_to_act(), action.declaration))
             self._declare(action.declaration, out)
-        elif phase is Phase.ANSWER:
-            seat, declaration = self._pending
-            out.append(Answered(self._turn, action.accept, seat, declaration))
+        else:  # Answer
+            seat, declaration = self._asked()
+            out.append(Answered(self._seat_to_act(), action.accept, seat, declaration))
             self._answer(action.accept, out)
+
+    def _do_play(self, card: Card, out: list[Event]) -> None:
+        fast = self._play_state()
+        seat = fast.to_move
+        number = len(fast.tricks) + 1
+        fast.apply(card.index)
+        out.append(CardPlayed(seat, card, number))
+        if len(fast.tricks) == number:
+            leader, cards, winner = fast.tricks[-1]
+            out.append(TrickEnded(TrickRecord(
+                number, leader, tuple(CARDS[c] for c in cards), None if winner < 0 else winner,
+            )))
+        if fast.finished:
+            self._score_played_deal(out)
+
+    def _do_deal(self, action: Deal, out: list[Event]) -> None:
+        dealer = self._dealer_seat()
+        out.append(CardsDealt(self.deal_number, dealer, action.hands))
+        self._hands = [[c.index for c in h] for h in action.hands]
+        self._talon = [c.index for c in action.talon]
+        if self.ruleset.chant_possible:
+            self.phase = Phase.CHANT_VOTE
+            self._turn = (dealer + 1) % self.players
+        else:
+            self._begin_declarations()
+
+    def _do_vote(self, action: Vote, out: list[Event]) -> None:
+        seat = self._seat_to_act()
+        self._votes.append(action.agree)
+        out.append(ChantVoted(seat, action.agree))
+        if not action.agree:
+            # Chant needs every player's agreement: one "no" ends the vote.
+            self.chant = False
+            out.append(ChantDecided(False, ()))
+            self._begin_declarations()
+        elif len(self._votes) == self.players:
+            self.chant = True
+            self._receivers = self.ruleset.chant_receivers_for(self._dealer_seat())
+            out.append(ChantDecided(True, self._receivers))
+            self.phase = Phase.CHANT_DEAL
+        else:
+            self._turn = (seat + 1) % self.players
+
+    def _do_chant_deal(self, action: ChantDeal, out: list[Event]) -> None:
+        out.append(ChantDealt(self._receivers, action.received))
+        for seat, cards in zip(self._receivers, action.received, strict=False):
+            idx = [c.index for c in cards]
+            self._hands[seat].extend(idx)
+            self._received[seat].extend(idx)
+        self._talon = []
+        self.phase = Phase.DISCARD
+        self._turn = self._receivers[0]
+
+    def _do_discard(self, action: Discard, out: list[Event]) -> None:
+        seat = self._seat_to_act()
+        self._hands[seat].remove(action.card.index)
+        self._discards[seat].append(action.card.index)
+        out.append(CardDiscarded(seat, action.card, len(self._discards[seat])))
+        if len(self._hands[seat]) == self.ruleset.hand_size:
+            if seat == self._receivers[0]:
+                self._turn = self._receivers[1]
+            else:
+                self._begin_declarations()
+
+    # The parts of the state that exist only in some phases, for the steps that need them (a None
+    # here is a bug in the engine's own flow, never a player's mistake).
+
+    def _play_state(self) -> FastDeal:
+        if self._fast is None:
+            raise RulesError(f"no trick play in phase {self.phase.value}")
+        return self._fast
+
+    def _seat_to_act(self) -> int:
+        if self._turn is None:
+            raise RulesError(f"no seat is to act in phase {self.phase.value}")
+        return self._turn
+
+    def _dealer_seat(self) -> int:
+        if self.dealer is None:
+            raise RulesError(f"no dealer yet in phase {self.phase.value}")
+        return self.dealer
+
+    def _asked(self) -> tuple[int, Declaration]:
+        if self._pending is None:
+            raise RulesError(f"no declaration awaits an answer in phase {self.phase.value}")
+        return self._pending
 
     def _start_deal(self) -> None:
         n = self.players
@@ -701,12 +657,12 @@ class Game:
     def _begin_declarations(self) -> None:
         if self.ruleset.declarations_possible:
             self.phase = Phase.DECLARE
-            self._turn = (self.dealer + 1) % self.players
+            self._turn = (self._dealer_seat() + 1) % self.players
         else:
             self._begin_play()
 
     def _declare(self, declaration: Declaration, out: list[Event]) -> None:
-        seat = self._turn
+        seat = self._seat_to_act()
         n = self.players
         rules = self.ruleset
         self._declarations.append((seat, declaration))
@@ -744,8 +700,8 @@ class Game:
         self._turn = (seat + 1) % self.players
 
     def _answer(self, accept: bool, out: list[Event]) -> None:
-        seat, declaration = self._pending
-        self._answers.append((self._turn, accept))
+        seat, declaration = self._asked()
+        self._answers.append((self._seat_to_act(), accept))
         team = self.ruleset.team_of(seat)
         if declaration is Declaration.MORDIENNE:
             if accept:
@@ -773,7 +729,7 @@ class Game:
         rules = self.ruleset
         self.phase = Phase.PLAY
         self._turn = None
-        self._fast = FastDeal(self._hands, (self.dealer + 1) % self.players, **rules.playout_flags().options)
+        self._fast = FastDeal(self._hands, (self._dealer_seat() + 1) % self.players, **rules.playout_flags().options)
 
     # -- scoring ----------------------------------------------------------------------------------
 
@@ -789,14 +745,14 @@ class Game:
         gained = [0] * self.ruleset.team_count
         gained[team] = points
         result = DealResult(
-            self.deal_number, self.dealer, bool(self.chant), end, (), (0,) * self.players, None,
+            self.deal_number, self._dealer_seat(), bool(self.chant), end, (), (0,) * self.players, None,
             False, tuple(gained), self.contract, seat, why,
         )
         self._finish_deal(result, out)
 
     def _score_played_deal(self, out: list[Event]) -> None:
         rules = self.ruleset
-        fast = self._fast
+        fast = self._play_state()
         winner = fast.deal_winner()
         mordienne = fast.mordienne()
         gained = [0] * rules.team_count
@@ -815,8 +771,8 @@ class Game:
                 )
             if mordienne:
                 why += "; mordienne: no trick before, then the last tricks in a row"
-        if self.contract is Contract.COMMITTED:
-            committed = self._committed_team
+        committed = self._committed_team
+        if self.contract is Contract.COMMITTED and committed is not None:
             if winner != NO_WINNER and mordienne and rules.team_of(winner) == committed:
                 gained[committed] = 2
                 why += f"; team {committed} refused the give-up and made mordienne: 2 points"
@@ -833,7 +789,7 @@ class Game:
                 gained[team] = 2 if mordienne else 1
                 why += f"; team {team} scores {gained[team]}"
         result = DealResult(
-            self.deal_number, self.dealer, bool(self.chant), DealEnd.PLAYED, self.tricks, won,
+            self.deal_number, self._dealer_seat(), bool(self.chant), DealEnd.PLAYED, self.tricks, won,
             None if winner == NO_WINNER else winner, mordienne, tuple(gained), self.contract,
             self._declared_by(), why,
         )
@@ -853,7 +809,7 @@ class Game:
             self._turn = None
             return
         # The player left of the dealer deals next.
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = (self._dealer_seat() + 1) % self.players
         self._start_deal()
 
     def _game_end(self) -> Outcome | None:
@@ -879,8 +835,34 @@ class Game:
 
     # -- views ----------------------------------------------------------------------------------
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now, as a frozen :class:`trainer.rules.views.PlayerView`."""
-        from trainer.rules.views import view_of
-
-        return view_of(self, seat)
+        hand = self.hand(seat)  # checks the seat
+        to_move = self.to_move
+        return PlayerView(
+            seat=seat,
+            ruleset=self.ruleset,
+            phase=self.phase,
+            to_move=to_move,
+            legal_actions=self.legal_actions() if to_move == seat else (),
+            dealer=self.dealer,
+            deal_number=self.deal_number,
+            hand=hand,
+            discards=self.discards(seat),
+            received=self.received(seat),
+            chant=self.chant,
+            chant_receivers=self.chant_receivers,
+            hand_sizes=self.hand_sizes,
+            discard_counts=self.discard_counts,
+            tricks=self.tricks,
+            trick_leader=self.leader,
+            current_trick=self.current_trick,
+            tricks_won=self.tricks_won,
+            scores=tuple(self.scores),
+            target=self.target,
+            deals_played=self.deals_played,
+            declarations=self.declarations,
+            answers=self.answers,
+            signals=tuple(r for r in self.signals if r.seat == seat or seat in r.reached),
+            results=tuple(self.results),
+        )

@@ -56,7 +56,7 @@ def replay(data: Any) -> dict[str, Any]:
     return _report(deal)
 
 
-def _ruleset(data: dict) -> Ruleset:
+def _ruleset(data: dict[str, Any]) -> Ruleset:
     preset = data.get("preset", "vendee")
     try:
         ruleset = Ruleset.preset(preset) if isinstance(preset, str) else Ruleset.preset(repr(preset))
@@ -67,7 +67,7 @@ def _ruleset(data: dict) -> Ruleset:
     return ruleset
 
 
-def _dealer(data: dict) -> int:
+def _dealer(data: dict[str, Any]) -> int:
     if "dealer" not in data:
         raise ReplayError("missing 'dealer': give the dealer's seat, 0..3")
     dealer = data["dealer"]
@@ -76,7 +76,7 @@ def _dealer(data: dict) -> int:
     return dealer
 
 
-def _hands(data: dict) -> tuple[list[list[int]], dict[Card, int]]:
+def _hands(data: dict[str, Any]) -> tuple[list[list[int]], dict[Card, int]]:
     """The four hands as card indices, and which seat was dealt each card."""
     hands_in = data.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != PLAYERS:
@@ -101,7 +101,7 @@ def _hands(data: dict) -> tuple[list[list[int]], dict[Card, int]]:
     return hands, owner
 
 
-def _plays(data: dict) -> list:
+def _plays(data: dict[str, Any]) -> list[Any]:
     """The plays as given (codes are read while playing), whole tricks of a deal at most."""
     plays = data.get("plays", [])
     if not isinstance(plays, list):
@@ -116,7 +116,7 @@ def _plays(data: dict) -> list:
     return plays
 
 
-def _play(deal: FastDeal, plays: list, owner: dict[Card, int]) -> None:
+def _play(deal: FastDeal, plays: list[Any], owner: dict[Card, int]) -> None:
     """Apply the plays in order, naming the first one the seat to play cannot make."""
     played_at: dict[Card, int] = {}
     for number, value in enumerate(plays, start=1):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import Enum
+from typing import Any
 
 from trainer.rules.errors import RulesetError
 from trainer.rules.fastdeal import HAND_SIZES, PlayoutFlags
@@ -118,7 +119,7 @@ class Ruleset:
     # -- presets --------------------------------------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, **changes) -> Ruleset:
+    def preset(cls, name: str, **changes: Any) -> Ruleset:
         """The named preset of RULES.md (``vendee``, ``pagat``, ``english``), optionally changed.
 
         ``Ruleset.preset("pagat", players=Players.THREE)``. Raises :class:`RulesetError` naming the
@@ -201,7 +202,7 @@ class Ruleset:
 
     # -- JSON ---------------------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Plain JSON values: enums by value."""
         out = {}
         for f in fields(self):
@@ -210,7 +211,7 @@ class Ruleset:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> Ruleset:
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
         if not isinstance(data, dict):
             raise RulesetError(f"a ruleset must be a JSON object, got {type(data).__name__}")
         known = {f.name for f in fields(cls)}

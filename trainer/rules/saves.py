@@ -92,7 +92,7 @@ def game_from_json(data: Any) -> Game:
     return _replay(game, actions, signals, bool(data.get("auto_chance", True)))
 
 
-def _replay(game: Game, actions: list, signals: list, auto_chance: bool) -> Game:
+def _replay(game: Game, actions: list[Any], signals: list[Any], auto_chance: bool) -> Game:
     pending = sorted(
         (_read_signal(s, n) for n, s in enumerate(signals)), key=lambda s: s["index"]
     )
@@ -118,7 +118,7 @@ def _replay(game: Game, actions: list, signals: list, auto_chance: bool) -> Game
     return game
 
 
-def _read_signal(s: Any, n: int) -> dict:
+def _read_signal(s: Any, n: int) -> dict[str, Any]:
     keys = {"seat", "message", "reached", "deal", "trick", "phase", "index"}
     if not isinstance(s, dict) or not keys <= set(s):
         raise SaveFormatError(f"signal {n + 1} must be an object with {sorted(keys)}, got {s!r}")
@@ -146,7 +146,7 @@ def loads_game(text: str) -> Game:
     return game_from_json(jsonlimits.loads(text, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
 
-def save_game(game: Game, path: str | os.PathLike, extra: dict[str, Any] | None = None) -> Path:
+def save_game(game: Game, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> Path:
     """Write the game atomically to ``path`` (temporary file in the same folder, then replace);
     ``extra``: more top-level keys (see :func:`dumps_game`)."""
     target = Path(path)
@@ -167,7 +167,7 @@ def save_game(game: Game, path: str | os.PathLike, extra: dict[str, Any] | None 
     return target
 
 
-def load_game(path: str | os.PathLike) -> Game:
+def load_game(path: str | os.PathLike[str]) -> Game:
     """Read a saved game; :class:`SaveFormatError` for a missing, unreadable or bad file."""
     return game_from_json(jsonlimits.read(path, what="save file", max_bytes=MAX_BYTES, error=SaveFormatError))
 
@@ -279,7 +279,7 @@ def parse_playthrough(text: str) -> Game:
     """Rebuild the game from a playthrough text (its ruleset, seed, action and signal lines)."""
     ruleset = seed = None
     actions: list[str] = []
-    signals: list[dict] = []
+    signals: list[dict[str, Any]] = []
     if len(text) > MAX_BYTES:
         raise SaveFormatError(f"playthrough text is {len(text):,} characters, over the {MAX_BYTES:,} limit")
     lines = text.splitlines()

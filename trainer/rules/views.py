@@ -1,9 +1,10 @@
 """What one seat may know: the view bots decide from.
 
-Standard library only. A :class:`PlayerView` is computed from a game by :func:`view_of` (call
-``game.view(seat)``); it holds only what the seat can see: its hand, its own discards, the chant
-cards it received, every played card and trick (spoiled tricks are public), tricks won per seat,
-scores, declarations, and the signal records that reached the seat. Bots decide from views only.
+Standard library only, and never the engine: :meth:`trainer.rules.game.Game.view` builds a
+:class:`PlayerView` (so the game imports this module, never the reverse). A view holds only what the
+seat can see: its hand, its own discards, the chant cards it received, every played card and trick
+(spoiled tricks are public), tricks won per seat, scores, declarations, and the signal records that
+reached the seat. Bots decide from views only.
 
 Hidden worlds consistent with a view are sampled in one place, by the bots
 (:func:`trainer.bots.worlds.sample_hands`), which also turn the signs a seat received into
@@ -13,14 +14,11 @@ constraints on them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from trainer.rules.actions import Action, Declaration, Phase
 from trainer.rules.cards import CARDS, Card
+from trainer.rules.records import DealResult, SignalRecord, TrickRecord
 from trainer.rules.ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from trainer.rules.game import DealResult, Game, SignalRecord, TrickRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,36 +74,3 @@ class PlayerView:
         """Cards this seat has not seen: in other hands, others' discards, or the unseen talon."""
         seen = set(self.hand) | set(self.discards) | set(self.played)
         return frozenset(c for c in CARDS if c not in seen)
-
-
-def view_of(game: Game, seat: int) -> PlayerView:
-    """The view of ``seat`` in ``game`` (``game.view(seat)`` calls this)."""
-    hand = game.hand(seat)  # checks the seat
-    to_move = game.to_move
-    return PlayerView(
-        seat=seat,
-        ruleset=game.ruleset,
-        phase=game.phase,
-        to_move=to_move,
-        legal_actions=game.legal_actions() if to_move == seat else (),
-        dealer=game.dealer,
-        deal_number=game.deal_number,
-        hand=hand,
-        discards=game.discards(seat),
-        received=game.received(seat),
-        chant=game.chant,
-        chant_receivers=game.chant_receivers,
-        hand_sizes=game.hand_sizes,
-        discard_counts=game.discard_counts,
-        tricks=game.tricks,
-        trick_leader=game.leader,
-        current_trick=game.current_trick,
-        tricks_won=game.tricks_won,
-        scores=tuple(game.scores),
-        target=game.target,
-        deals_played=game.deals_played,
-        declarations=game.declarations,
-        answers=game.answers,
-        signals=tuple(r for r in game.signals if r.seat == seat or seat in r.reached),
-        results=tuple(game.results),
-    )
