@@ -16,8 +16,9 @@ import math
 import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from trainer.bots.base import BotError, make_bot
+from trainer.bots.base import Bot, BotError, make_bot
 from trainer.bots.table import Table
 from trainer.rules.game import DealEnd
 from trainer.rules.ruleset import Ruleset
@@ -44,12 +45,12 @@ class TeamSpec:
         make_bot(spec.bot, **dict(spec.options))  # fails now, with the bot's message, if wrong
         return spec
 
-    def with_options(self, **changes) -> TeamSpec:
+    def with_options(self, **changes: Any) -> TeamSpec:
         options = dict(self.options)
         options.update(changes)
         return replace(self, options=tuple(options.items()))
 
-    def build(self):
+    def build(self) -> Bot:
         return make_bot(self.bot, **dict(self.options))
 
     def __str__(self) -> str:
@@ -141,11 +142,11 @@ class MatchResult:
     def ci95(self) -> tuple[float, float]:
         return wilson(self.wins_a + 0.5 * self.draws, self.games)
 
-    def decision_ms(self, times: list[float]) -> dict:
+    def decision_ms(self, times: list[float]) -> dict[str, float]:
         return {"median": round(1000 * statistics.median(times), 3) if times else 0.0,
                 "p99": round(1000 * percentile(times, 0.99), 3)}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         a, b = self.decision_ms(self.times_a), self.decision_ms(self.times_b)
         lo, hi = self.ci95
         deals = max(1, self.deals)
@@ -184,7 +185,7 @@ def play_game(
     for s in range(n):
         on_a = (ruleset.team_of(s) == 0) == a_even if teams == 2 else ruleset.team_of(s) == (0 if a_even else 1)
         seats.append((spec_a if on_a else spec_b).build())
-    extra: dict = {} if clock is None else {"clock": clock}
+    extra: dict[str, Any] = {} if clock is None else {"clock": clock}
     if timed:
         extra["timed"] = True
     if channel is not None:
@@ -257,6 +258,8 @@ def run_game(task: GameTask) -> GameRecord:
     team_a = 0 if a_even else 1
     game = table.game
     outcome = game.outcome
+    if outcome is None:  # the table plays a game out before it returns
+        raise BotError(f"game {task.index} of the match stopped before its end")
     deals = []
     for deal in game.results:
         played = deal.end is DealEnd.PLAYED

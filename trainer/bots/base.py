@@ -24,12 +24,15 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from trainer.rules.actions import Action
 from trainer.rules.views import PlayerView
 from trainer.signals.relative import Announcement
 from trainer.signals.signs import Signal
+
+if TYPE_CHECKING:  # an annotation only: signing.py is the policies, not the interface
+    from trainer.bots.signing import SignPolicy
 
 
 class BotError(ValueError):
@@ -52,7 +55,7 @@ class Bot(Protocol):
 
     name: str
 
-    def seated(self, seat: int, partner_policy: object | None, lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: SignPolicy | None, lying_allowed: bool = False) -> None:
         """Called once when the bot takes its seat: ``partner_policy`` is the partner bot's
         SignPolicy (None for a person), ``lying_allowed`` whether signs may lie at this table."""
 
@@ -92,7 +95,7 @@ def bot_names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
-def make_bot(name: str, **options) -> Bot:
+def make_bot(name: str, **options: Any) -> Bot:
     """A new bot by name (``random``, ``heuristic``, ``search``, ``simple``) with its options."""
     key = name.strip().lower()
     target = _REGISTRY.get(key)

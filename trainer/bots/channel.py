@@ -44,6 +44,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
+from typing import Any
 
 from trainer.rules.cards import CARDS, LEVEL
 from trainer.signals.conventions import CLASSIC, Convention
@@ -155,7 +156,7 @@ class NoisyChannel:
     miss: float = 0.0
     false_per_min: float = 0.0
     delay_s: float = 0.0
-    _figures: tuple = field(default=(), repr=False, compare=False)
+    _figures: tuple[object, ...] = field(default=(), repr=False, compare=False)
     per_gesture: tuple[GestureRate, ...] = ()
     app_rule: bool = False
     name: str = ""
@@ -277,11 +278,11 @@ class NoisyChannel:
             )
         read = 1.0 - self.miss
         true_rate = TRUE_SIGNS_PER_MINUTE * read
-        precision = 1.0 if self.false_per_min == 0 else true_rate / (true_rate + self.false_per_min)
-        figures = {g: precision for g in Gesture}
+        share = 1.0 if self.false_per_min == 0 else true_rate / (true_rate + self.false_per_min)
+        figures = {g: share for g in Gesture}
         return SignReliability(
             MappingProxyType(figures), MappingProxyType({g: read for g in Gesture}),
-            f"simulated channel: {self.label}", default=(precision, read),
+            f"simulated channel: {self.label}", default=(share, read),
         )
 
     # Confidence the simulated recognizer reports. Assumed shapes (not measured): a real sign is
@@ -373,7 +374,7 @@ class CameraFigures:
         return len(durations) / self.minutes if self.minutes > 0 else 0.0
 
     @classmethod
-    def from_json(cls, data: dict, min_hold_s: float = 0.0) -> CameraFigures:
+    def from_json(cls, data: dict[str, Any], min_hold_s: float = 0.0) -> CameraFigures:
         gestures = data["gestures"]
         return cls(
             source=str(data["source"]), minutes=float(data["talking_minutes"]),

@@ -6,9 +6,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the handlers import what they run
+    import random
+
+    from trainer.bots.arena import MatchResult
+    from trainer.bots.base import Bot, SignIntent
+    from trainer.bots.signing import SignPolicy
+    from trainer.rules.actions import Action
+    from trainer.rules.views import PlayerView
 
 
-def add_commands(subparsers) -> None:
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     arena = subparsers.add_parser(
         "arena",
         help="play full games between two teams of bots and report win rate, points, timing",
@@ -92,7 +102,7 @@ def _run_arena(args: argparse.Namespace) -> int:
     if args.no_signs_b:
         spec_b = spec_b.with_options(signs=False)
 
-    def progress(result) -> None:
+    def progress(result: MatchResult) -> None:
         if args.progress and result.games % 10 == 0:
             m, lo, hi = result.points_margin
             print(f"{result.games} games: A {result.wins_a} B {result.wins_b} draws {result.draws}; "
@@ -132,7 +142,7 @@ def _run_signal_value(args: argparse.Namespace) -> int:
     levels = [float(x) for x in args.levels.split(",") if x.strip()]
     team = TeamSpec.parse(args.team)
 
-    def progress(level, result) -> None:
+    def progress(level: float, result: MatchResult) -> None:
         if args.progress and result.games % 10 == 0:
             print(f"vigilance {level:g}: {result.games} games, signing team {result.wins_a} wins",
                   file=sys.stderr, flush=True)
@@ -156,7 +166,7 @@ def _run_signal_value(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_bench_commands(bench_subparsers) -> None:
+def add_bench_commands(bench_subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench = bench_subparsers.add_parser(
         "bots", help="decision time of a bot (default search) in self-play, CPU and wall clock",
     )
@@ -190,7 +200,7 @@ def _run_bench(args: argparse.Namespace) -> int:
 class _Timed:
     """A bot wrapper that records each decision's CPU and wall time."""
 
-    def __init__(self, bot, cpu: list, wall: list) -> None:
+    def __init__(self, bot: Bot, cpu: list[float], wall: list[float]) -> None:
         import time
 
         self.bot, self.cpu, self.wall, self._time = bot, cpu, wall, time
@@ -198,13 +208,13 @@ class _Timed:
         self.policy = getattr(bot, "policy", None)
         self.signs_enabled = getattr(bot, "signs_enabled", True)
 
-    def seated(self, seat, partner_policy, lying_allowed=False):
+    def seated(self, seat: int, partner_policy: SignPolicy | None, lying_allowed: bool = False) -> None:
         self.bot.seated(seat, partner_policy, lying_allowed)
 
-    def signals(self, view, rng):
+    def signals(self, view: PlayerView, rng: random.Random) -> list[SignIntent]:
         return self.bot.signals(view, rng)
 
-    def choose(self, view, rng):
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
         c0, w0 = self._time.process_time(), self._time.perf_counter()
         action = self.bot.choose(view, rng)
         self.cpu.append(self._time.process_time() - c0)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainer.bots.base import BotError
 
@@ -57,7 +57,7 @@ def run_tasks_ray(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecor
             ray.shutdown()
 
 
-def _start(ray, workers: int, attempts: int = 2) -> None:
+def _start(ray: Any, workers: int, attempts: int = 2) -> None:
     """Connect to ``RAY_ADDRESS`` or start a local instance. Ray gives its local node 30 s to start,
     which a machine busy with other work can miss: try once more before giving up."""
     address = os.environ.get("RAY_ADDRESS")

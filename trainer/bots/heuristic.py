@@ -20,9 +20,11 @@ Imports trainer.rules, trainer.signals and the bots' own modules.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 
 from trainer.bots.base import BotError, SignIntent, require_turn
+from trainer.bots.channel import SignReliability
 from trainer.bots.knowledge import belief_in, believed_signs, knowledge_of, own_signs, partner_of, situation_of
 from trainer.bots.signing import SignPolicy, card_signals, figure_announcements
 from trainer.bots.tactics import choose_card
@@ -58,12 +60,12 @@ ACCEPT_MORDIENNE = "accept the announced mordienne: our team is strong"
 DECLINE_MORDIENNE = "decline the announced mordienne"
 
 
-def top_cards(hand) -> int:
+def top_cards(hand: Iterable[Card]) -> int:
     """Cards at level 9 or better (luettes, doubles, aces): the trick-takers."""
     return sum(1 for c in hand if c.level <= 9)
 
 
-def mordienne_hand(hand) -> bool:
+def mordienne_hand(hand: Iterable[Card]) -> bool:
     """Enough sure winners to take the last three tricks: three luettes, or two luettes and two doubles."""
     luettes = sum(1 for c in hand if c.level <= 4)
     doubles = sum(1 for c in hand if 5 <= c.level <= 8)
@@ -95,7 +97,7 @@ class HeuristicBot:
         self.partner_policy: SignPolicy | None = None
         self.seat: int | None = None
         self.last_rule = ""
-        self.reliability = None
+        self.reliability: SignReliability | None = None
 
     @property
     def trust(self) -> float:
@@ -103,12 +105,12 @@ class HeuristicBot:
         fully (the same attribute as the search bot's, read by the coach)."""
         return 0.8 if self.lying_allowed else 1.0
 
-    def hears_through(self, reliability) -> None:
+    def hears_through(self, reliability: SignReliability) -> None:
         """The partner's signs reach this bot through a camera read with these figures
         (:class:`~trainer.bots.channel.SignReliability`)."""
         self.reliability = reliability
 
-    def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: SignPolicy | None, lying_allowed: bool = False) -> None:
         self.seat = seat
         self.partner_policy = partner_policy
         self.lying_allowed = lying_allowed
@@ -225,6 +227,7 @@ class HeuristicBot:
             # A bluff: claim a luette we do not hold (the opponents who catch it are misled; so is
             # the partner, which is why a table with lies makes every sign a likelihood).
             missing = [c for c in (Card.MONSIEUR, Card.MADAME, Card.BORGNE, Card.VACHE) if c not in hand]
-            if missing:
-                intents.append(SignIntent(Signal(Sign.for_card(rng.choice(missing))), self.policy.discreet))
+            lie = Sign.for_card(rng.choice(missing)) if missing else None
+            if lie is not None:  # every luette has its sign
+                intents.append(SignIntent(Signal(lie), self.policy.discreet))
         return intents

@@ -122,6 +122,6 @@ def ismcts_values(
     total = max(1, sum(ch.visits for ch in root.children.values()))
     values = {}
     for card in legal:
-        ch = root.children.get(_key(card))
-        values[card] = (ch.visits / total) if ch is not None else 0.0
+        child = root.children.get(_key(card))
+        values[card] = (child.visits / total) if child is not None else 0.0
     return SearchResult(values, done, done)

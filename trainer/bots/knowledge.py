@@ -10,9 +10,11 @@ Imports trainer.rules, trainer.signals and the bots' own modules.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from trainer.bots.base import BotError
 from trainer.bots.channel import EVAL_VISION_HELD_OUT, SignReliability
 from trainer.bots.playout import PublicPlay
 from trainer.bots.signing import SignPolicy
@@ -257,7 +259,7 @@ def knowledge_of(
     )
 
 
-def _levels_holding(levels, played, unseen) -> Holding:
+def _levels_holding(levels: Iterable[int], played: Iterable[int], unseen: frozenset[int]) -> Holding:
     """Each announced level: the signer held a card of it. A single card (levels 1..8) is required;
     for a shared level (aces, kings, ...) the signer holds at least one of its unseen cards, unless
     it has already played one."""
@@ -278,6 +280,13 @@ def _levels_holding(levels, played, unseen) -> Holding:
     return Holding(required=frozenset(required), some=tuple(some))
 
 
+def _trick_leader(view: PlayerView) -> int:
+    """The current trick's leader: the card choices that read it come during trick play only."""
+    if view.trick_leader is None:
+        raise BotError(f"seat {view.seat} was asked about trick play in phase {view.phase.value}")
+    return view.trick_leader
+
+
 def public_play(view: PlayerView) -> PublicPlay:
     rules = view.ruleset
     # After an accepted announced mordienne the deal winner scores 2 whatever happens.
@@ -286,7 +295,7 @@ def public_play(view: PlayerView) -> PublicPlay:
         if decl is Declaration.MORDIENNE and any(accept for _, accept in view.answers):
             contract = Contract.ANNOUNCED
     return PublicPlay(
-        leader=view.trick_leader,
+        leader=_trick_leader(view),
         trick=tuple(c.index for c in view.current_trick),
         tricks=tuple(
             (t.leader, tuple(c.index for c in t.cards), -1 if t.winner is None else t.winner)
@@ -314,7 +323,7 @@ def situation_of(
         # An uncertain sign (lies, a camera) counts when it is more likely true than not.
         if s == partner and t >= 0.5:
             partner_cards |= h.required
-    leader = view.trick_leader
+    leader = _trick_leader(view)
     trick = tuple(((leader + i) % n, c.index) for i, c in enumerate(view.current_trick))
     opp_may = knowledge.unseen - partner_cards
     # Does the partner, still to play in this trick, hold a known card that beats the trick?
@@ -344,7 +353,9 @@ def situation_of(
     )
 
 
-def _opponent_may_hold(view: PlayerView, knowledge: Knowledge, opp_may: frozenset[int]) -> tuple:
+def _opponent_may_hold(
+    view: PlayerView, knowledge: Knowledge, opp_may: frozenset[int],
+) -> tuple[tuple[int, frozenset[int]], ...]:
     """Per opponent, the cards it may hold given the (certain) signs caught from the opponents:
     not the cards another seat signed, not those its own sign rules out. Empty when no opponent's
     sign is known (every opponent may hold any of ``opp_may``)."""
@@ -359,10 +370,10 @@ def _opponent_may_hold(view: PlayerView, knowledge: Knowledge, opp_may: frozense
         for s, h in knowledge.holdings:
             if s != o:
                 cards -= h.required
-        h = known.get(o)
-        if h is not None:
-            cards -= h.forbidden
-            if h.aces == 0:
+        own = known.get(o)
+        if own is not None:
+            cards -= own.forbidden
+            if own.aces == 0:
                 cards -= {c for c in cards if LEVEL[c] == 9}
         out.append((o, frozenset(cards)))
     return tuple(out)

@@ -28,7 +28,7 @@ def random_card(deal: FastDeal, rng: random.Random) -> int:
     return hand[int(rng.random() * len(hand))]
 
 
-def greedy_card(deal: FastDeal, rng: random.Random, _s: tuple = STRENGTH) -> int:
+def greedy_card(deal: FastDeal, rng: random.Random, _s: tuple[int, ...] = STRENGTH) -> int:
     """A fast rollout policy. Card indices run strongest first, so ``max(hand)`` is the lowest card."""
     seat = deal.to_move
     hand = deal.hands[seat]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from trainer.bots.base import SignIntent, require_turn
+from trainer.bots.signing import SignPolicy
 from trainer.rules.actions import Action
 from trainer.rules.views import PlayerView
 
@@ -20,7 +21,7 @@ class RandomBot:
     def __init__(self) -> None:
         self.last_rule = "random"
 
-    def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: SignPolicy | None, lying_allowed: bool = False) -> None:
         pass
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:

@@ -27,6 +27,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from trainer.bots.base import BotError, SignIntent, require_turn
 from trainer.bots.channel import SignReliability
@@ -113,7 +114,7 @@ class SearchBot:
             self.policy = replace(choose_policy(vigilance), announce_figures=self.announce)
             self._advisor.policy = self.policy
 
-    def seated(self, seat: int, partner_policy, lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: SignPolicy | None, lying_allowed: bool = False) -> None:
         self.partner_policy = partner_policy
         self._advisor.seated(seat, partner_policy, lying_allowed)
         if self.trust_option is None:
@@ -181,7 +182,7 @@ class OracleBot(SearchBot):
     name = "oracle"
     sees_all = True
 
-    def __init__(self, **options) -> None:
+    def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._true: tuple[tuple[int, ...], ...] | None = None
 
@@ -205,7 +206,7 @@ class ISMCTSBot(SearchBot):
 
     name = "ismcts"
 
-    def __init__(self, worlds: int = 5000, exploration: float = 0.7, **options) -> None:
+    def __init__(self, worlds: int = 5000, exploration: float = 0.7, **options: Any) -> None:
         super().__init__(worlds=worlds, **options)
         self.exploration = float(exploration)
 

@@ -14,9 +14,11 @@ Imports trainer.bots (and matplotlib, only inside :func:`plot`).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from trainer.bots.arena import MatchResult, TeamSpec, play_match
 from trainer.bots.channel import NoisyChannel
@@ -28,7 +30,7 @@ def measure(
     team: TeamSpec, levels: Sequence[float], *, games: int, seed: int, ruleset: Ruleset,
     discreet_factor: float = 0.3, progress: Callable[[float, MatchResult], None] | None = None,
     workers: int = 1, channels: Sequence[NoisyChannel] = (), timed: bool = False, backend: str = "local",
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """One row per vigilance level (and per channel, when ``channels`` are given: the signing
     team's partners then read each other's signs through that noisy camera)."""
     rows = []
@@ -40,8 +42,9 @@ def measure(
     return rows
 
 
-def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progress, workers, timed=False,
-         backend="local") -> dict:
+def _row(team: TeamSpec, level: float, channel: NoisyChannel | None, *, games: int, seed: int, ruleset: Ruleset,
+         discreet_factor: float, progress: Callable[[float, MatchResult], None] | None, workers: int,
+         timed: bool = False, backend: str = "local") -> dict[str, Any]:
     vigilance = Vigilance(level, discreet_factor)
     if timed:
         side_a, side_b = team.with_options(signs=True, discreet=True), team.with_options(signs=True, discreet=False)
@@ -50,7 +53,7 @@ def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progres
     result = play_match(
         side_a, side_b, games=games, seed=seed, timed=timed,
         ruleset=ruleset, vigilance=vigilance, workers=workers, channel=channel, backend=backend,
-        progress=(lambda r, lv=level: progress(lv, r)) if progress else None,
+        progress=functools.partial(progress, level) if progress else None,
     )
     j = result.to_json()
     lo, hi = j["ci95"]
@@ -70,7 +73,7 @@ def _row(team, level, channel, *, games, seed, ruleset, discreet_factor, progres
     return row
 
 
-def markdown(rows: list[dict]) -> str:
+def markdown(rows: list[dict[str, Any]]) -> str:
     channel = any("channel" in r for r in rows)
     lines = [
         ("| channel " if channel else "")
@@ -91,7 +94,7 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def plot(rows: list[dict], path: Path, title: str) -> None:
+def plot(rows: list[dict[str, Any]], path: Path, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -125,7 +128,7 @@ def plot(rows: list[dict], path: Path, title: str) -> None:
     plt.close(fig)
 
 
-def write_outputs(rows: list[dict], meta: dict, json_path: Path, plot_path: Path | None) -> None:
+def write_outputs(rows: list[dict[str, Any]], meta: dict[str, Any], json_path: Path, plot_path: Path | None) -> None:
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps({**meta, "rows": rows}, indent=2) + "\n")
     if plot_path is not None:

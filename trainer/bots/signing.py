@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainer.rules.cards import Card
-from trainer.signals.relative import announce, base_level
+from trainer.signals.relative import Announcement, announce, base_level
 from trainer.signals.signs import Sign, Signal
 from trainer.signals.table import Vigilance, honest_signals, is_weak_hand
 
@@ -58,7 +58,7 @@ def card_signals(hand: tuple[Card, ...], policy: SignPolicy) -> list[Signal]:
     return out
 
 
-def figure_announcements(signal: Signal, hand: tuple[Card, ...]):
+def figure_announcements(signal: Signal, hand: tuple[Card, ...]) -> tuple[Announcement, ...]:
     """After an aces sign: the king/cavalier/valet levels held, told relative to the ace."""
     if signal.sign is not Sign.AS:
         return ()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from trainer.bots.base import SignIntent
+from trainer.bots.signing import SignPolicy
 from trainer.rules.actions import Action, Answer, Declaration, Declare, Discard, Vote
 from trainer.rules.cards import Card
 from trainer.rules.views import PlayerView
@@ -21,10 +23,10 @@ class SimpleBot:
     def __init__(self) -> None:
         self.seat: int | None = None
 
-    def seated(self, seat: int, partner_policy=None, lying_allowed: bool = False) -> None:
+    def seated(self, seat: int, partner_policy: SignPolicy | None = None, lying_allowed: bool = False) -> None:
         self.seat = seat
 
-    def signals(self, view: PlayerView, rng: random.Random) -> list:
+    def signals(self, view: PlayerView, rng: random.Random) -> list[SignIntent]:
         return []
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -35,7 +37,7 @@ class SimpleBot:
         if isinstance(first, Card):
             best = max((c.strength for c in view.current_trick), default=-1)
             # legal plays come strongest first: the last winning one is the cheapest winner.
-            winners = [c for c in legal if c.strength > best]
+            winners = [c for c in legal if isinstance(c, Card) and c.strength > best]
             return winners[-1] if winners else legal[-1]
         if isinstance(first, Vote):
             return Vote(False)

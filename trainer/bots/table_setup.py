@@ -23,13 +23,16 @@ Imports the rules, the signals and the bots' own modules (never vision or UI).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainer.bots.base import BotError, bot_names
 from trainer.rules.errors import RulesetError
 from trainer.rules.ruleset import PRESETS, Players, Ruleset
 from trainer.signals.conventions import CONVENTIONS, Convention
 from trainer.signals.table import VIGILANCE_LEVELS, Vigilance
+
+if TYPE_CHECKING:  # an annotation only: the table is imported when one is made
+    from trainer.bots.table import Table
 
 HUMAN_SEAT = 0
 TABLE_SIZES: tuple[int, ...] = tuple(p.value for p in Players)
@@ -44,7 +47,9 @@ def playable_bots() -> tuple[str, ...]:
     return tuple(name for name in bot_names() if name not in ALL_SEEING)
 
 
-BOT_OPTIONS: dict[str, dict] = {"search": {"max_ms": None, "worlds": 48}, "ismcts": {"max_ms": None, "worlds": 300}}
+BOT_OPTIONS: dict[str, dict[str, Any]] = {
+    "search": {"max_ms": None, "worlds": 48}, "ismcts": {"max_ms": None, "worlds": 300},
+}
 """Fixed budgets instead of time budgets, so the same seed replays the same decisions (saves resume
 by replaying the person's inputs)."""
 
@@ -118,7 +123,7 @@ class TableSettings:
                 raise TableSetupError(f"the {role} bot {name!r} cannot sit at a person's table{why}: "
                                       f"choose one of {', '.join(fair)}")
 
-    def with_(self, **changes) -> TableSettings:
+    def with_(self, **changes: Any) -> TableSettings:
         return replace(self, **changes)
 
     # -- the table -------------------------------------------------------------------------------
@@ -144,7 +149,7 @@ class TableSettings:
         return ["human" if s == HUMAN_SEAT else self.partner if s == partner else self.opponents
                 for s in range(self.players)]
 
-    def table(self, seed: int | str, *, ruleset: Ruleset | None = None, **options: Any):
+    def table(self, seed: int | str, *, ruleset: Ruleset | None = None, **options: Any) -> Table:
         """A new :class:`~trainer.bots.table.Table` with these settings and ``seed`` (``ruleset``:
         a resumed game's own, when it is not one of the presets)."""
         from trainer.bots.table import Table

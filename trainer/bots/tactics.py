@@ -15,7 +15,7 @@ Imports trainer.rules only. Never sees a hidden card: callers pass what a seat m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from trainer.rules.cards import STRENGTH
@@ -103,11 +103,11 @@ def trick_top(trick: Sequence[tuple[int, int]]) -> tuple[int, int | None]:
     return best, winner
 
 
-def _lowest(cards) -> int:
+def _lowest(cards: Iterable[int]) -> int:
     return min(cards, key=lambda c: (STRENGTH[c], c))
 
 
-def _highest(cards) -> int:
+def _highest(cards: Iterable[int]) -> int:
     return max(cards, key=lambda c: (STRENGTH[c], -c))
 
 

@@ -192,8 +192,8 @@ def sample_hands(knowledge: Knowledge, rng: random.Random, attempts: int = 20) -
             if dealt is not None:
                 hands: list[list[int]] = [[] for _ in range(k.players)]
                 hands[k.seat] = list(k.hand)
-                for s, h in zip(others, dealt, strict=False):
-                    hands[s] = h
+                for s, hand in zip(others, dealt, strict=False):
+                    hands[s] = hand
                 return hands
             if layer == "all" and not soft:
                 break
