@@ -25,6 +25,7 @@ serialise their writes.
 
 from __future__ import annotations
 
+import builtins
 import json
 import math
 import os
@@ -406,7 +407,10 @@ class Store:
             cursor = self._db.execute(
                 "INSERT INTO log (kind, time, record) VALUES (?, ?, ?)", (_name(kind, "kind"), stamp, body)
             )
-            return int(cursor.lastrowid)
+            row_id = cursor.lastrowid
+            if row_id is None:  # sqlite3 sets it after every INSERT
+                raise StorageError(f"the log of {kind!r} gave no id for the record just added")
+            return row_id
 
     def records(
         self,
@@ -416,7 +420,7 @@ class Store:
         until: float | datetime | None = None,
         limit: int | None = None,
         newest_first: bool = False,
-    ) -> list[LogEntry]:
+    ) -> builtins.list[LogEntry]:
         """Log records of ``kind`` with ``since <= time < until``, oldest first unless asked."""
         sql = "SELECT id, time, record FROM log WHERE kind=?"
         params: list[Any] = [_name(kind, "kind")]

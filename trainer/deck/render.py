@@ -293,7 +293,8 @@ def _gesture_of(item: Sign | Signal | Gesture, convention: Convention) -> tuple[
         return item, 1, caption
     count = 1
     if isinstance(item, Signal):
-        item, count = item.sign, item.count
+        count = item.count
+        item = item.sign
     if not isinstance(item, Sign):
         raise DeckError(f"{item!r} is neither a Sign, a Signal nor a Gesture")
     gestures = convention.gestures_for(item)

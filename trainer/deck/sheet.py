@@ -15,7 +15,7 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-from trainer.deck.render import SERIF, card_back_svg, card_svg, sign_svg
+from trainer.deck.render import SERIF, DeckError, card_back_svg, card_svg, sign_svg
 from trainer.rules.cards import CARDS
 from trainer.signals.conventions import CLASSIC
 from trainer.signals.gestures import Gesture
@@ -76,6 +76,14 @@ def contact_sheet_svg(language: str = "fr") -> str:
     )
 
 
+def svg_size(svg: str) -> tuple[int, int]:
+    """The width and height an SVG document declares (the first ``width=".." height=".."``)."""
+    size = re.search(r'width="(\d+)" height="(\d+)"', svg)
+    if size is None:
+        raise DeckError("the SVG declares no width and height: it cannot be drawn as a PNG")
+    return int(size.group(1)), int(size.group(2))
+
+
 def render_png(svg_path: Path, png_path: Path, width: int, height: int) -> None:
     """Screenshot the SVG with headless Chromium (no Python package needed)."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
@@ -104,9 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(svg + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({len(svg) // 1024} KiB)")
     if args.png:
-        size = re.search(r'width="(\d+)" height="(\d+)"', svg)
         png = args.out.with_suffix(".png")
-        render_png(args.out, png, int(size.group(1)), int(size.group(2)))
+        render_png(args.out, png, *svg_size(svg))
         print(f"wrote {png}")
     return 0
 

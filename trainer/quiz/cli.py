@@ -101,7 +101,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from trainer.deck import card_back_svg, card_svg
-    from trainer.deck.sheet import contact_sheet_svg, render_png
+    from trainer.deck.sheet import contact_sheet_svg, render_png, svg_size
     from trainer.rules.cards import Card
     from trainer.signals.conventions import Convention
 
@@ -115,10 +115,7 @@ def run_deck(args: argparse.Namespace) -> int:
         out.write_text(svg + "\n", encoding="utf-8")
         print(f"wrote {out}")
         if args.png:
-            import re
-
-            size = re.search(r'width="(\d+)" height="(\d+)"', svg)
-            render_png(out, out.with_suffix(".png"), int(size.group(1)), int(size.group(2)))
+            render_png(out, out.with_suffix(".png"), *svg_size(svg))
             print(f"wrote {out.with_suffix('.png')}")
         return 0
     drawings = []

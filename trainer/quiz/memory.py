@@ -181,6 +181,13 @@ class Progress:
                 f"with 'aluette quiz --profile {self.profile} --reset-item {item}' (the other items are kept)"
             ) from None
 
+    def seen_card(self, item: str) -> fsrs.Card:
+        """The memory of an item seen before (:meth:`has_seen`)."""
+        card = self.card(item)
+        if card is None:
+            raise QuizError(f"{item!r} has not been asked yet: it has no memory to read")
+        return card
+
     def has_seen(self, item: str) -> bool:
         return item in self._docs
 
@@ -222,21 +229,22 @@ class Progress:
         """Items seen before and due at ``now``, most overdue first."""
         now = _utc(now)
         items = [item for item in curriculum(kinds) if item in self._docs]
-        due = [(self.card(item).due, item) for item in items]
+        due = [(self.seen_card(item).due, item) for item in items]
         return [item for when, item in sorted(due) if when <= now]
 
     def summary(self, now: datetime, kinds: Sequence[Kind] | None = None) -> Summary:
         now = _utc(now)
         statuses = self.statuses(now, kinds)
         seen = [s for s in statuses if not s.is_new]
+        dues = [s.due for s in seen if s.due is not None]  # every seen item has a due time
         return Summary(
             total=len(statuses),
             new=len(statuses) - len(seen),
             learning=sum(s.state in ("learning", "relearning") for s in seen),
             review=sum(s.state == "review" for s in seen),
-            due_now=sum(s.due <= now for s in seen),
-            due_today=sum(s.due <= now + timedelta(days=1) for s in seen),
-            next_due=min((s.due for s in seen), default=None),
+            due_now=sum(due <= now for due in dues),
+            due_today=sum(due <= now + timedelta(days=1) for due in dues),
+            next_due=min(dues, default=None),
             mean_retrievability=(sum(s.retrievability for s in seen) / len(seen)) if seen else None,
         )
 
@@ -383,7 +391,8 @@ class Session:
             seen = [item for item in self.items if self.progress.has_seen(item) and item != self._last]
             if seen:
                 # the item asked longest ago in this sitting, then the one closest to being due
-                return min(seen, key=lambda item: (self._asked_at.get(item, -1), self.progress.card(item).due, item))
+                return min(seen, key=lambda item: (
+                    self._asked_at.get(item, -1), self.progress.seen_card(item).due, item))
         return None
 
     def next_question(self, now: datetime) -> Question | None:
@@ -393,7 +402,7 @@ class Session:
             return None
         return make_question(item, self.rng, self.convention)
 
-    def answer(self, question: Question, response: object, *, seconds: float, now: datetime) -> Outcome:
+    def answer(self, question: Question, response: str | Sequence[str], *, seconds: float, now: datetime) -> Outcome:
         """Check ``response`` (a choice key or the card codes strongest first) and record it."""
         return self._record(question, question.check(response), response, seconds, now)
 

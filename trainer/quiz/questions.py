@@ -254,6 +254,14 @@ def split_item(item: str) -> tuple[Kind, str]:
     return Kind.parse(kind), argument
 
 
+def _sign_of(card: Card) -> Sign:
+    """The sign of a luette or a double (every one has its own)."""
+    sign = Sign.for_card(card)
+    if sign is None:
+        raise QuizError(f"card {card.code} has no sign of its own")
+    return sign
+
+
 def curriculum(kinds: Sequence[Kind] | None = None) -> tuple[str, ...]:
     """Every item, in the order new ones are introduced: the luettes first, their names, cards and
     signs, then the doubles, aces and groups, then ordering and tricks from strong to weak."""
@@ -267,10 +275,10 @@ def curriculum(kinds: Sequence[Kind] | None = None) -> tuple[str, ...]:
     for band in (tuple(c for c in STRONG if c.group is group) for group in (Group.LUETTES, Group.DOUBLES)):
         for card in band:
             add(Kind.NAME, card.code)
-            add(Kind.SIGN, Sign.for_card(card).value)
+            add(Kind.SIGN, _sign_of(card).value)
         for card in band:
             add(Kind.PICK, card.code)
-            add(Kind.SIGN_CARD, Sign.for_card(card).value)
+            add(Kind.SIGN_CARD, _sign_of(card).value)
             add(Kind.GROUP, card.code)
         add(Kind.ORDER, "luettes" if band[0].group is Group.LUETTES else "doubles")
         if band[0].group is Group.LUETTES:
@@ -290,8 +298,8 @@ def curriculum(kinds: Sequence[Kind] | None = None) -> tuple[str, ...]:
         add(Kind.SIGN_CARD, sign.value)
     add(Kind.NAME, "5D")
     add(Kind.PICK, "5D")
-    for band in ("twos", "nines", "threes", "mixed"):
-        add(Kind.ORDER, band)
+    for order in ("twos", "nines", "threes", "mixed"):
+        add(Kind.ORDER, order)
     for level in range(10, NUMBER_OF_LEVELS + 1):
         add(Kind.TRICK, f"L{level}")
     return tuple(items)
