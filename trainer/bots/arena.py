@@ -326,7 +326,7 @@ def run_tasks(tasks: list[GameTask], workers: int = 1, backend: str = "local") -
     if backend == "ray":
         from trainer.bots.cluster import run_tasks_ray
 
-        yield from run_tasks_ray(tasks, workers)
+        yield from run_tasks_ray(run_game, tasks, workers)
         return
     if backend != "local":
         raise BotError(f"unknown backend {backend!r}: choose local or ray")

@@ -1,24 +1,26 @@
 """Arena games on a Ray cluster (the optional ``[cluster]`` extra): ``aluette arena … --backend ray``.
 
 The same :class:`~trainer.bots.arena.GameTask` objects the local process pool plays, each run as one
-Ray task by :func:`~trainer.bots.arena.run_game`, the records taken back in task order. Every game
+Ray task by the function the arena passes in (:func:`~trainer.bots.arena.run_game`), the records taken
+back in task order. Every game
 draws only from generators seeded by its own seed, so the figures are the serial run's, game for
 game, wherever the games ran. Without ``RAY_ADDRESS`` a local Ray instance with ``workers`` CPUs is
 started for the run and stopped after it; with it, the games go to that cluster.
 
-Imports the bots' own modules, and ray inside :func:`run_tasks_ray` only.
+Imports :mod:`trainer.bots.base` only (never the arena, which imports this module), and ray inside
+:func:`run_tasks_ray` only.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from trainer.bots.base import BotError
 
-if TYPE_CHECKING:
-    from trainer.bots.arena import GameRecord, GameTask
+Task = TypeVar("Task")
+Record = TypeVar("Record")
 
 BACKENDS = ("local", "ray")
 
@@ -31,9 +33,10 @@ def ray_available() -> bool:
     return True
 
 
-def run_tasks_ray(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecord]:
-    """Each task's record, in task order, played as Ray tasks (on ``workers`` local CPUs unless
-    ``RAY_ADDRESS`` names a running cluster)."""
+def run_tasks_ray(run: Callable[[Task], Record], tasks: list[Task], workers: int = 1) -> Iterator[Record]:
+    """Each task's record ``run(task)``, in task order, played as Ray tasks (on ``workers`` local CPUs
+    unless ``RAY_ADDRESS`` names a running cluster). ``run`` is a module-level function (Ray ships it
+    to the workers by name)."""
     try:
         import ray
     except ImportError:
@@ -41,14 +44,12 @@ def run_tasks_ray(tasks: list[GameTask], workers: int = 1) -> Iterator[GameRecor
             "the ray backend needs Ray, which is not installed: pip install -e '.[cluster]' "
             "(or play with --backend local, the default)"
         ) from None
-    from trainer.bots.arena import run_game
-
     started = False
     if not ray.is_initialized():
         _start(ray, workers)
         started = True
     try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(run_game)
+        remote = ray.remote(num_cpus=1, max_retries=0)(run)
         refs = [remote.remote(task) for task in tasks]
         for ref in refs:
             yield ray.get(ref)
