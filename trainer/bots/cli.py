@@ -19,6 +19,12 @@ if TYPE_CHECKING:  # annotations only: the handlers import what they run
 
 
 def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``arena`` and ``signal-value``."""
+    _add_arena(subparsers)
+    _add_signal_value(subparsers)
+
+
+def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     arena = subparsers.add_parser(
         "arena",
         help="play full games between two teams of bots and report win rate, points, timing",
@@ -59,6 +65,8 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     arena.set_defaults(run=_run_arena)
 
+
+def _add_signal_value(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     value = subparsers.add_parser(
         "signal-value",
         help="measure the value of signing: a team with signs against itself without, per vigilance",

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from trainer.bots.playout import Policy, PublicPlay, SearchResult, greedy_card, play_out, team_value
 from trainer.bots.worlds import Knowledge, sample_hands
 from trainer.rules.cards import STRENGTH
+from trainer.rules.fastdeal import FastDeal
 
 
 class _Node:
@@ -72,42 +73,8 @@ def ismcts_values(
     done = 0
     legal_keys = {_key(card): card for card in legal}
     while done < iterations:
-        hands = sample_hands(knowledge, rng)
-        deal = public.resume(hands)
-        node = root
-        path: list[tuple[_Node, int]] = []  # (node, team that chose the move into it)
-        # Selection and expansion.
-        while deal.to_move >= 0:
-            mover = deal.to_move
-            hand = deal.hands[mover]
-            options: dict[int, int] = {}
-            for card in hand:
-                options.setdefault(_key(card), card)
-            if node is root:
-                options = {k: v for k, v in legal_keys.items() if k in options} or options
-            untried = [k for k in options if k not in node.children]
-            for k in options:
-                child = node.children.get(k)
-                if child is not None:
-                    child.avail += 1
-            if untried:
-                k = untried[int(rng.random() * len(untried))]
-                child = _Node()
-                child.avail = 1
-                node.children[k] = child
-                deal.apply(options[k])
-                path.append((child, team_of(mover)))
-                node = child
-                break
-            best_k, best_u = -1, -math.inf
-            for k in options:
-                ch = node.children[k]
-                u = ch.total / ch.visits + c * math.sqrt(math.log(max(1, ch.avail)) / ch.visits)
-                if u > best_u:
-                    best_k, best_u = k, u
-            deal.apply(options[best_k])
-            node = node.children[best_k]
-            path.append((node, team_of(mover)))
+        deal = public.resume(sample_hands(knowledge, rng))
+        path = _descend(root, deal, legal_keys, team_of, rng, c)
         # Rollout and back-up.
         if deal.to_move >= 0:
             play_out(deal, policy, rng)
@@ -125,3 +92,49 @@ def ismcts_values(
         child = root.children.get(_key(card))
         values[card] = (child.visits / total) if child is not None else 0.0
     return SearchResult(values, done, done)
+
+
+def _descend(
+    root: _Node, deal: FastDeal, legal_keys: dict[int, int], team_of: Callable[[int], int],
+    rng: random.Random, c: float,
+) -> list[tuple[_Node, int]]:
+    """Selection and expansion in one sampled world: play down the tree by UCB until a move never
+    tried (added as a new node) or the deal's end; the path as (node, team that chose the move into it)."""
+    node = root
+    path: list[tuple[_Node, int]] = []
+    while deal.to_move >= 0:
+        mover = deal.to_move
+        options: dict[int, int] = {}
+        for card in deal.hands[mover]:
+            options.setdefault(_key(card), card)
+        if node is root:
+            options = {k: v for k, v in legal_keys.items() if k in options} or options
+        untried = [k for k in options if k not in node.children]
+        for k in options:
+            child = node.children.get(k)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            k = untried[int(rng.random() * len(untried))]
+            child = _Node()
+            child.avail = 1
+            node.children[k] = child
+            deal.apply(options[k])
+            path.append((child, team_of(mover)))
+            return path
+        best_k = _best_key(node, options, c)
+        deal.apply(options[best_k])
+        node = node.children[best_k]
+        path.append((node, team_of(mover)))
+    return path
+
+
+def _best_key(node: _Node, options: dict[int, int], c: float) -> int:
+    """The tried option with the highest UCB (visits counted over the worlds where it was available)."""
+    best_k, best_u = -1, -math.inf
+    for k in options:
+        ch = node.children[k]
+        u = ch.total / ch.visits + c * math.sqrt(math.log(max(1, ch.avail)) / ch.visits)
+        if u > best_u:
+            best_k, best_u = k, u
+    return best_k

@@ -97,50 +97,80 @@ def _deal_one(
     pool: list[int], seats: Sequence[int], sizes: Sequence[int], holdings: dict[int, Holding],
     rng: random.Random,
 ) -> list[list[int]] | None:
-    """One attempt: required cards first, exact ace counts next, then the rest, most constrained
-    seats first. None when the constraints cannot be met this way."""
+    """One attempt: required cards first, one card of each "some" set next, exact ace counts next,
+    then the rest, most constrained seats first. None when the constraints cannot be met this way."""
     hands: dict[int, list[int]] = {s: [] for s in seats}
     free = set(pool)
-    for s in seats:
+    if not (_place_required(hands, free, holdings)
+            and _place_some(hands, free, holdings, rng)
+            and _place_aces(hands, free, holdings, rng)):
+        return None
+    rest = sorted(free)
+    rng.shuffle(rest)
+    return _fill(hands, rest, seats, sizes, holdings)
+
+
+# The steps of one attempt place cards from ``free`` into ``hands`` (seat -> cards, in seat order)
+# and say whether they could.
+
+def _place_required(hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding]) -> bool:
+    for s, hand in hands.items():
         h = holdings.get(s)
         if h is None:
             continue
         for c in h.required:
             if c not in free:
-                return None
+                return False
             free.discard(c)
-            hands[s].append(c)
-    for s in seats:
+            hand.append(c)
+    return True
+
+
+def _place_some(
+    hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding], rng: random.Random,
+) -> bool:
+    for s, hand in hands.items():
         h = holdings.get(s)
         if h is None or not h.some:
             continue
         for group in h.some:
-            if any(c in group for c in hands[s]):
+            if any(c in group for c in hand):
                 continue
             choices = sorted(c for c in group if c in free and c not in h.forbidden)
             if not choices:
-                return None
+                return False
             c = choices[int(rng.random() * len(choices))]
             free.discard(c)
-            hands[s].append(c)
-    for s in seats:
+            hand.append(c)
+    return True
+
+
+def _place_aces(
+    hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding], rng: random.Random,
+) -> bool:
+    for s, hand in hands.items():
         h = holdings.get(s)
         if h is None or h.aces is None:
             continue
-        have = sum(c in ACE_INDICES for c in hands[s])
-        need = h.aces - have
+        need = h.aces - sum(c in ACE_INDICES for c in hand)
         if need < 0:
-            return None
+            return False
         choices = [c for c in free if c in ACE_INDICES and c not in h.forbidden]
         if len(choices) < need:
-            return None
+            return False
         choices.sort()
         for c in rng.sample(choices, need):
             free.discard(c)
-            hands[s].append(c)
-    rest = sorted(free)
-    rng.shuffle(rest)
-    # Most constrained seats take first, so a seat with many forbidden cards still finds cards.
+            hand.append(c)
+    return True
+
+
+def _fill(
+    hands: dict[int, list[int]], rest: list[int], seats: Sequence[int], sizes: Sequence[int],
+    holdings: dict[int, Holding],
+) -> list[list[int]] | None:
+    """Fill every hand to its size from ``rest`` (shuffled): the constrained seats first, most
+    forbidden cards first, so a seat with many forbidden cards still finds cards."""
     order = sorted(seats, key=lambda s: -len(holdings[s].forbidden) if s in holdings else 0)
     for s in order:
         need = sizes[s] - len(hands[s])
