@@ -24,7 +24,7 @@ Imports trainer.rules, trainer.signals and the bots' base (for its error family)
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from trainer.bots.base import BotError
@@ -113,11 +113,18 @@ def _deal_one(
 # The steps of one attempt place cards from ``free`` into ``hands`` (seat -> cards, in seat order)
 # and say whether they could.
 
-def _place_required(hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding]) -> bool:
+def _constrained(
+    hands: dict[int, list[int]], holdings: dict[int, Holding],
+) -> Iterator[tuple[list[int], Holding]]:
+    """Each hand whose seat has a constraint, with it, in seat order."""
     for s, hand in hands.items():
         h = holdings.get(s)
-        if h is None:
-            continue
+        if h is not None:
+            yield hand, h
+
+
+def _place_required(hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding]) -> bool:
+    for hand, h in _constrained(hands, holdings):
         for c in h.required:
             if c not in free:
                 return False
@@ -129,10 +136,7 @@ def _place_required(hands: dict[int, list[int]], free: set[int], holdings: dict[
 def _place_some(
     hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding], rng: random.Random,
 ) -> bool:
-    for s, hand in hands.items():
-        h = holdings.get(s)
-        if h is None or not h.some:
-            continue
+    for hand, h in _constrained(hands, holdings):
         for group in h.some:
             if any(c in group for c in hand):
                 continue
@@ -148,9 +152,8 @@ def _place_some(
 def _place_aces(
     hands: dict[int, list[int]], free: set[int], holdings: dict[int, Holding], rng: random.Random,
 ) -> bool:
-    for s, hand in hands.items():
-        h = holdings.get(s)
-        if h is None or h.aces is None:
+    for hand, h in _constrained(hands, holdings):
+        if h.aces is None:
             continue
         need = h.aces - sum(c in ACE_INDICES for c in hand)
         if need < 0:

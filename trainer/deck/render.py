@@ -317,14 +317,19 @@ def _sign_svg(item: Sign | Signal | Gesture, convention: Convention, width: floa
         )
     view_h = 100
     if label:
-        view_h = 122
-        font = 12.5 if len(caption) <= 12 else max(7.0, 12.5 * 12 / len(caption))
-        body += (
-            f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
-            f'fill="#3a3026">{escape(caption)}</text>'
-        )
+        body, view_h = _captioned(body, caption)
     description = f"{caption}: {gesture.description}"
     return _root(100, view_h, width, description, body, f' data-gesture="{gesture.value}"')
+
+
+def _captioned(body: str, caption: str) -> tuple[str, int]:
+    """A 100-unit square picture with ``caption`` below it (smaller type for a long one), and the
+    picture's new height."""
+    font = 12.5 if len(caption) <= 12 else max(7.0, 12.5 * 12 / len(caption))
+    return body + (
+        f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
+        f'fill="#3a3026">{escape(caption)}</text>'
+    ), 122
 
 
 def sign_svg(
@@ -363,12 +368,7 @@ def avatar_svg(
     body = backdrop + person_glyph(gesture, look, away=away)
     view_h = 100
     if label:
-        view_h = 122
-        font = 12.5 if len(label) <= 12 else max(7.0, 12.5 * 12 / len(label))
-        body += (
-            f'<text x="50" y="116" font-family="{SERIF}" font-size="{font:.1f}" text-anchor="middle" '
-            f'fill="#3a3026">{escape(label)}</text>'
-        )
+        body, view_h = _captioned(body, label)
     what = gesture.description if gesture is not None else "looking away" if away else "neutral face"
     name = f"{label}: {what}" if label else what
     extra = f' data-gesture="{gesture.value}"' if gesture is not None else ""

@@ -458,11 +458,16 @@ def _sign_meaning(sign: Sign, rng: random.Random) -> tuple[tuple[Card, ...], Tex
     return sign.cards, sign_text(sign)
 
 
+def _gestures_for(sign: Sign, convention: Convention) -> tuple[Gesture, ...]:
+    gestures = convention.gestures_for(sign)
+    if not gestures:
+        raise QuizError(f"convention {convention.name!r} has no gesture for {sign.value}: choose another convention")
+    return gestures
+
+
 def _sign(item: str, value: str, rng: random.Random, convention: Convention) -> Question:
     sign = Sign(value)
-    expected = convention.gestures_for(sign)
-    if not expected:
-        raise QuizError(f"convention {convention.name!r} has no gesture for {sign.value}: choose another convention")
+    expected = _gestures_for(sign, convention)
     wrong = [g for g in dict.fromkeys(convention.gestures) if g not in expected]
     gestures = _shuffled(rng, [expected[0], *rng.sample(wrong, CHOICES - 1)])
     choices = tuple(Choice(g.value, GESTURE_TEXT[g], gesture=g) for g in gestures)
@@ -483,9 +488,7 @@ def _sign(item: str, value: str, rng: random.Random, convention: Convention) -> 
 
 def _sign_card(item: str, value: str, rng: random.Random, convention: Convention) -> Question:
     sign = Sign(value)
-    gestures = convention.gestures_for(sign)
-    if not gestures:
-        raise QuizError(f"convention {convention.name!r} has no gesture for {sign.value}: choose another convention")
+    gestures = _gestures_for(sign, convention)
     signed = [s for s in Sign if s is not sign and convention.gestures_for(s)]
     options = _shuffled(rng, [sign, *rng.sample(signed, CHOICES - 1)])
     choices = tuple(Choice(s.value, sign_text(s), sign=s) for s in options)
