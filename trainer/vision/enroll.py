@@ -43,6 +43,13 @@ class TeachSpec:
     def holds(self, timestamp: float) -> bool:
         return self.start <= timestamp <= self.end
 
+    @property
+    def sign(self) -> Gesture:
+        """The sign a "sign" span shows; VisionError for a neutral or talking span."""
+        if self.gesture is None:
+            raise VisionError(f"spec {self.text!r}: a {self.role} span shows no sign")
+        return self.gesture
+
 
 def parse_spec(text: str) -> TeachSpec:
     """``CLIP:GESTURE:START-END`` -> TeachSpec; VisionError naming the spec and what to write."""
@@ -131,8 +138,8 @@ def enroll_from_clips(
         elif spec.role == TALKING:
             rest.extend(frames)
         else:
-            takes.setdefault(spec.gesture, []).append(frames)
-            sign_specs.setdefault(spec.gesture, []).append(spec)
+            takes.setdefault(spec.sign, []).append(frames)
+            sign_specs.setdefault(spec.sign, []).append(spec)
     check_spans(neutral, takes, rest, sign_specs)
     model = teach(neutral, takes, rest, name=name, created=created)
     return model, reliability(neutral, takes, rest)
@@ -144,7 +151,7 @@ def check_spans(neutral, takes, rest, specs: dict[Gesture, list[TeachSpec]]) -> 
     space = RestSpace.of(neutral)
     for gesture, gesture_takes in takes.items():
         kept: list = []
-        for frames, spec in zip(gesture_takes, specs[gesture]):
+        for frames, spec in zip(gesture_takes, specs[gesture], strict=False):
             check = check_take(gesture, frames, space, rest, kept)
             if not check.accepted:
                 raise TakeRefused(f"spec {spec.text!r}: {check.reason.replace('that take', 'that span')} "
