@@ -70,11 +70,17 @@ def test_the_pipeline_hook_reports_both_takes_and_leaves_other_gestures_alone(d1
     # Frame by frame, the taught gesture's score is the personal model's, not the population's.
     from trainer.vision.pipeline import Pipeline, PipelineOptions
 
+    def parts(table):
+        """A recorded flat table as the pipeline takes it: face features, and the blendshapes apart
+        (they say the face was read by the FaceLandmarker)."""
+        face = {k: v for k, v in table.items() if not k.startswith("bs_")}
+        return face, None, None, (), None, {k[3:]: v for k, v in table.items() if k.startswith("bs_")}
+
     with Pipeline(PipelineOptions(hands=False), personal=d18_model) as mine, \
             Pipeline(PipelineOptions(hands=False)) as pop:
         rows = frames(d18, 2.4, 3.0) + frames(d18, 0.7, 1.3)
-        ours = [mine.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
-        theirs = [pop.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+        ours = [mine.score_parts(1.0 + i / 30, *parts(f)).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+        theirs = [pop.score_parts(1.0 + i / 30, *parts(f)).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
     assert ours == pytest.approx([d18_model.score(f)[Gesture.MOUTH_OPEN][0] for f in rows])
     assert ours != pytest.approx(theirs, abs=0.05)
     population = replay_events(d18)
