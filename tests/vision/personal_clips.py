@@ -20,7 +20,7 @@ def face_model(shared: Path) -> Path:
     return path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def recorded(clip: str, model: str) -> ClipRun:
     from trainer.vision.pipeline import PipelineOptions
 

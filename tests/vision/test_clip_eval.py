@@ -6,14 +6,19 @@ from pathlib import Path
 
 import cv2
 import pytest
-
-from trainer.signals.gestures import Gesture, GestureEvent
-from trainer.lab.clip_eval import (
-    SLACK, ClipReport, SpanKind, clip_files, evaluate_clips, load_spans, score_clip,
-)
-from trainer.vision.types import VisionError
-
 from personal_clips import face_model
+
+from trainer.lab.clip_eval import (
+    SLACK,
+    ClipReport,
+    SpanKind,
+    clip_files,
+    evaluate_clips,
+    load_spans,
+    score_clip,
+)
+from trainer.signals.gestures import Gesture, GestureEvent
+from trainer.vision.types import VisionError
 
 SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
 
@@ -83,7 +88,8 @@ def test_scoring_counts_overlaps_with_slack_and_excuses_dontcare(tmp_path):
 ])
 def test_bad_rows_name_the_line_and_what_to_write(tmp_path, row, message):
     path = tmp_path / "spans.tsv"
-    path.write_text("# comment\nfile\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n" + row + "\n", encoding="utf-8")
+    header = "# comment\nfile\tgesture\tside\tstart_s\tend_s\tkind\tperson\tnote\n"
+    path.write_text(header + row + "\n", encoding="utf-8")
     with pytest.raises(VisionError, match=message) as caught:
         load_spans(path)
     assert f"{path}:3" in str(caught.value)
@@ -107,9 +113,10 @@ def test_evaluate_clips_on_a_real_clip(shared, gestures_dir):
     assert all(not any(s.excuses(e) for s in own) for e in clip.false_events)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 11 (blocked for want of labelled people): on this turned head both eyes are shut (checked on "
-                   "the frames) but the blendshapes (eyeBlink uneven) and the mesh's lid geometry (one eye's "
-                   "openness half the other's) both read a left wink, so the span is missed")
+@pytest.mark.xfail(strict=False, reason="issue 11 (blocked for want of labelled people): on this turned head "
+                   "both eyes are shut (checked on the frames) but the blendshapes (eyeBlink uneven) and the "
+                   "mesh's lid geometry (one eye's openness half the other's) both read a left wink, so the span "
+                   "is missed")
 def test_closed_eyes_on_the_nice_clip_are_reported(shared, gestures_dir):
     """The closed eyes are a clear sign on this face (1.4-3.0 s)."""
     model = face_model(shared)
@@ -162,7 +169,7 @@ def test_population_clip_figures_are_held_out_for_the_people_the_signs_were_fitt
         assert held.label(clips) == "held out: face signs refitted without each of the 2 people fitted"
         files = [held.options_for(clip).face_signs for clip in clips]
         assert None not in files and files[0] != files[1]
-        for clip, file, person in zip(clips, files, ("lp_d3", "lp_d19")):
+        for clip, file, person in zip(clips, files, ("lp_d3", "lp_d19"), strict=False):
             assert held.options_for(clip).hands is False  # the caller's options, face signs replaced
             refitted = json.loads(Path(file).read_text())
             without = fit_params([f for f in faces if f.person != person], shipped_shares()).to_json()

@@ -13,7 +13,8 @@ def _e(gesture: Gesture, start: float, seconds: float) -> GestureEvent:
 
 
 TALK = [
-    ("talking/a.mp4", 30.0, (_e(Gesture.GRIMACE, 1.0, 0.6), _e(Gesture.HEAD_TILT, 5.0, 0.4), _e(Gesture.POUT, 9.0, 0.3))),
+    ("talking/a.mp4", 30.0,
+     (_e(Gesture.GRIMACE, 1.0, 0.6), _e(Gesture.HEAD_TILT, 5.0, 0.4), _e(Gesture.POUT, 9.0, 0.3))),
     ("talking/b.mp4", 30.0, (_e(Gesture.GRIMACE, 2.0, 1.4), _e(Gesture.THUMB, 4.0, 2.0))),
 ]
 PEOPLE = {"talking/a.mp4": "a", "talking/b.mp4": "b"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from personal_clips import face_model
+
 from trainer.cli import main
 from trainer.signals.gestures import Gesture
 from trainer.vision.enroll import parse_spec

@@ -7,8 +7,8 @@ import json
 import math
 
 import pytest
-
 from face_samples import mesh, rows_with
+
 from trainer.vision.calibration import (
     Calibrator,
     FeatureStat,
@@ -186,4 +186,5 @@ def test_a_feature_whose_rest_is_one_end_of_its_range_takes_that_quantile():
         b = sided.add(i / 30.0, row) or locals().get("b")
     assert a.stats["eye_open_max"].mean == pytest.approx(0.12)  # the median: shut
     assert b.stats["eye_open_max"].mean == pytest.approx(0.30)
-    assert b.stats["mouth_open"].mean == pytest.approx(0.05) and b.stats["eye_open_max"].spread == a.stats["eye_open_max"].spread
+    assert b.stats["mouth_open"].mean == pytest.approx(0.05)
+    assert b.stats["eye_open_max"].spread == a.stats["eye_open_max"].spread

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ def face(file: str):
     return next(f for f in faces() if f.file == file)
 
 
-@lru_cache(maxsize=None)
+@cache
 def params_without(person: str) -> FaceSignParams:
     """The product's parameters fitted on everyone else (hand-sign photos out of the fit, the shipped
     positive shares), as ``lopo_scores`` and eval-vision do."""

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import csv
-
 import json
 from pathlib import Path
 
 import pytest
 
-from trainer.signals.gestures import Gesture, Side
 from trainer.lab.evaluate import EvalReport, GestureStats, evaluate_folder, score_stills
 from trainer.lab.labels import label_file, read_labels
+from trainer.signals.gestures import Gesture, Side
 from trainer.vision.types import VisionError
 
 REPO = Path(__file__).resolve().parents[2]

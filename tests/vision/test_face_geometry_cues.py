@@ -26,7 +26,7 @@ NEW = ("gaze_low_left", "gaze_low_right", "gaze_low_max", "eye_lid_up_left", "ey
 @lru_cache(maxsize=1)
 def _meshes() -> dict[str, np.ndarray]:
     data = np.load(LANDMARKS)
-    return {f: p for f, p in zip(data["files"].tolist(), data["points"]) if "#" not in f}
+    return {f: p for f, p in zip(data["files"].tolist(), data["points"], strict=False) if "#" not in f}
 
 
 def _features(label: str) -> dict[str, dict[str, float]]:

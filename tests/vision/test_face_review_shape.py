@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from trainer.lab.labels import DEFAULT_REVIEW, read_labels, read_review
 from trainer.signals.gestures import Gesture
 from trainer.vision.face_shape import ShapeBasis, load_shape_basis, shape_features
-from trainer.lab.labels import DEFAULT_REVIEW, read_labels, read_review
 from trainer.vision.types import VisionError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -173,8 +173,8 @@ def test_every_feature_the_shipped_signs_read_is_computed_and_recorded(gestures_
 
     shapes, geometry, appearance = _names_read_by_the_shipped_signs()
     assert {"brow_raise", "head_roll"} <= geometry and "mouth_tongue" in appearance and "jawOpen" in shapes
-    with Pipeline(PipelineOptions(static_image_mode=True)) as pipe, \
-            open_source(gestures_dir / "neutral" / sorted(p.name for p in (gestures_dir / "neutral").iterdir())[0]) as src:
+    first = gestures_dir / "neutral" / sorted(p.name for p in (gestures_dir / "neutral").iterdir())[0]
+    with Pipeline(PipelineOptions(static_image_mode=True)) as pipe, open_source(first) as src:
         scores = pipe.process(next(iter(src))).scores
     assert (geometry | appearance) <= set(scores.features), sorted((geometry | appearance) - set(scores.features))
     assert shapes <= set(scores.blendshapes), sorted(shapes - set(scores.blendshapes))

@@ -15,11 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-
 from face_samples import TALKING_CLIPS
 
-from trainer.signals.gestures import Gesture, Side
 from trainer.lab.face_fit import HAND_LABELS, count, faces_from_samples, lopo_scores
+from trainer.signals.gestures import Gesture, Side
 from trainer.vision.face_signs import (
     DEFAULT_SIGNS,
     FACE_SIGNS,

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from trainer.signals.gestures import Gesture, Side
+from trainer.vision.calibration import data_folder
 from trainer.vision.face_features import face_features
 from trainer.vision.face_signs import FACE_SIGNS, FaceReading, load_face_signs, score_face_signs
-from trainer.vision.calibration import data_folder
 from trainer.vision.tasks_backend import MODEL_NAME, blendshape_features, find_face_model
 from trainer.vision.tasks_models import TasksModel
 from trainer.vision.types import Frame, VisionError
@@ -43,8 +43,8 @@ def test_blendshape_summaries():
 
 @pytest.mark.vision
 def test_tasks_backend_reads_a_left_wink(model, gestures_dir):
-    from trainer.vision.tasks_backend import TasksFaceTracker
     from trainer.vision.sources import read_image
+    from trainer.vision.tasks_backend import TasksFaceTracker
 
     image = read_image(gestures_dir / "wink" / "lp_d3_f0006_wink_left.jpg")
     with TasksFaceTracker(model) as tracker:

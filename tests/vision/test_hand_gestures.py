@@ -237,7 +237,7 @@ def test_writing_event_through_the_recognizer(grip):
     stream = []
     for t, hand in frames:
         result = scorer.score(t, [hand_features(hand)])
-        stream.append(FrameScores(t, result.features, result.scores, result.sides, False, 1))
+        stream.append(FrameScores(t, result.scores, result.sides, hands_found=1, body_features=result.features))
     events = [e for e in recognize(stream) if e.gesture is Gesture.WRITING]
     assert len(events) == 1
     assert events[0].side is Side.LEFT

@@ -175,7 +175,8 @@ def test_recognize_reports_each_bad_path_and_still_runs_the_others(tmp_path: Pat
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(huge_png(40000, 40000))
     good = gestures_dir / "neutral" / "ckplus_S014_neutral.jpg"
-    done = subprocess.run([sys.executable, "-m", "trainer.cli", "recognize", str(bomb), "/dev/zero", str(good), "--json"],
+    command = [sys.executable, "-m", "trainer.cli", "recognize", str(bomb), "/dev/zero", str(good), "--json"]
+    done = subprocess.run(command,
                           cwd=REPO, capture_output=True, text=True, timeout=240)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1

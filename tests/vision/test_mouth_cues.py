@@ -28,7 +28,7 @@ WIDE_OPEN = "mouth_open/lp_d18_f0132_mouth_open.jpg"
 @lru_cache(maxsize=1)
 def _meshes() -> dict[str, np.ndarray]:
     data = np.load(LANDMARKS)
-    return {f: p for f, p in zip(data["files"].tolist(), data["points"]) if "#" not in f}
+    return {f: p for f, p in zip(data["files"].tolist(), data["points"], strict=False) if "#" not in f}
 
 
 @pytest.fixture(scope="module")

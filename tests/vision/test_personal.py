@@ -7,12 +7,12 @@ import json
 
 import numpy as np
 import pytest
-
 from personal_clips import face_model, frames, recorded
+
+from trainer.lab.personal_eval import replay_events
 from trainer.signals.gestures import BodyPart, Gesture
 from trainer.vision.personal import ENTER, PersonalSigns, is_personal_json, teach
-from trainer.lab.personal_eval import replay_events
-from trainer.vision.types import VisionError
+from trainer.vision.types import FaceBackend, FaceReading, VisionError
 
 EXIT = 0.4  # the recognizer's default exit threshold
 
@@ -70,10 +70,17 @@ def test_the_pipeline_hook_reports_both_takes_and_leaves_other_gestures_alone(d1
     # Frame by frame, the taught gesture's score is the personal model's, not the population's.
     from trainer.vision.pipeline import Pipeline, PipelineOptions
 
-    with Pipeline(PipelineOptions(hands=False), personal=d18_model) as mine, Pipeline(PipelineOptions(hands=False)) as pop:
+    def parts(table):
+        """A recorded flat table as the pipeline takes it: face features, and the blendshapes apart
+        (they say the face was read by the FaceLandmarker)."""
+        face = {k: v for k, v in table.items() if not k.startswith("bs_")}
+        return face, None, None, (), None, {k[3:]: v for k, v in table.items() if k.startswith("bs_")}
+
+    with Pipeline(PipelineOptions(hands=False), personal=d18_model) as mine, \
+            Pipeline(PipelineOptions(hands=False)) as pop:
         rows = frames(d18, 2.4, 3.0) + frames(d18, 0.7, 1.3)
-        ours = [mine.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
-        theirs = [pop.score_parts(1.0 + i / 30, f, None, None).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+        ours = [mine.score_parts(1.0 + i / 30, *parts(f)).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
+        theirs = [pop.score_parts(1.0 + i / 30, *parts(f)).scores[Gesture.MOUTH_OPEN] for i, f in enumerate(rows)]
     assert ours == pytest.approx([d18_model.score(f)[Gesture.MOUTH_OPEN][0] for f in rows])
     assert ours != pytest.approx(theirs, abs=0.05)
     population = replay_events(d18)
@@ -114,8 +121,9 @@ def test_json_round_trip_and_kind_detection(d18_model, tmp_path):
     assert is_personal_json(data) and not is_personal_json({"schema": 1, "features": {}})
     again = PersonalSigns.load(path)
     assert again.gestures == (Gesture.MOUTH_OPEN,) and again.dims == d18_model.dims
-    row = {"bs_jawOpen": 0.6, **{f"bs_{d}": v for d, v in zip(d18_model.dims, d18_model.neutral)}, "bs_jawOpen": 0.7}
-    assert again.score(row)[Gesture.MOUTH_OPEN][0] == pytest.approx(d18_model.score(row)[Gesture.MOUTH_OPEN][0], abs=1e-3)
+    row = {**{f"bs_{d}": v for d, v in zip(d18_model.dims, d18_model.neutral, strict=True)}, "bs_jawOpen": 0.7}
+    expected = d18_model.score(row)[Gesture.MOUTH_OPEN][0]
+    assert again.score(row)[Gesture.MOUTH_OPEN][0] == pytest.approx(expected, abs=1e-3)
     data["signs"][0]["change"] = data["signs"][0]["change"][:3]
     with pytest.raises(VisionError, match="same length"):
         PersonalSigns.from_json(data)
@@ -128,9 +136,14 @@ def test_teaching_refuses_too_little(d18):
         teach(frames(d18, 0.0, 0.4), {Gesture.POUT: [frames(d18, 0.1, 0.3)]})
     with pytest.raises(VisionError, match="hand or body sign"):
         teach(frames(d18, 0.0, 0.4), {Gesture.THUMB: [frames(d18, 2.1, 3.2)]})
-    # Features without blendshapes (an old recording) leave the population scores alone.
+    # A face read without blendshapes (an old recording) leaves the population scores alone: the
+    # reading says its backend, the model does not guess it from the keys.
     model = teach(frames(d18, 0.0, 0.4), {Gesture.MOUTH_OPEN: [frames(d18, 2.1, 3.2)]})
-    assert model.score({"mouth_open": 0.5}) == {}
+    opened = frames(d18, 2.1, 3.2)[0]
+    geometry = {k: v for k, v in opened.items() if not k.startswith("bs_")}
+    shapes = {k[3:]: v for k, v in opened.items() if k.startswith("bs_")}
+    assert model.score_face(FaceReading({}, geometry, backend=FaceBackend.GEOMETRY)) == {}
+    assert model.score_face(FaceReading(shapes, geometry)) == model.score(opened) != {}
 
 
 def test_talking_frames_teach_the_margin_against_speech(shared, gestures_dir):

@@ -7,11 +7,11 @@ import pytest
 
 from trainer.signals.gestures import Gesture
 from trainer.vision.recognizer import GestureTiming, Recognizer, RecognizerConfig, with_timing
-from trainer.vision.types import FrameScores
+from trainer.vision.types import FaceReading, FrameScores
 
 
 def _frame(t: float, score: float = 0.0) -> FrameScores:
-    return FrameScores(t, {}, {Gesture.BROWS_UP: score}, {}, face_found=True, hands_found=0, mouth_activity=0.0)
+    return FrameScores(t, {Gesture.BROWS_UP: score}, {}, face=FaceReading({}, {}), mouth_activity=0.0)
 
 
 @pytest.mark.parametrize(

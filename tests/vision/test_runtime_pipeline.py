@@ -12,10 +12,10 @@ import pytest
 
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.annotate import annotate
+from trainer.vision.face_features import APPEARANCE_NAMES, face_features, mouth_appearance
 from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.pipeline import Pipeline, PipelineOptions, analyse_image, analyse_video
 from trainer.vision.sources import read_image, write_y4m
-from trainer.vision.face_features import APPEARANCE_NAMES, face_features, mouth_appearance
 from trainer.vision.types import Frame, Landmarks, VisionError
 
 
@@ -243,7 +243,7 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
     """Video mode reuses the mouth's image cues on every other frame of a tracked face (the geometry
     is measured on every frame); a lost face, a reset or a still measures afresh."""
     recorded = np.load(Path(__file__).resolve().parents[2] / "samples" / "face_landmarks.npz")
-    meshes = dict(zip(recorded["files"].tolist(), recorded["points"]))
+    meshes = dict(zip(recorded["files"].tolist(), recorded["points"], strict=False))
     # Two frames of one video: the wide-open mouth shows its tongue, the neutral one none.
     tongue, neutral = "mouth_open/lp_d18_f0132_mouth_open.jpg", "neutral/lp_d18_f0000_neutral.jpg"
     images = {f: cv2.imread(str(gestures_dir / f)) for f in (tongue, neutral)}
@@ -256,7 +256,7 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
 
     tracker = _RecordedTracker([meshes[f] if f else None for f in order])
     with Pipeline(PipelineOptions(hands=False), tracker=tracker) as pipe:
-        for frame, shown, source in zip(frames, order, expected_from):
+        for frame, shown, source in zip(frames, order, expected_from, strict=False):
             features = pipe.process(frame).scores.features
             if shown is None:
                 assert "mouth_tongue" not in features
@@ -268,7 +268,7 @@ def test_video_measures_the_mouth_appearance_every_second_frame(gestures_dir: Pa
     for options in (PipelineOptions(hands=False, appearance_every=1),
                     PipelineOptions(hands=False, static_image_mode=True)):
         with Pipeline(options, tracker=_RecordedTracker([meshes[f] if f else None for f in order])) as pipe:
-            for frame, shown in zip(frames, order):
+            for frame, shown in zip(frames, order, strict=False):
                 if shown is not None:
                     assert pipe.process(frame).scores.features["mouth_tongue"] == own[shown]["mouth_tongue"]
     with pytest.raises(VisionError, match="appearance_every"):

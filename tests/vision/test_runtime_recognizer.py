@@ -16,7 +16,7 @@ from trainer.vision.recognizer import (
     recognize,
     with_timing,
 )
-from trainer.vision.types import FrameScores
+from trainer.vision.types import FaceReading, FrameScores
 
 REPO = Path(__file__).resolve().parents[2]
 STATIC = [g for g in Gesture if g is not Gesture.WRITING]
@@ -26,7 +26,7 @@ def frame(t: float, scores: dict[Gesture, float] | None = None, activity: float 
           side: Side | None = None) -> FrameScores:
     scores = scores or {}
     sides = {g: side for g in scores} if side else {}
-    return FrameScores(t, {}, scores, sides, face_found=True, hands_found=0, mouth_activity=activity)
+    return FrameScores(t, scores, sides, face=FaceReading({}, {}), mouth_activity=activity)
 
 
 def quiet(fps: float, seconds: float, start: float = 0.0) -> list[FrameScores]:
@@ -374,7 +374,7 @@ def test_face_signs_wait_for_the_neutral_face():
     reported: dict[Gesture, float] = {}
     for i in range(90):
         t = i / 30
-        f = FrameScores(t, {}, {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, True, 1,
+        f = FrameScores(t, {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, FaceReading({}, {}), 1,
                         mouth_activity=0.0, neutral_known=t >= 1.0)
         for event in recognizer.update(f).started:
             reported.setdefault(event.gesture, t)
@@ -443,9 +443,9 @@ def test_a_jaw_that_does_not_move_adds_no_talking():
     moving = Recognizer()
     for i in range(60):
         t = i / 30
-        still.update(FrameScores(t, {}, {}, {}, True, 0, mouth_activity=0.0, jaw_open=0.6))
+        still.update(FrameScores(t, face=FaceReading({"jawOpen": 0.6}, {}), mouth_activity=0.0))
         wave = 0.3 + 0.2 * np.sin(2 * np.pi * 3.0 * t)
-        moving.update(FrameScores(t, {}, {}, {}, True, 0, mouth_activity=0.0, jaw_open=float(wave)))
+        moving.update(FrameScores(t, face=FaceReading({"jawOpen": float(wave)}, {}), mouth_activity=0.0))
     assert still.talking == 0.0
     assert moving.talking >= 0.5
 

@@ -44,7 +44,7 @@ def test_y4m_round_trip(tmp_path: Path):
         back = list(source)
     assert [f.timestamp for f in back] == pytest.approx([i / 25.0 for i in range(6)])
     assert [f.index for f in back] == list(range(6))
-    for original, decoded in zip(frames, back):
+    for original, decoded in zip(frames, back, strict=False):
         assert decoded.image.shape == original.shape
         assert np.abs(decoded.image.astype(int) - original).mean() < 3.0
 
@@ -98,7 +98,7 @@ def test_video_timestamps_come_from_the_clip(gestures_dir: Path):
     assert len(frames) == 75
     assert frames[0].timestamp == 0.0
     assert frames[-1].timestamp == pytest.approx(74 / 25)
-    assert all(b.timestamp > a.timestamp for a, b in zip(frames, frames[1:]))
+    assert all(b.timestamp > a.timestamp for a, b in zip(frames, frames[1:], strict=False))
 
 
 def test_folder_source(tmp_path: Path):
@@ -183,8 +183,8 @@ def test_png_with_a_broken_colour_profile_decodes_silently(gestures_dir: Path, t
             "sys.stderr.write('|control|'); sys.stderr.flush(); "
             "b = cv2.imread(sys.argv[1]); sys.stdout.write(' ' + str(np.array_equal(a, b)))")
     repo = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", code, str(photo)], cwd=repo, capture_output=True, text=True, check=False,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", code, str(photo)], cwd=repo, capture_output=True, text=True,
+                          check=False, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "(1280, 1920, 3) True"
     quiet, control = done.stderr.split("|control|")

@@ -80,4 +80,5 @@ def test_a_personal_model_exempts_its_signs_from_the_talking_bar_and_keeps_the_t
     config = pipeline.recognizer.config
     assert config.talking_enter_exempt == (POUT,) and config.timing(WINK).enter == 0.4
     pipeline.set_personal(None)
-    assert pipeline.recognizer.config.talking_enter_exempt == () and pipeline.recognizer.config.timing(WINK).enter == 0.4
+    config = pipeline.recognizer.config
+    assert config.talking_enter_exempt == () and config.timing(WINK).enter == 0.4

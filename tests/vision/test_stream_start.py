@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.recognizer import Recognizer, RecognizerConfig
-from trainer.vision.types import FrameScores
+from trainer.vision.types import FaceReading, FrameScores
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,8 +17,8 @@ def _first_report(score: float, config: RecognizerConfig | None = None, fps: flo
     recognizer = Recognizer(config)
     for i in range(int(2.0 * fps)):
         t = i / fps
-        frame = FrameScores(t, {}, {Gesture.WINK: score}, {Gesture.WINK: Side.LEFT},
-                            face_found=True, hands_found=0, mouth_activity=0.0, neutral_known=t >= 1.0)
+        frame = FrameScores(t, {Gesture.WINK: score}, {Gesture.WINK: Side.LEFT},
+                            face=FaceReading({}, {}), mouth_activity=0.0, neutral_known=t >= 1.0)
         if any(e.gesture is Gesture.WINK for e in recognizer.update(frame).started):
             return t
     return None

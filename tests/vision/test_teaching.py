@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from personal_clips import face_model, frames, recorded
+
 from trainer.signals.conventions import CLASSIC
 from trainer.signals.gestures import BodyPart, Gesture
 from trainer.vision.personal import ENTER

@@ -55,16 +55,16 @@ def draw_landmarks(image: np.ndarray, landmarks: Landmarks) -> np.ndarray:
                 cv2.circle(image, (int(x), int(y)), 2 * scale, (0, 255, 255), -1, cv2.LINE_AA)
     for hand in landmarks.hands:
         colour = HAND_COLOURS[hand.side.value]
-        for chain in _HAND_CHAINS:
-            _chain(image, hand.points, chain, colour, 2 * scale)
+        for hand_chain in _HAND_CHAINS:
+            _chain(image, hand.points, hand_chain, colour, 2 * scale)
         for x, y in np.round(hand.points[:, :2]).astype(int):
             cv2.circle(image, (int(x), int(y)), 2 * scale, colour, -1, cv2.LINE_AA)
         wx, wy = np.round(hand.points[0, :2]).astype(int)
         cv2.putText(image, hand.side.value, (int(wx) + 4, int(wy) + 14), cv2.FONT_HERSHEY_SIMPLEX,
                     0.45 * scale, colour, scale, cv2.LINE_AA)
     if landmarks.pose is not None:
-        for chain in _POSE_CHAINS:
-            _chain(image, landmarks.pose, chain, (255, 0, 255), 2 * scale)
+        for pose_chain in _POSE_CHAINS:
+            _chain(image, landmarks.pose, pose_chain, (255, 0, 255), 2 * scale)
     return image
 
 
@@ -91,7 +91,7 @@ def draw_meters(
     for i, gesture in enumerate(gestures):
         y = 4 + i * row
         score = float(scores.get(gesture, 0.0))
-        is_active = bool(active) and gesture in active
+        is_active = active is not None and gesture in active
         colour = ACTIVE if is_active else (230, 230, 230)
         cv2.putText(image, gesture.value, (4, y + row - 4), cv2.FONT_HERSHEY_SIMPLEX, font, colour, 1, cv2.LINE_AA)
         x0, x1 = label_w, label_w + bar_w

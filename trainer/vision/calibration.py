@@ -17,9 +17,9 @@ import math
 import os
 import re
 from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def profile_path(user: str) -> Path:
     return data_folder() / "profiles" / f"{slug}.json"
 
 
-def load_user_profile(user: str) -> "Profile | None":
+def load_user_profile(user: str) -> Profile | None:
     """The saved profile of ``user``, or None if they never calibrated (population defaults then)."""
     path = profile_path(user)
     return Profile.load(path) if path.is_file() else None
@@ -101,7 +101,7 @@ class Profile:
         }
 
     @classmethod
-    def from_json(cls, data: object) -> "Profile":
+    def from_json(cls, data: object) -> Profile:
         """Rebuild a profile from ``to_json`` output; VisionError on anything malformed."""
         if not isinstance(data, dict):
             raise VisionError(f"a face profile must be a JSON object, got {type(data).__name__}: recalibrate")
@@ -146,7 +146,7 @@ class Profile:
         target.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path | str) -> "Profile":
+    def load(cls, path: Path | str) -> Profile:
         source = Path(path)
         try:
             data = json.loads(source.read_text(encoding="utf-8"))
@@ -191,13 +191,13 @@ def profile_from_table(
     else:
         table = np.where(finite, table, math.nan)
         present = finite.any(axis=0)
-        kept = [k for k, keep in zip(keys, present) if keep]
+        kept = [k for k, keep in zip(keys, present, strict=False) if keep]
         medians = spreads = np.zeros(0)
         if kept:
             with np.errstate(all="ignore"):
                 medians = np.nanmedian(table[:, present], axis=0)
                 spreads = _MAD_TO_SD * np.nanmedian(np.abs(table[:, present] - medians), axis=0)
-    for key, median, spread in zip(kept, medians.tolist(), spreads.tolist()):
+    for key, median, spread in zip(kept, medians.tolist(), spreads.tolist(), strict=False):
         stats[key] = FeatureStat(median, spread)
     return Profile(name=name, stats=stats, created=created, frames=len(table), kind=kind)
 
@@ -292,7 +292,7 @@ class RunningBaseline:
         self._keys = sorted(self._key_set.union(features))
         self._key_set = frozenset(self._keys)
         table = _table((f for _, f, _ in self._samples), self._keys)
-        self._samples = deque((t, f, row) for (t, f, _), row in zip(self._samples, table))
+        self._samples = deque((t, f, row) for (t, f, _), row in zip(self._samples, table, strict=False))
         return self._samples
 
 

@@ -20,6 +20,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # OpenCV is imported where a command needs it
+    import cv2
 
 _IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff", ".ppm", ".pgm"}
 
@@ -231,7 +235,7 @@ class _ClipWriter:
 
     def __init__(self, target: Path) -> None:
         self.target = target
-        self._writer = None
+        self._writer: cv2.VideoWriter | None = None
         self._y4m_frames: list = []
 
     def add(self, frame, result) -> None:
@@ -245,9 +249,10 @@ class _ClipWriter:
             return
         if self._writer is None:
             h, w = image.shape[:2]
-            self._writer = cv2.VideoWriter(str(self.target), cv2.VideoWriter_fourcc(*"mp4v"), 30.0, (w, h))
-            if not self._writer.isOpened():
+            writer = cv2.VideoWriter(str(self.target), cv2.VideoWriter.fourcc(*"mp4v"), 30.0, (w, h))
+            if not writer.isOpened():
                 raise OSError(f"cannot write the annotated video {self.target}: use a .mp4 or .y4m name")
+            self._writer = writer
         self._writer.write(image)
 
     def close(self) -> None:

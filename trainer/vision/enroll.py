@@ -8,8 +8,8 @@ span are gathered, each sign span is checked as a take (``takes.check_take``: a 
 clear sign, or only what the person's talking shows, is refused with the spec and the reason, and
 nothing is written), and ``personal.teach`` builds the model.
 
-The same ``teach_from_clips`` serves the app's "teach your signs" panel when it is given recorded
-clips, and the tests.
+``enroll_from_clips`` does it all for the command and returns, with the model, how reliably each sign
+will be seen (``takes.reliability``).
 """
 
 from __future__ import annotations
@@ -43,6 +43,13 @@ class TeachSpec:
     def holds(self, timestamp: float) -> bool:
         return self.start <= timestamp <= self.end
 
+    @property
+    def sign(self) -> Gesture:
+        """The sign a "sign" span shows; VisionError for a neutral or talking span."""
+        if self.gesture is None:
+            raise VisionError(f"spec {self.text!r}: a {self.role} span shows no sign")
+        return self.gesture
+
 
 def parse_spec(text: str) -> TeachSpec:
     """``CLIP:GESTURE:START-END`` -> TeachSpec; VisionError naming the spec and what to write."""
@@ -71,22 +78,6 @@ def parse_spec(text: str) -> TeachSpec:
     return TeachSpec(clip, role, gesture, start, end, text)
 
 
-def teach_from_clips(
-    specs: Sequence[TeachSpec],
-    face_model: str | None = None,
-    name: str = "",
-    created: str = "",
-    progress: Callable[[str], None] | None = None,
-    runs: dict | None = None,
-) -> PersonalSigns:
-    """Run each clip once, gather the frames of every span, check the sign spans and teach the
-    model from them (TakeRefused when a sign span shows no clear sign).
-
-    ``runs`` (clip path -> ``clip_run.ClipRun`` with features) may hold runs already made, e.g. by
-    the evaluation; missing ones are made and added."""
-    return enroll_from_clips(specs, face_model, name, created, progress, runs)[0]
-
-
 def enroll_from_clips(
     specs: Sequence[TeachSpec],
     face_model: str | None = None,
@@ -95,7 +86,12 @@ def enroll_from_clips(
     progress: Callable[[str], None] | None = None,
     runs: dict | None = None,
 ) -> tuple[PersonalSigns, dict[Gesture, SignReliability]]:
-    """``teach_from_clips``, and per sign how reliably it will be seen (``takes.reliability``)."""
+    """Run each clip once, gather the frames of every span, check the sign spans and teach the
+    model from them (TakeRefused when a sign span shows no clear sign); with it, per sign how reliably
+    it will be seen (``takes.reliability``).
+
+    ``runs`` (clip path -> ``clip_run.ClipRun`` with features) may hold runs already made, e.g. by
+    the evaluation; missing ones are made and added."""
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415 - MediaPipe is heavy
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
@@ -131,8 +127,8 @@ def enroll_from_clips(
         elif spec.role == TALKING:
             rest.extend(frames)
         else:
-            takes.setdefault(spec.gesture, []).append(frames)
-            sign_specs.setdefault(spec.gesture, []).append(spec)
+            takes.setdefault(spec.sign, []).append(frames)
+            sign_specs.setdefault(spec.sign, []).append(spec)
     check_spans(neutral, takes, rest, sign_specs)
     model = teach(neutral, takes, rest, name=name, created=created)
     return model, reliability(neutral, takes, rest)
@@ -144,7 +140,7 @@ def check_spans(neutral, takes, rest, specs: dict[Gesture, list[TeachSpec]]) -> 
     space = RestSpace.of(neutral)
     for gesture, gesture_takes in takes.items():
         kept: list = []
-        for frames, spec in zip(gesture_takes, specs[gesture]):
+        for frames, spec in zip(gesture_takes, specs[gesture], strict=False):
             check = check_take(gesture, frames, space, rest, kept)
             if not check.accepted:
                 raise TakeRefused(f"spec {spec.text!r}: {check.reason.replace('that take', 'that span')} "

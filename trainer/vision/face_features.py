@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from trainer.vision.face_shape import shape_features
+from trainer.vision.face_shape import ShapeBasis, shape_features
 from trainer.vision.types import VisionError
 
 FACE_POINTS = 478
@@ -135,7 +135,7 @@ class _FacePoints:
         return 1.0 / self.iod
 
 
-def face_features(points: np.ndarray) -> dict[str, float]:
+def face_features(points: np.ndarray, shape: ShapeBasis | None = None) -> dict[str, float]:
     """Scale-free features of one face; see FEATURE_NAMES and docs/vision-face.md for meanings.
 
     ``points`` is the (478, 3) refined mesh in pixels (z in the same scale as x). Raises VisionError
@@ -147,7 +147,7 @@ def face_features(points: np.ndarray) -> dict[str, float]:
              # Not scale-free on purpose: the face size in pixels says how far the mesh can be trusted.
              "face_px": f.iod}
     # The principal components of the brow/eye and lip shapes (trainer.vision.face_shape).
-    named.update(shape_features(p))
+    named.update(shape_features(p, shape))
     return named
 
 
@@ -172,11 +172,11 @@ def _face_points(p: np.ndarray) -> _FacePoints:
     q = p[_USED]
     frame = q[:, :2] @ np.array([[ux, -uy], [uy, ux]])
     return _FacePoints(
-        x=dict(zip(_USED_LIST, q[:, 0].tolist())),
-        y=dict(zip(_USED_LIST, q[:, 1].tolist())),
-        z=dict(zip(_USED_LIST, q[:, 2].tolist())),
-        fu=dict(zip(_USED_LIST, frame[:, 0].tolist())),
-        fv=dict(zip(_USED_LIST, frame[:, 1].tolist())),
+        x=dict(zip(_USED_LIST, q[:, 0].tolist(), strict=False)),
+        y=dict(zip(_USED_LIST, q[:, 1].tolist(), strict=False)),
+        z=dict(zip(_USED_LIST, q[:, 2].tolist(), strict=False)),
+        fu=dict(zip(_USED_LIST, frame[:, 0].tolist(), strict=False)),
+        fv=dict(zip(_USED_LIST, frame[:, 1].tolist(), strict=False)),
         axis=axis, iod=iod, flat=flat,
     )
 
@@ -199,7 +199,7 @@ def _eyes(f: _FacePoints) -> dict[str, float]:
     x, y = f.x, f.y
 
     def chords(up: tuple, down: tuple, outer: int, inner: int) -> float:
-        vertical = sum(math.hypot(x[d] - x[u], y[d] - y[u]) for u, d in zip(up, down)) / len(up)
+        vertical = sum(math.hypot(x[d] - x[u], y[d] - y[u]) for u, d in zip(up, down, strict=False)) / len(up)
         width = math.hypot(x[outer] - x[inner], y[outer] - y[inner])
         return vertical / width if width > 0 else 0.0
 
@@ -396,6 +396,44 @@ def _polygon_mask(shape: tuple[int, ...], polygon: np.ndarray, origin: tuple[int
     return mask.view(bool)
 
 
+def _cheek_patches(image: np.ndarray, p: np.ndarray, iod: float) -> list[np.ndarray]:
+    """The skin reference: small patches of the image on both cheeks (those inside the image)."""
+    height, width = image.shape[:2]
+    r = max(2, int(0.08 * iod))
+    patches = []
+    for index in _CHEEK_POINTS:
+        cx, cy = int(round(p[index, 0])), int(round(p[index, 1]))
+        patch = image[max(cy - r, 0):min(cy + r, height), max(cx - r, 0):min(cx + r, width)]
+        if patch.size:
+            patches.append(patch)
+    return patches
+
+
+def _image_and_points(image: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The face points as floats; VisionError naming the shape when the points or the image are wrong."""
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim != 2 or p.shape[0] < FACE_POINTS:
+        raise VisionError(f"face points must be ({FACE_POINTS}, 3) in pixels, got shape {p.shape}")
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+        raise VisionError(f"mouth_appearance needs an H x W x 3 BGR image, got shape {getattr(image, 'shape', None)}")
+    return p
+
+
+def _cavity_cues(inner_hsv: np.ndarray, skin_s: float, skin_v: float, unit: float) -> dict[str, float]:
+    """Dark cavity, teeth and pink areas among the HSV pixels inside the lips, against the cheeks'
+    saturation and brightness (``unit``: the area of one sampled pixel in squared inter-ocular distances)."""
+    hue, sat, val = inner_hsv[:, 0], inner_hsv[:, 1].astype(np.float32), inner_hsv[:, 2].astype(np.float32)
+    dark = val < 0.45 * skin_v
+    teeth = (val > skin_v) & (sat < 0.8 * skin_s + 5)
+    # OpenCV hue is 0..180: red/pink wraps around 0.
+    pink = ~dark & ~teeth & ((hue < 12) | (hue > 160)) & (sat > max(skin_s, 40.0))
+    return {
+        "mouth_dark": float(np.count_nonzero(dark)) * unit,
+        "mouth_teeth": float(np.count_nonzero(teeth)) * unit,
+        "mouth_pink": float(np.count_nonzero(pink)) * unit,
+    }
+
+
 def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     """What shows between the lips: dark cavity (an open mouth), teeth (a grimace), pink and tongue.
 
@@ -413,12 +451,7 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     """
     import cv2  # noqa: PLC0415 - only the appearance cues need OpenCV
 
-    p = np.asarray(points, dtype=np.float64)
-    if p.ndim != 2 or p.shape[0] < FACE_POINTS:
-        raise VisionError(f"face points must be ({FACE_POINTS}, 3) in pixels, got shape {p.shape}")
-    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
-        raise VisionError(f"mouth_appearance needs an H x W x 3 BGR image, got shape {getattr(image, 'shape', None)}")
-    height, width = image.shape[:2]
+    p = _image_and_points(image, points)
     iod = float(np.linalg.norm(0.5 * (p[_R_EYE_OUTER] + p[_R_EYE_INNER]) - 0.5 * (p[_L_EYE_OUTER] + p[_L_EYE_INNER])))
     empty = dict.fromkeys(APPEARANCE_NAMES, 0.0)
     inner = p[list(_INNER_LOOP), :2]
@@ -431,14 +464,7 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     n_inside = int(np.count_nonzero(inside))
     if n_inside == 0:
         return empty
-    # Skin reference: small patches on both cheeks.
-    r = max(2, int(0.08 * iod))
-    patches = []
-    for index in _CHEEK_POINTS:
-        cx, cy = int(round(p[index, 0])), int(round(p[index, 1]))
-        patch = image[max(cy - r, 0):min(cy + r, height), max(cx - r, 0):min(cx + r, width)]
-        if patch.size:
-            patches.append(patch)
+    patches = _cheek_patches(image, p, iod)
     if not patches:
         return empty
     # The crop and the cheeks as one row of pixels: one colour conversion per colour space. (A row,
@@ -453,20 +479,11 @@ def mouth_appearance(image: np.ndarray, points: np.ndarray) -> dict[str, float]:
     skin_l, skin_a, _ = (float(v) for v in np.partition(lab[n_crop:], half, axis=0)[half])
     skin_v = skin_v or 1.0
     skin_a -= 128.0
-    flat_inside = inside.reshape(-1)
-    inner_hsv = hsv[:n_crop][flat_inside]
-    hue, sat, val = inner_hsv[:, 0], inner_hsv[:, 1].astype(np.float32), inner_hsv[:, 2].astype(np.float32)
-    dark = val < 0.45 * skin_v
-    teeth = (val > skin_v) & (sat < 0.8 * skin_s + 5)
-    # OpenCV hue is 0..180: red/pink wraps around 0.
-    pink = ~dark & ~teeth & ((hue < 12) | (hue > 160)) & (sat > max(skin_s, 40.0))
     unit = step * step / (iod * iod)
     shape = crop.shape[:2]
     return {
         "mouth_area": n_inside * unit,
-        "mouth_dark": float(np.count_nonzero(dark)) * unit,
-        "mouth_teeth": float(np.count_nonzero(teeth)) * unit,
-        "mouth_pink": float(np.count_nonzero(pink)) * unit,
+        **_cavity_cues(hsv[:n_crop][inside.reshape(-1)], skin_s, skin_v, unit),
         **_lip_colour_cues(
             hsv[:n_crop, 2].reshape(shape), lab[:n_crop].reshape(*shape, 3), inside,
             _polygon_mask(crop.shape, outer, origin, step) & ~inside, n_inside, unit, skin_l, skin_a, skin_v,

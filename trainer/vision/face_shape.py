@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,6 +59,13 @@ class ShapeBasis:
     """(478, 3) mean neutral face after alignment."""
     regions: tuple[ShapeRegion, ...]
     version: str = ""
+    # Precomputed in __post_init__ for the per-frame path (not constructor arguments).
+    _index: np.ndarray = field(init=False, repr=False, compare=False)
+    _stable_centre: np.ndarray = field(init=False, repr=False, compare=False)
+    _stable_centred: np.ndarray = field(init=False, repr=False, compare=False)
+    _projection: np.ndarray = field(init=False, repr=False, compare=False)
+    _offset: np.ndarray = field(init=False, repr=False, compare=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Precomputed for the per-frame path: every region's points in one gather, the stable points'
@@ -99,9 +106,10 @@ class ShapeBasis:
         }
 
     @classmethod
-    def from_json(cls, data: dict, source: str = "face shape file") -> "ShapeBasis":
+    def from_json(cls, data: dict, source: str = "face shape file") -> ShapeBasis:
         if not isinstance(data, dict) or data.get("schema") != SHAPE_SCHEMA:
-            raise VisionError(f"{source} is not a schema-{SHAPE_SCHEMA} face shape basis: rerun scripts/fit_face_shapes.py")
+            raise VisionError(f"{source} is not a schema-{SHAPE_SCHEMA} face shape basis: "
+                              "rerun scripts/fit_face_shapes.py")
         try:
             if tuple(data["stable_points"]) != STABLE_POINTS:
                 raise VisionError(f"{source} was fitted on other stable points: rerun scripts/fit_face_shapes.py")
@@ -118,7 +126,8 @@ class ShapeBasis:
         except VisionError:
             raise
         except (KeyError, TypeError, ValueError):  # VisionError is a ValueError: named above first
-            raise VisionError(f"{source} is damaged (missing or bad fields): rerun scripts/fit_face_shapes.py") from None
+            raise VisionError(f"{source} is damaged (missing or bad fields): "
+                              "rerun scripts/fit_face_shapes.py") from None
         if reference.shape != (478, 3):
             raise VisionError(f"{source}: reference face has shape {reference.shape}, expected (478, 3)")
         return cls(reference, tuple(regions), str(data.get("version", "")))
@@ -130,18 +139,13 @@ def load_shape_basis(path: Path | str | None = None) -> ShapeBasis:
     return _load_cached(str(chosen.resolve()))
 
 
-@lru_cache(maxsize=1)
-def _default_basis() -> ShapeBasis:
-    """The per-frame path's basis, resolved once per process (a path lookup costs more than the maths)."""
-    return load_shape_basis()
-
-
 @lru_cache(maxsize=4)
 def _load_cached(path: str) -> ShapeBasis:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise VisionError(f"no face shape basis at {path}: run scripts/fit_face_shapes.py or set ALUETTE_FACE_SHAPE") from None
+        raise VisionError(f"no face shape basis at {path}: run scripts/fit_face_shapes.py "
+                          "or set ALUETTE_FACE_SHAPE") from None
     except (OSError, json.JSONDecodeError) as error:
         raise VisionError(f"face shape basis {path} unreadable ({error}): rerun scripts/fit_face_shapes.py") from None
     return ShapeBasis.from_json(data, source=path)
@@ -190,8 +194,10 @@ def aligned(points: np.ndarray, reference: np.ndarray) -> np.ndarray:
 
 
 def shape_features(points: np.ndarray, basis: ShapeBasis | None = None) -> dict[str, float]:
-    """``shape_<region>_<i>`` scores of a face (see the module doc); {} for a degenerate mesh."""
-    basis = basis or _default_basis()
+    """``shape_<region>_<i>`` scores of a face (see the module doc); {} for a degenerate mesh.
+    ``basis`` None reads ``load_shape_basis()`` (one-off uses); the video path passes the basis its
+    pipeline loaded (``face_models.FaceModels``)."""
+    basis = basis or load_shape_basis()
     p = np.asarray(points, dtype=np.float64)
     if p.ndim != 2 or p.shape[0] < 478 or p.shape[1] < 3:
         return {}
@@ -208,7 +214,7 @@ def shape_features(points: np.ndarray, basis: ShapeBasis | None = None) -> dict[
     scores = basis._projection @ moved.reshape(-1) - basis._offset
     if not np.isfinite(scores).all():
         return {}
-    return dict(zip(basis._names, scores.tolist()))
+    return dict(zip(basis._names, scores.tolist(), strict=False))
 
 
 def fit_shape_basis(points: np.ndarray, neutral: np.ndarray, regions: dict[str, tuple[int, ...]],

@@ -81,7 +81,7 @@ class Neutral:
     appearance: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
-    def from_table(cls, table: Mapping[str, float], fallback: "Neutral | None" = None) -> "Neutral":
+    def from_table(cls, table: Mapping[str, float], fallback: Neutral | None = None) -> Neutral:
         """From a flat table (``FaceReading.flat`` names), each missing name taken from ``fallback``."""
         shapes = dict(fallback.blendshapes) if fallback else {}
         geometry = dict(fallback.geometry) if fallback else {}
@@ -100,7 +100,7 @@ class Neutral:
                 "appearance": _rounded(self.appearance)}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "Neutral":
+    def from_json(cls, data: Mapping) -> Neutral:
         try:
             return cls({k: float(v) for k, v in data["blendshapes"].items()},
                        {k: float(v) for k, v in data["geometry"].items()},
@@ -231,7 +231,8 @@ class SignModel:
             raise VisionError(f"{self.gesture.value}: a non-positive scale: rerun scripts/fit_face_signs.py")
 
     def logit(self, values: tuple[float, ...]) -> float:
-        total = self.bias + sum(w * (v - c) / s for w, v, c, s in zip(self.weights, values, self.center, self.scale))
+        terms = zip(self.weights, values, self.center, self.scale, strict=False)
+        total = self.bias + sum(w * (v - c) / s for w, v, c, s in terms)
         return max(-60.0, min(60.0, total))
 
     def probability(self, values: tuple[float, ...]) -> float:
@@ -247,7 +248,7 @@ class SignModel:
                 "bias": round(self.bias, 6)}
 
     @classmethod
-    def from_json(cls, gesture: Gesture, data: Mapping) -> "SignModel":
+    def from_json(cls, gesture: Gesture, data: Mapping) -> SignModel:
         try:
             fields = (tuple(str(c) for c in data["cues"]), tuple(float(v) for v in data["center"]),
                       tuple(float(v) for v in data["scale"]), tuple(float(v) for v in data["weights"]),
@@ -293,7 +294,7 @@ class FaceSignParams:
                 "held_out": dict(self.held_out)}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "FaceSignParams":
+    def from_json(cls, data: Mapping) -> FaceSignParams:
         if not isinstance(data, Mapping) or data.get("schema") != SIGNS_SCHEMA:
             raise VisionError(f"face signs file: schema {data.get('schema') if isinstance(data, Mapping) else None!r}"
                               f", expected {SIGNS_SCHEMA}: rerun scripts/fit_face_signs.py")

@@ -90,8 +90,10 @@ class HandFeatures:
 
     def as_dict(self, prefix: str) -> dict[str, float]:
         """Flat named numbers for FrameScores.features, e.g. ``hand_left_index_ext``."""
-        out = {f"{prefix}_{name}_ext": round(float(v), 4) for name, v in zip(FINGER_NAMES, self.extension)}
-        out.update({f"{prefix}_{name}_curl": round(float(v), 4) for name, v in zip(FINGER_NAMES, self.curl)})
+        out = {f"{prefix}_{name}_ext": round(float(v), 4)
+               for name, v in zip(FINGER_NAMES, self.extension, strict=False)}
+        out.update({f"{prefix}_{name}_curl": round(float(v), 4)
+                    for name, v in zip(FINGER_NAMES, self.curl, strict=False)})
         out[f"{prefix}_pinch"] = round(float(self.pinch), 4)
         out[f"{prefix}_index_reach"] = round(float(self.index_reach), 4)
         out[f"{prefix}_palm_facing"] = round(float(self.palm_facing), 4)

@@ -19,6 +19,7 @@ Must not import the rules engine, bots, quiz or UI.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +47,7 @@ boundary (the half-curled little finger of a 'grip' pinch reaches 0.52; a shown 
 def shape_score(features: HandFeatures, shape: tuple[bool, ...]) -> float:
     """Fuzzy AND of the fingers' states for one shape (0..1, 0.5 = boundary)."""
     return min(
-        ramp(e, *SHOWN_RAMP) if want else 1.0 - e for e, want in zip(features.extension, shape)
+        ramp(e, *SHOWN_RAMP) if want else 1.0 - e for e, want in zip(features.extension, shape, strict=False)
     )
 
 
@@ -94,7 +95,7 @@ class WritingConfig:
     above which the motion is a wave, not pen strokes (scores fall from 1 to 0)."""
 
 
-def count_reversals(values: np.ndarray, min_move: float) -> int:
+def count_reversals(values: np.ndarray | Sequence[float], min_move: float) -> int:
     """Direction changes of a 1-D path, ignoring wiggles smaller than ``min_move`` (a zigzag filter)."""
     if len(values) < 3:
         return 0

@@ -102,7 +102,7 @@ class _Landmarker:
 
 
 _BLANK = np.zeros((64, 64, 3), np.uint8)
-_OPEN: "weakref.WeakSet[Tracker]" = weakref.WeakSet()
+_OPEN: weakref.WeakSet[Tracker] = weakref.WeakSet()
 
 
 @atexit.register
@@ -180,7 +180,7 @@ class Tracker:
                         graph.close()
             self._face = self._hands = self._pose = None
 
-    def __enter__(self) -> "Tracker":
+    def __enter__(self) -> Tracker:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -228,7 +228,8 @@ class Tracker:
         )
 
     def _run_all(self, mp_image, frame: Frame, width: int, height: int):
-        if self._worker is not None:
+        face: Landmarks | None
+        if self._worker is not None and self._face is not None:  # a worker is made only with both graphs
             pending = self._worker.submit(self._run_hands, mp_image, frame, width, height)
             face = self._face.detect(mp_image, frame)
             hands = pending.result()
@@ -252,7 +253,7 @@ class Tracker:
         result = self._hands.detect(mp_image, frame)
         scale = np.array((width, height, width), dtype=np.float32)
         hands = []
-        for points, handedness in zip(result.hand_landmarks, result.handedness):
+        for points, handedness in zip(result.hand_landmarks, result.handedness, strict=False):
             label = handedness[0]
             hands.append(HandLandmarks(
                 points=np.array([(p.x, p.y, p.z) for p in points], dtype=np.float32) * scale,

@@ -12,6 +12,8 @@ numpy and trainer.vision only; no MediaPipe.
 
 from __future__ import annotations
 
+from typing import overload
+
 import numpy as np
 
 from trainer.vision.mesh_mirror import FACE_MIRROR
@@ -34,6 +36,18 @@ def reindex_mirrored_face(points: np.ndarray) -> np.ndarray:
     """The face mesh of a selfie-flipped frame with every index meaning the subject's own point again.
     The 10 iris points map among themselves, so the first 468 also serve an unrefined mesh."""
     return points[_FACE_SWAP[: points.shape[0]]]
+
+
+@overload
+def mirror_x(points: np.ndarray, width: int) -> np.ndarray: ...
+
+
+@overload
+def mirror_x(points: None, width: int) -> None: ...
+
+
+@overload
+def mirror_x(points: np.ndarray | None, width: int) -> np.ndarray | None: ...
 
 
 def mirror_x(points: np.ndarray | None, width: int) -> np.ndarray | None:

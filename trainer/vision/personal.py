@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from trainer.signals.gestures import BodyPart, Gesture, Side
-from trainer.vision.types import VisionError
+from trainer.vision.types import BLENDSHAPE_PREFIX, FaceBackend, FaceReading, VisionError
 
 KIND = "personal_signs"
 SCHEMA = 1
@@ -160,13 +160,13 @@ class PersonalSigns:
     created: str = ""
     neutral_frames: int = 0
     rest_frames: int = 0
-    _compiled: "_Compiled | None" = field(default=None, init=False, repr=False, compare=False)
+    _compiled: _Compiled | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def gestures(self) -> tuple[Gesture, ...]:
         return tuple(s.gesture for s in self.signs)
 
-    def _arrays(self) -> "_Compiled":
+    def _arrays(self) -> _Compiled:
         """The model as arrays, built once (scoring runs on every camera frame)."""
         compiled = self._compiled
         if compiled is None:
@@ -174,19 +174,16 @@ class PersonalSigns:
             object.__setattr__(self, "_compiled", compiled)
         return compiled
 
-    def change(self, features: Mapping[str, float]) -> np.ndarray | None:
-        """Whitened change from this person's neutral, or None when the features lack blendshapes
-        (a recording made without them): then the population scores stand."""
-        if "bs_jawOpen" not in features:
-            return None
+    def change(self, features: Mapping[str, float]) -> np.ndarray:
+        """Whitened change from this person's neutral of a flat table of the FaceLandmarker's backend
+        (``FaceReading.flat``); a missing feature reads as no change."""
         c = self._arrays()
-        x = np.fromiter((features.get(k, n) for k, n in zip(c.keys, self.neutral)), dtype=np.float64, count=len(c.keys))
+        values = (features.get(k, n) for k, n in zip(c.keys, self.neutral, strict=False))
+        x = np.fromiter(values, dtype=np.float64, count=len(c.keys))
         return (x - c.neutral) / c.spread
 
     def matches(self, features: Mapping[str, float]) -> dict[Gesture, SignMatch]:
         z = self.change(features)
-        if z is None:
-            return {}
         c = self._arrays()
         # Every candidate prototype at once (sided signs also mirrored): strength and fit.
         dots = c.prototypes @ z
@@ -212,9 +209,16 @@ class PersonalSigns:
         return out
 
     def score(self, features: Mapping[str, float]) -> dict[Gesture, tuple[float, Side | None]]:
-        """Scores (0..1, ``ENTER`` at the decision boundary) of the taught gestures; sides are left
-        to the population scorer (None)."""
+        """Scores (0..1, ``ENTER`` at the decision boundary) of the taught gestures on a flat table of
+        the FaceLandmarker's backend (``has_blendshapes``); sides are left to the population scorer (None)."""
         return {g: (m.score, None) for g, m in self.matches(features).items()}
+
+    def score_face(self, face: FaceReading) -> dict[Gesture, tuple[float, Side | None]]:
+        """``score`` of one face as read; {} for a face read without blendshapes (a recording made
+        without them): then the population scores stand."""
+        if face.backend is not FaceBackend.TASKS:
+            return {}
+        return self.score(face.flat())
 
     # -- files ------------------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -234,7 +238,7 @@ class PersonalSigns:
         }
 
     @classmethod
-    def from_json(cls, data: object) -> "PersonalSigns":
+    def from_json(cls, data: object) -> PersonalSigns:
         """Rebuild from ``to_json`` output; VisionError naming what is wrong otherwise."""
         if not isinstance(data, dict) or data.get("kind") != KIND:
             raise VisionError(f"not a personal sign profile (no \"kind\": \"{KIND}\"): teach the signs again "
@@ -284,7 +288,7 @@ class PersonalSigns:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path | str) -> "PersonalSigns":
+    def load(cls, path: Path | str) -> PersonalSigns:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as error:
@@ -307,7 +311,7 @@ class _Compiled:
     minimum: dict[Gesture, float]
 
     @classmethod
-    def of(cls, model: "PersonalSigns") -> "_Compiled":
+    def of(cls, model: PersonalSigns) -> _Compiled:
         mirror = mirror_index(model.dims)
         rows, owners = [], []
         for sign in model.signs:
@@ -352,10 +356,10 @@ class RestSpace:
     neutral_rows: tuple[Mapping[str, float], ...]
 
     @classmethod
-    def of(cls, neutral: FeatureFrames) -> "RestSpace":
+    def of(cls, neutral: FeatureFrames) -> RestSpace:
         """From the neutral frames (those without a face or blendshapes are skipped); VisionError
         when fewer than ``MIN_NEUTRAL_FRAMES`` remain."""
-        rows = tuple(f for f in neutral if "bs_jawOpen" in f)
+        rows = tuple(f for f in neutral if has_blendshapes(f))
         if len(rows) < MIN_NEUTRAL_FRAMES:
             raise VisionError(
                 f"only {len(rows)} neutral frame(s) with a face and blendshapes (need {MIN_NEUTRAL_FRAMES}): "
@@ -376,7 +380,7 @@ class RestSpace:
     def whiten(self, rows: FeatureFrames) -> np.ndarray:
         """Frames x dims: each frame's change from neutral in units of the rest spread (frames
         without blendshapes are left out)."""
-        rows = [f for f in rows if "bs_jawOpen" in f]
+        rows = [f for f in rows if has_blendshapes(f)]
         if not rows:
             return np.zeros((0, len(self.dims)))
         return (_table(rows, self.dims, self.centre) - self.centre) / self.spread
@@ -413,33 +417,15 @@ def teach(
         if not teachable(gesture):
             raise VisionError(f"{gesture.value} is a hand or body sign: only face signs can be taught")
     whitened: dict[Gesture, list[np.ndarray]] = {g: [whiten(t) for t in ts] for g, ts in takes.items()}
-    changes: dict[Gesture, np.ndarray] = {}
-    for gesture, gesture_takes in whitened.items():
-        cores = []
-        for i, z in enumerate(gesture_takes, 1):
-            if len(z) < MIN_TAKE_FRAMES:
-                raise VisionError(f"take {i} of {gesture.value} has {len(z)} frame(s) with a face: give a longer span "
-                                  "(the sign held for half a second or more)")
-            cores.append(space.core(z))
-        change = np.mean(cores, axis=0)
-        if float(change @ change) <= rest_energy:
-            raise VisionError(
-                f"the takes of {gesture.value} hardly differ from the neutral face: make the sign more clearly, "
-                "or check the time span"
-            )
-        changes[gesture] = change
+    changes = {gesture: _take_change(space, gesture, zs) for gesture, zs in whitened.items()}
     signs: list[SignPrototype] = []
     for gesture, change in changes.items():
         # Rejection margin: the strength that frames which are NOT this sign reach along it (with a
         # fit that counts): the neutral face, talking, and the takes of the other signs taught.
         others = [z for g, zs in whitened.items() if g is not gesture for z in zs]
         negatives = np.vstack([rest_z, *others]) if others else rest_z
-        strength_min = STRENGTH_MIN
         candidates = [change] + ([mirrored(change, dims, mirror)] if gesture.sided else [])
-        for p in candidates:
-            reach = rest_reach(negatives, p, FIT_MIN, rest_energy)
-            strength_min = max(strength_min, REST_MARGIN * reach)
-        strength_min = min(strength_min, STRENGTH_MAX)
+        strength_min = _strength_min(negatives, candidates, rest_energy)
         gesture_takes = takes[gesture]
         frames = sum(len(t) for t in gesture_takes)
         signs.append(SignPrototype(gesture, tuple(float(v) for v in change), float(strength_min),
@@ -456,6 +442,34 @@ def teach(
         neutral_frames=len(neutral_rows),
         rest_frames=len(rest_z) - len(neutral_rows),
     )
+
+
+def _take_change(space: RestSpace, gesture: Gesture, takes: Sequence[np.ndarray]) -> np.ndarray:
+    """The mean change of a sign's whitened takes (each take's core); VisionError when a take is too
+    short or the takes hardly differ from the neutral face."""
+    cores = []
+    for i, z in enumerate(takes, 1):
+        if len(z) < MIN_TAKE_FRAMES:
+            raise VisionError(f"take {i} of {gesture.value} has {len(z)} frame(s) with a face: give a longer span "
+                              "(the sign held for half a second or more)")
+        cores.append(space.core(z))
+    change = np.mean(cores, axis=0)
+    if float(change @ change) <= space.rest_energy:
+        raise VisionError(
+            f"the takes of {gesture.value} hardly differ from the neutral face: make the sign more clearly, "
+            "or check the time span"
+        )
+    return change
+
+
+def _strength_min(negatives: np.ndarray, candidates: Sequence[np.ndarray], rest_energy: float) -> float:
+    """The strength a sign asks for: ``STRENGTH_MIN``, raised above what frames that are not the sign
+    reach along it (or its mirror), at most ``STRENGTH_MAX``."""
+    strength_min = STRENGTH_MIN
+    for p in candidates:
+        reach = rest_reach(negatives, p, FIT_MIN, rest_energy)
+        strength_min = max(strength_min, REST_MARGIN * reach)
+    return min(strength_min, STRENGTH_MAX)
 
 
 def rest_reach(rest_z: np.ndarray, p: np.ndarray, fit_min: float, rest_energy: float) -> float:
@@ -477,14 +491,23 @@ def _strength_fit(z: np.ndarray, p: np.ndarray, rest_energy: float) -> tuple[np.
     return strength, np.clip(explained, 0.0, 1.0)
 
 
+def has_blendshapes(table: Mapping[str, float]) -> bool:
+    """A stored flat table (a recording, a teacher's frames; ``FaceReading.flat`` names) was read by
+    the FaceLandmarker: it holds its blendshapes. The only place a table's keys say its backend: a
+    live face carries it (``FaceReading.backend``)."""
+    return BLENDSHAPE_PREFIX + "jawOpen" in table
+
+
 def _feature_key(dim: str) -> str:
-    return dim if dim in GEOMETRY else f"bs_{dim}"
+    return dim if dim in GEOMETRY else BLENDSHAPE_PREFIX + dim
 
 
-def _table(rows: Iterable[Mapping[str, float]], dims: Sequence[str], defaults: Sequence[float] | None = None) -> np.ndarray:
+def _table(rows: Iterable[Mapping[str, float]], dims: Sequence[str],
+           defaults: Sequence[float] | np.ndarray | None = None) -> np.ndarray:
     """Rows x dims; a missing feature reads as its default (the neutral value: no change)."""
     fill = defaults if defaults is not None else [math.nan] * len(dims)
-    return np.array([[float(f.get(_feature_key(d), v)) for d, v in zip(dims, fill)] for f in rows], dtype=np.float64)
+    return np.array([[float(f.get(_feature_key(d), v)) for d, v in zip(dims, fill, strict=False)] for f in rows],
+                    dtype=np.float64)
 
 
 def mirror_index(dims: Sequence[str]) -> list[int]:

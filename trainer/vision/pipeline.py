@@ -1,12 +1,14 @@
 """The vision pipeline: frame -> landmarks -> features -> per-frame scores -> gesture events.
 
 ``Pipeline.process(frame)`` runs one frame through the tracker (MediaPipe Tasks: the FaceLandmarker
-with its blendshapes, the HandLandmarker, the PoseLandmarker for the shrug; models in models/), the face reading (``face_signs.FaceReading``: blendshapes,
-``face_features`` geometry, mouth appearance) and its scores (``face_signs.score_face_signs`` with the
-parameters of models/face_signs.json, relative to the user's ``Profile`` or the stream's running
-baseline), the hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with
-pose on) and the temporal ``Recognizer``, and returns a ``FrameResult`` with everything a UI or a
-command needs. ``Pipeline.score(landmarks)`` is the same without the tracker, for recorded landmarks.
+with its blendshapes, the HandLandmarker, the PoseLandmarker for the shrug; models in models/), the
+face reading (``types.FaceReading``: blendshapes, ``face_features`` geometry, mouth appearance, and
+the backend that read them) and its scores (``face_signs.score_face_signs`` with the parameters of
+models/face_signs.json, relative to the user's ``Profile`` or the stream's running baseline; those
+parameters and the face-shape basis are ``face_models.FaceModels``, loaded once per pipeline), the
+hand signs (``hand_features`` / ``hand_gestures``), the shrug (``body``, only with pose on) and the
+temporal ``Recognizer``, and returns a ``FrameResult`` with everything a UI or a command needs.
+``Pipeline.score(landmarks)`` is the same without the tracker, for recorded landmarks.
 
 A Pipeline owns native MediaPipe graphs and per-stream state; ``process`` is serialised by a lock, so
 the Streamlit/WebRTC frame callback thread and the page may share one instance (one per session, never
@@ -20,7 +22,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,14 +32,14 @@ from trainer.signals.gestures import Gesture, GestureEvent, Side
 from trainer.vision.body import BodyConfig, BodyScorer
 from trainer.vision.calibration import Profile, RunningBaseline
 from trainer.vision.face_features import face_features, mouth_appearance
-from trainer.vision.face_signs import APPEARANCE_KEYS, BLENDSHAPE_PREFIX
+from trainer.vision.face_models import FaceModels
 from trainer.vision.face_signs import (
+    APPEARANCE_KEYS,
     FACE_SIGNS,
     FaceReading,
     FaceSignParams,
     Neutral,
     hidden_signs,
-    load_face_signs,
     score_face_signs,
 )
 from trainer.vision.hand_features import hand_features
@@ -49,7 +51,7 @@ from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
 from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
-from trainer.vision.types import Frame, FrameScores, HandLandmarks, Landmarks, VisionError
+from trainer.vision.types import FaceBackend, Frame, FrameScores, HandLandmarks, Landmarks, VisionError
 
 # Face mesh points for the mouth centre (inner lips) and the face width (cheek to cheek).
 _MOUTH_POINTS = (13, 14)
@@ -57,6 +59,43 @@ FACE_SIGN_SET = frozenset(FACE_SIGNS)
 _CHEEKS = (234, 454)
 _EYE_CORNERS = ((33, 133), (362, 263))
 """Each eye's outer and inner corner in the face mesh."""
+
+
+_SignScores = tuple[dict[Gesture, float], dict[Gesture, Side], Mapping[str, float]]
+"""The face signs' scores and sides, and the population's neutral geometry."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSeen:
+    """One face as the static stage receives it: the reading, and where the mouth and eyes are."""
+
+    reading: FaceReading
+    mouth: tuple[float, float] | None
+    """The mouth's centre (pixels), to tell when a hand hides it."""
+    width: float | None
+    """Cheek-to-cheek face width (pixels): the unit of a hand's distance to the mouth and eyes."""
+    eyes: tuple[tuple[float, float], tuple[float, float]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _FaceRead:
+    """What the face part of one frame found."""
+
+    scores: dict[Gesture, float]
+    sides: dict[Gesture, Side]
+    mouth_hidden: bool
+    eyes_hidden: bool
+    mouth_activity: float
+    neutral_known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """The tables the hand and shrug steps add to (named features, scores, sides)."""
+
+    features: dict[str, float]
+    scores: dict[Gesture, float]
+    sides: dict[Gesture, Side]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +191,7 @@ class Pipeline:
         tracker: Tracker | None = None,
         personal: PersonalSigns | None = None,
         sensitivity: Sensitivity | None = None,
+        models: FaceModels | None = None,
     ) -> None:
         options = options or PipelineOptions()
         self.options = options
@@ -173,13 +213,19 @@ class Pipeline:
         self._appearance_age = 0
         self._auto_profile: Profile | None = None
         self._baseline_since: float | None = None
-        # The face signs' parameters, loaded once here and passed in explicitly.
-        self.signs: FaceSignParams | None = load_face_signs(self.options.face_signs) if self.options.face else None
-        self._neutral_key: tuple[int, int] = (0, 0)
+        # The face signs' parameters and the face-shape basis, loaded once here and passed in explicitly.
+        self.models = models or FaceModels.load(self.options.face_signs, with_signs=self.options.face)
         self._neutral: Neutral | None = None
+        self._neutral_of: Profile | None = None
+        """The profile ``_neutral`` was built from (held, and compared by identity)."""
         self._closed = False
 
     # -- lifecycle -------------------------------------------------------------------------------
+    @property
+    def signs(self) -> FaceSignParams | None:
+        """The face signs' parameters (None: the face is off)."""
+        return self.models.signs
+
     @property
     def tracker(self) -> Tracker:
         """The MediaPipe tracker, built on first use (replays of recorded landmarks never need it)."""
@@ -196,7 +242,7 @@ class Pipeline:
             self._tracker = None
             self._closed = True
 
-    def __enter__(self) -> "Pipeline":
+    def __enter__(self) -> Pipeline:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -264,16 +310,17 @@ class Pipeline:
         if rebuilt is not None:
             self._auto_profile = rebuilt
 
-    def _face_scores(self, reading, face, profile: Profile | None):
+    def _face_scores(self, reading: FaceReading, profile: Profile | None) -> _SignScores:
         """The face signs' scores and sides against ``profile``'s neutral (None: the population's;
         the current one is ``self.baseline_profile``), and the population's geometry (the talking
-        detector's reference)."""
-        if self.signs is None or not reading.blendshapes:
+        detector's reference). Only the FaceLandmarker's backend is scored."""
+        signs = self.models.signs
+        if signs is None or reading.backend is not FaceBackend.TASKS:
             return {}, {}, {}
-        signed = score_face_signs(reading, self.neutral(profile), self.signs)
-        return signed.scores, signed.sides, self.signs.population.geometry
+        signed = score_face_signs(reading, self.neutral(profile), signs)
+        return signed.scores, signed.sides, signs.population.geometry
 
-    def _signing(self, timestamp: float, face_scores: dict[Gesture, float], reading, face) -> bool:
+    def _signing(self, timestamp: float, face_scores: dict[Gesture, float], reading: FaceReading) -> bool:
         """Whether this frame shows a face sign, which then stays out of the running baseline: the
         baseline is the person's face at rest, not the median of their signs. A clip that opens with a
         head tilt held 2.6 s made the tilt the 'neutral', and the head coming upright read as a tilt
@@ -300,7 +347,7 @@ class Pipeline:
         against_baseline = [g for g, v in face_scores.items() if g in FACE_SIGN_SET and v >= level]
         if not against_baseline:
             return False
-        population = self._face_scores(reading, face, None)[0]
+        population = self._face_scores(reading, None)[0]
         return any(population.get(g, 0.0) >= level for g in against_baseline)
 
     # -- work ------------------------------------------------------------------------------------
@@ -338,24 +385,25 @@ class Pipeline:
             return self.recognizer.flush()
 
     def _score(self, marks: Landmarks, image: np.ndarray | None = None) -> FrameScores:
-        face: dict[str, float] | None = None
-        mouth = face_width = eyes = None
-        if marks.face is not None and not face_is_a_hand(marks.face, marks.hands):
-            try:
-                # Both trackers re-index a mirrored face; the features also want its unmirrored geometry.
-                mirrored = self.options.mirrored
-                face = face_features(unmirrored_face(marks.face, marks.width) if mirrored else marks.face)
-            except VisionError:
-                face = None
-            else:
-                mouth, face_width = mouth_and_width(marks.face)
-                eyes = eye_centres(marks.face)
-                if image is not None and self.options.mouth_image:
-                    face.update(self._mouth_appearance(image, marks.face))
-        if face is None:
+        seen = self._see_face(marks, image)
+        if seen is None:
             self._appearance = None  # the face is lost: measure the next one afresh
-        return self._score_parts(marks.timestamp, face, mouth, face_width, marks.hands, marks.pose,
-                                 marks.blendshapes if face is not None else None, eyes)
+        return self._score_frame(marks.timestamp, seen, marks.hands, marks.pose)
+
+    def _see_face(self, marks: Landmarks, image: np.ndarray | None) -> FaceSeen | None:
+        """The tracked face read into features (None: no face, or a hand the face model took for one)."""
+        if marks.face is None or face_is_a_hand(marks.face, marks.hands):
+            return None
+        # Both trackers re-index a mirrored face; the features also want its unmirrored geometry.
+        points = unmirrored_face(marks.face, marks.width) if self.options.mirrored else marks.face
+        try:
+            face = face_features(points, self.models.shape)
+        except VisionError:
+            return None
+        if image is not None and self.options.mouth_image:
+            face.update(self._mouth_appearance(image, marks.face))
+        mouth, face_width = mouth_and_width(marks.face)
+        return FaceSeen(self.face_reading(face, marks.blendshapes), mouth, face_width, eye_centres(marks.face))
 
     def _mouth_appearance(self, image: np.ndarray, points: np.ndarray) -> dict[str, float]:
         every = 1 if self.options.static_image_mode else self.options.appearance_every
@@ -369,21 +417,24 @@ class Pipeline:
         """The person's neutral face for the Tasks scores: the profile's values, the population's for
         any the profile lacks; None without a profile (then the population's). Rebuilt when the
         profile object changes (the running baseline makes a new one about once a second)."""
-        if profile is None or self.signs is None:
+        signs = self.models.signs
+        if profile is None or signs is None:
             return None
-        key = (id(profile), id(self.signs))
-        if self._neutral is None or key != self._neutral_key:
+        if self._neutral is None or profile is not self._neutral_of:
             table = {name: stat.mean for name, stat in profile.stats.items()}
-            self._neutral = Neutral.from_table(table, fallback=self.signs.population)
-            self._neutral_key = key
-            self._neutral_profile = profile  # keeps the id valid while it is the key
+            self._neutral = Neutral.from_table(table, fallback=signs.population)
+            self._neutral_of = profile
         return self._neutral
 
-    def face_reading(self, face: dict[str, float], blendshapes: dict[str, float] | None) -> FaceReading:
-        """The typed reading of one face: geometry and appearance split, blendshapes by their names."""
+    @staticmethod
+    def face_reading(face: dict[str, float], blendshapes: dict[str, float] | None) -> FaceReading:
+        """The typed reading of one face: geometry and appearance split, blendshapes by their names,
+        and the backend said once here: the FaceLandmarker's when blendshapes came with the face, the
+        geometry alone for a recording made without them."""
         geometry = {k: v for k, v in face.items() if k not in APPEARANCE_KEYS}
         appearance = {k: v for k, v in face.items() if k in APPEARANCE_KEYS}
-        return FaceReading(dict(blendshapes or {}), geometry, appearance)
+        backend = FaceBackend.TASKS if blendshapes else FaceBackend.GEOMETRY
+        return FaceReading(dict(blendshapes or {}), geometry, appearance, backend)
 
     def score_parts(
         self,
@@ -398,94 +449,103 @@ class Pipeline:
     ) -> FrameScores:
         """The static stage from precomputed face features and blendshapes (recorded streams replay
         through this). ``eyes``: both eyes' centres (pixels), to tell when a hand hides one."""
+        seen = FaceSeen(self.face_reading(face, blendshapes), mouth, face_width, eyes) if face else None
         with self._lock:
-            return self._score_parts(timestamp, face, mouth, face_width, hands, pose, blendshapes, eyes)
+            return self._score_frame(timestamp, seen, hands, pose)
 
-    def _score_parts(self, timestamp, face, mouth, face_width, hands, pose, blendshapes=None,
-                     eyes=None) -> FrameScores:
-        features: dict[str, float] = {}
+    def _score_frame(self, timestamp: float, seen: FaceSeen | None, hands: tuple[HandLandmarks, ...],
+                     pose: np.ndarray | None) -> FrameScores:
+        """The static stage: the face's signs, then the hands', then the shrug's, in one frame's scores."""
         scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
         sides: dict[Gesture, Side] = {}
-        face_found = bool(face)
-        shapes: dict[str, float] = {}
-        hidden = eyes_hidden = False
-        reading = None
-        mouth_activity: float | None = None
-        neutral_known = True
-        if face:
-            features.update(face)
-            reading = self.face_reading(face, blendshapes)
-            shapes = dict(reading.blendshapes)
-            # In the flat table too, as bs_<name>: a Calibrator fed FrameScores.features then stores
-            # the person's neutral blendshapes in the Profile (nothing chooses rules by these keys).
-            features.update((BLENDSHAPE_PREFIX + k, v) for k, v in shapes.items())
-            flat = reading.flat() if shapes else face
-            if self.options.baseline_sign_level is None:
-                self._update_baseline(timestamp, flat)
-            face_scores, face_sides, population = self._face_scores(reading, face, self.baseline_profile)
-            if self.options.baseline_sign_level is not None:
-                if self._signing(timestamp, face_scores, reading, face):
-                    had_baseline = self._auto_profile is not None
-                    self._update_baseline(timestamp, None)
-                    if not had_baseline and self._auto_profile is not None:
-                        # The sign that let the baseline exist is judged against it, not against the
-                        # population's face (which read this person's brows as raised).
-                        face_scores, face_sides, population = self._face_scores(reading, face, self.baseline_profile)
-                else:
-                    self._update_baseline(timestamp, flat)
-            hidden = bool(hands) and mouth is not None and _hand_over(hands, (mouth,), face_width, HAND_OVER_MOUTH)
-            eyes_hidden = bool(hands) and eyes is not None and _hand_over(hands, eyes, face_width, HAND_OVER_EYE)
-            muted = hidden_signs(hidden, eyes_hidden)
-            if muted:
-                face_scores = {g: (0.0 if g in muted else v) for g, v in face_scores.items()}
-            scores.update(face_scores)
-            sides.update(face_sides)
-            if self.personal is not None:
-                for gesture, (score, side) in self.personal.score(features).items():
-                    # A hand hides the taught signs as it does the population's.
-                    scores[gesture] = 0.0 if gesture in muted else score
-                    if side is not None:
-                        sides[gesture] = side
-            # The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
-            # the population's), since a running baseline taken during speech would clip them.
-            fixed = self.profile.mean("mouth_open", population.get("mouth_open", 0.0)) if self.profile \
-                else population.get("mouth_open", 0.0)
-            mouth_activity = max(0.0, face.get("mouth_open", fixed) - fixed)
-            neutral_known = not self._learning_neutral()
-        else:
-            mouth = face_width = None
+        body: dict[str, float] = {}
+        read = self._face_part(timestamp, seen, hands) if seen is not None else None
+        if read is not None:
+            scores.update(read.scores)
+            sides.update(read.sides)
+        mouth, face_width = (seen.mouth, seen.width) if seen is not None else (None, None)
+        if self.options.hands:
+            self._hands_part(timestamp, hands, mouth, face_width, _Parts(body, scores, sides))
+        if self.options.shrug:
+            self._shrug_part(timestamp, pose, _Parts(body, scores, sides))
+        return FrameScores(
+            timestamp=timestamp,
+            scores=scores,
+            sides=sides,
+            face=seen.reading if seen is not None else None,
+            hands_found=len(hands),
+            body_features=body,
+            mouth_hidden=read.mouth_hidden if read is not None else False,
+            eyes_hidden=read.eyes_hidden if read is not None else False,
+            mouth_activity=read.mouth_activity if read is not None else None,
+            neutral_known=read.neutral_known if read is not None else True,
+        )
+
+    def _face_part(self, timestamp: float, seen: FaceSeen, hands: tuple[HandLandmarks, ...]) -> _FaceRead:
+        """The face signs (population, then the taught ones), muted where a hand hides them."""
+        reading = seen.reading
+        face_scores, face_sides, population = self._scores_with_baseline(timestamp, reading)
+        mouth_hidden = bool(hands) and seen.mouth is not None and _hand_over(
+            hands, (seen.mouth,), seen.width, HAND_OVER_MOUTH)
+        eyes_hidden = bool(hands) and seen.eyes is not None and _hand_over(hands, seen.eyes, seen.width, HAND_OVER_EYE)
+        muted = hidden_signs(mouth_hidden, eyes_hidden)
+        if muted:
+            face_scores = {g: (0.0 if g in muted else v) for g, v in face_scores.items()}
+        scores, sides = dict(face_scores), dict(face_sides)
+        if self.personal is not None:
+            for gesture, (score, side) in self.personal.score_face(reading).items():
+                # A hand hides the taught signs as it does the population's.
+                scores[gesture] = 0.0 if gesture in muted else score
+                if side is not None:
+                    sides[gesture] = side
+        return _FaceRead(scores, sides, mouth_hidden, eyes_hidden, self._mouth_activity(reading, population),
+                         not self._learning_neutral())
+
+    def _scores_with_baseline(self, timestamp: float, reading: FaceReading) -> _SignScores:
+        """The face signs against the current neutral, feeding the running baseline this frame's face
+        unless it shows a sign (``_signing``)."""
+        flat = reading.flat()
+        if self.options.baseline_sign_level is None:
+            self._update_baseline(timestamp, flat)
+            return self._face_scores(reading, self.baseline_profile)
+        signed = self._face_scores(reading, self.baseline_profile)
+        if not self._signing(timestamp, signed[0], reading):
+            self._update_baseline(timestamp, flat)
+            return signed
+        had_baseline = self._auto_profile is not None
+        self._update_baseline(timestamp, None)
+        if not had_baseline and self._auto_profile is not None:
+            # The sign that let the baseline exist is judged against it, not against the population's
+            # face (which read this person's brows as raised).
+            signed = self._face_scores(reading, self.baseline_profile)
+        return signed
+
+    def _mouth_activity(self, reading: FaceReading, population: Mapping[str, float]) -> float:
+        """The talking detector counts lip strokes; measured against a fixed neutral (the user's, or
+        the population's), since a running baseline taken during speech would clip them."""
+        fixed = self.profile.mean("mouth_open", population.get("mouth_open", 0.0)) if self.profile \
+            else population.get("mouth_open", 0.0)
+        return max(0.0, reading.geometry.get("mouth_open", fixed) - fixed)
+
+    def _hands_part(self, timestamp: float, hands: tuple[HandLandmarks, ...], mouth: tuple[float, float] | None,
+                    face_width: float | None, out: _Parts) -> None:
         hand_feats = []
         for hand in hands:
             try:
                 hand_feats.append(hand_features(hand))
             except ValueError:
                 continue  # a degenerate detection: ignore this hand
-        if self.options.hands:
-            hand_scores = self.hands.score(timestamp, hand_feats, mouth, face_width)
-            features.update(hand_scores.features)
-            scores.update(hand_scores.scores)
-            sides.update(hand_scores.sides)
-        if self.options.shrug:
-            shrug = self.body.update(timestamp, pose)
-            features.update(shrug.features)
-            scores[Gesture.SHRUG] = shrug.score
-            if shrug.side is not None:
-                sides[Gesture.SHRUG] = shrug.side
-        return FrameScores(
-            timestamp=timestamp,
-            features=features,
-            scores=scores,
-            sides=sides,
-            face_found=face_found,
-            hands_found=len(hands),
-            face=reading,
-            mouth_hidden=hidden,
-            eyes_hidden=eyes_hidden,
-            blendshapes=shapes,
-            mouth_activity=mouth_activity,
-            jaw_open=shapes.get("jawOpen"),
-            neutral_known=neutral_known,
-        )
+        hand_scores = self.hands.score(timestamp, hand_feats, mouth, face_width)
+        out.features.update(hand_scores.features)
+        out.scores.update(hand_scores.scores)
+        out.sides.update(hand_scores.sides)
+
+    def _shrug_part(self, timestamp: float, pose: np.ndarray | None, out: _Parts) -> None:
+        shrug = self.body.update(timestamp, pose)
+        out.features.update(shrug.features)
+        out.scores[Gesture.SHRUG] = shrug.score
+        if shrug.side is not None:
+            out.sides[Gesture.SHRUG] = shrug.side
 
     def step(self, scores: FrameScores) -> RecognizerUpdate:
         """Feed already computed scores to the recognizer (replays)."""

@@ -87,6 +87,8 @@ def _leave(failed: bool) -> None:
         capture, saved, replay = _capture, _saved_fd, _failed
         _capture, _saved_fd, _failed = None, None, False
         _flush_python_stderr()
+        # The outermost _enter set both (depth 0 -> 1); nothing else clears them.
+        assert saved is not None and capture is not None
         os.dup2(saved, 2)
         os.close(saved)
         if replay:

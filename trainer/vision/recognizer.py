@@ -54,6 +54,7 @@ from trainer.signals.gestures import BodyPart, Gesture, GestureEvent, Side
 from trainer.vision.hand_gestures import count_reversals
 from trainer.vision.types import FrameScores
 
+
 @dataclass(frozen=True, slots=True)
 class GestureTiming:
     """Thresholds and times (milliseconds) of one gesture."""
@@ -227,9 +228,9 @@ class LiveState:
 class RecognizerUpdate:
     """What one frame changed: events confirmed now (provisional count/end) and events finished."""
 
-    started: tuple[GestureEvent, ...] = ()
-    finished: tuple[GestureEvent, ...] = ()
-    live: LiveState | None = None
+    started: tuple[GestureEvent, ...]
+    finished: tuple[GestureEvent, ...]
+    live: LiveState
 
 
 class Recognizer:
@@ -250,7 +251,7 @@ class Recognizer:
         self._talking_holds = dict(self.config.talking_holds)
 
     def reset(self) -> None:
-        self.__init__(self.config)
+        Recognizer.__init__(self, self.config)
 
     def retune(self, config: RecognizerConfig) -> None:
         """Use ``config``'s thresholds and times from the next frame on, keeping every track where it
@@ -324,7 +325,6 @@ class Recognizer:
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
               side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False,
               yielding: bool = False) -> None:
-        ms = lambda since: (t - since) * 1000.0  # noqa: E731 - tiny local helper
         # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
         # the other hand) is a new sign, once the other side has held for the hold time.
         other_side = (
@@ -332,17 +332,7 @@ class Recognizer:
             and score >= timing.enter
         )
         if track.phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING):
-            if not other_side:
-                track.switch_since = None
-            elif track.switch_since is None:
-                track.switch_since = t
-            elif ms(track.switch_since) + 1e-6 >= timing.hold_ms:
-                if track.phase is TrackPhase.ACTIVE:
-                    track.since = track.switch_since
-                finished.append(self._finish(gesture, track, timing))
-                track.refractory_until = float("-inf")
-                self._begin(track, track.switch_since, score, side, talking, gesture)
-                track.switch_since = None
+            self._switch_side(gesture, track, timing, t, score, side, talking, finished, other_side)
         elif track.phase is TrackPhase.PENDING and other_side:
             self._begin(track, t, score, side, talking, gesture)
         if yielding and track.phase in (TrackPhase.IDLE, TrackPhase.PENDING):
@@ -357,39 +347,62 @@ class Recognizer:
             if score >= enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
-            if score < timing.exit:
-                track.phase = TrackPhase.IDLE
-                return
-            if score > track.peak:
-                track.peak = score
-            # Talking seen at any moment of the hold keeps the longer hold.
-            track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
-            hold = self._talking_holds.get(gesture, self.config.talking_hold_ms) if track.onset_talking \
-                else timing.hold_ms
-            if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
-                # The person's neutral face is not known yet (the first second of a stream without a
-                # calibrated profile): a face sign measured against the population's neutral is not
-                # trusted (a new face's rest position reads as raised brows, a look up...) unless it
-                # reaches ``unsure_enter``; otherwise its hold starts once the neutral is known.
-                track.since = t
-            if ms(track.since) + 1e-6 >= hold:
-                track.phase, track.start = TrackPhase.ACTIVE, track.since
-                started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
-            return
-        if track.phase is TrackPhase.ACTIVE:
+            self._pending(gesture, track, timing, t, score, talking, started, unsure)
+        elif track.phase is TrackPhase.ACTIVE:
             track.peak = max(track.peak, score)
             if score < timing.exit:
                 track.phase, track.since = TrackPhase.RELEASING, t
+        elif track.phase is TrackPhase.RELEASING:
+            self._releasing(gesture, track, timing, t, score, finished, other_side)
+
+    def _switch_side(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
+                     side: Side | None, talking: bool, finished: list, other_side: bool) -> None:
+        """An event on: once the other side has held for the hold time, end it and begin the other's."""
+        if not other_side:
+            track.switch_since = None
+        elif track.switch_since is None:
+            track.switch_since = t
+        elif (t - track.switch_since) * 1000.0 + 1e-6 >= timing.hold_ms:
+            if track.phase is TrackPhase.ACTIVE:
+                track.since = track.switch_since
+            finished.append(self._finish(gesture, track, timing))
+            track.refractory_until = float("-inf")
+            self._begin(track, track.switch_since, score, side, talking, gesture)
+            track.switch_since = None
+
+    def _pending(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
+                 talking: bool, started: list, unsure: bool) -> None:
+        """A pending event: dropped when the score falls, reported once held for its hold time."""
+        if score < timing.exit:
+            track.phase = TrackPhase.IDLE
             return
-        if track.phase is TrackPhase.RELEASING:
-            if score >= timing.enter and not other_side:
-                if ms(track.since) >= timing.min_closure_ms:
-                    track.count += 1
-                track.phase = TrackPhase.ACTIVE
-                track.peak = max(track.peak, score)
-                return
-            if ms(track.since) >= timing.release_ms:
-                finished.append(self._finish(gesture, track, timing))
+        if score > track.peak:
+            track.peak = score
+        # Talking seen at any moment of the hold keeps the longer hold.
+        track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
+        hold = self._talking_holds.get(gesture, self.config.talking_hold_ms) if track.onset_talking \
+            else timing.hold_ms
+        if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
+            # The person's neutral face is not known yet (the first second of a stream without a
+            # calibrated profile): a face sign measured against the population's neutral is not
+            # trusted (a new face's rest position reads as raised brows, a look up...) unless it
+            # reaches ``unsure_enter``; otherwise its hold starts once the neutral is known.
+            track.since = t
+        if (t - track.since) * 1000.0 + 1e-6 >= hold:
+            track.phase, track.start = TrackPhase.ACTIVE, track.since
+            started.append(GestureEvent(gesture, track.start, t, track.count, min(1.0, track.peak), track.side))
+
+    def _releasing(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
+                   finished: list, other_side: bool) -> None:
+        """A released event: one more count if it comes back after a closure, ended after release_ms."""
+        if score >= timing.enter and not other_side:
+            if (t - track.since) * 1000.0 >= timing.min_closure_ms:
+                track.count += 1
+            track.phase = TrackPhase.ACTIVE
+            track.peak = max(track.peak, score)
+            return
+        if (t - track.since) * 1000.0 >= timing.release_ms:
+            finished.append(self._finish(gesture, track, timing))
 
     def _begin(self, track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
         """Start a pending event; its side is the side seen at the onset."""

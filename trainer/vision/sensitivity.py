@@ -44,7 +44,7 @@ class Sensitivity:
         own = self.own(gesture)
         return own if own is not None else (config or RecognizerConfig()).timing(gesture).enter
 
-    def with_threshold(self, gesture: Gesture, value: float | None) -> "Sensitivity":
+    def with_threshold(self, gesture: Gesture, value: float | None) -> Sensitivity:
         """A copy with ``gesture``'s threshold set (clamped to LOWEST..HIGHEST), or back to the
         recognizer's (``value`` None)."""
         others = tuple((g, v) for g, v in self.thresholds if g is not gesture)
@@ -66,7 +66,7 @@ class Sensitivity:
                 "thresholds": {g.value: round(v, 3) for g, v in self.thresholds}}
 
     @classmethod
-    def from_json(cls, data: object) -> "Sensitivity":
+    def from_json(cls, data: object) -> Sensitivity:
         """From ``to_json`` output; VisionError naming what is wrong otherwise."""
         if not isinstance(data, Mapping) or data.get("kind") != KIND or data.get("schema") != SCHEMA:
             raise VisionError(f"not a sensitivity record (kind {KIND!r}, schema {SCHEMA}): set the "
@@ -92,7 +92,7 @@ def _clamp(value: float) -> float:
     return min(HIGHEST, max(LOWEST, float(value)))
 
 
-def retuned(config: RecognizerConfig, sensitivity: "Sensitivity | None") -> RecognizerConfig:
+def retuned(config: RecognizerConfig, sensitivity: Sensitivity | None) -> RecognizerConfig:
     """``config`` with ``sensitivity`` applied (unchanged for None)."""
     return config if sensitivity is None else sensitivity.apply(config)
 

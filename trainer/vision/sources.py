@@ -68,7 +68,7 @@ class FrameSource:
     def close(self) -> None:
         """Release the device or file; safe to call twice."""
 
-    def __enter__(self) -> "FrameSource":
+    def __enter__(self) -> FrameSource:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -192,7 +192,7 @@ class FolderSource(FrameSource):
 class _CaptureSource(FrameSource):
     """Shared reading loop of files and webcams through ``cv2.VideoCapture``."""
 
-    _capture: cv2.VideoCapture
+    _capture: cv2.VideoCapture | None
     _fps: float | None
 
     def __iter__(self) -> Iterator[Frame]:

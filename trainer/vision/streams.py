@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from trainer.signals.gestures import GestureEvent, Side
 from trainer.vision.types import FrameScores, HandLandmarks, VisionError
+
+if TYPE_CHECKING:  # the pipeline imports the vision layer's leaves; this module is one of them
+    from trainer.vision.pipeline import Pipeline
 
 _SIDES = {1: Side.LEFT, 2: Side.RIGHT}
 
@@ -52,7 +56,8 @@ def load_stream(path: str | Path) -> Stream:
     with np.load(path, allow_pickle=False) as data:
         keys = [str(k) for k in data["face_keys"]]
         face, mouth, hands, sides, times = data["face"], data["mouth"], data["hands"], data["hand_sides"], data["t"]
-        source, size = str(data["source"]), tuple(int(v) for v in data["size"])
+        width, height = (int(v) for v in data["size"])
+        source, size = str(data["source"]), (width, height)
         shape_keys = [str(k) for k in data["blendshape_keys"]] if "blendshape_keys" in data else []
         shapes = data["blendshapes"] if shape_keys else None
         eyes = data["eyes"] if "eyes" in data else None
@@ -60,7 +65,7 @@ def load_stream(path: str | Path) -> Stream:
     for i, t in enumerate(times):
         row = face[i]
         has_face = len(keys) > 0 and not np.isnan(row).all()
-        feats = {k: float(v) for k, v in zip(keys, row) if not np.isnan(v)} if has_face else None
+        feats = {k: float(v) for k, v in zip(keys, row, strict=False) if not np.isnan(v)} if has_face else None
         m = mouth[i]
         hand_list = tuple(
             HandLandmarks(points=hands[i, j].astype(np.float64), side=_SIDES[int(sides[i, j])])
@@ -74,7 +79,8 @@ def load_stream(path: str | Path) -> Stream:
                 mouth=(float(m[0]), float(m[1])) if has_face and not np.isnan(m[0]) else None,
                 face_width=float(m[2]) if has_face and not np.isnan(m[2]) else None,
                 hands=hand_list,
-                blendshapes=({k: float(v) for k, v in zip(shape_keys, shapes[i]) if not np.isnan(v)} or None)
+                blendshapes=({k: float(v) for k, v in zip(shape_keys, shapes[i], strict=False)
+                              if not np.isnan(v)} or None)
                 if has_face and shapes is not None else None,
                 eyes=((float(eyes[i, 0]), float(eyes[i, 1])), (float(eyes[i, 2]), float(eyes[i, 3])))
                 if has_face and eyes is not None and not np.isnan(eyes[i]).any() else None,
@@ -83,7 +89,10 @@ def load_stream(path: str | Path) -> Stream:
     return Stream(source=source, size=size, frames=tuple(frames))
 
 
-def replay(stream: Stream, pipeline) -> Iterator[tuple[FrameScores, tuple[GestureEvent, ...], tuple[GestureEvent, ...]]]:
+Replayed = tuple[FrameScores, tuple[GestureEvent, ...], tuple[GestureEvent, ...]]
+
+
+def replay(stream: Stream, pipeline: Pipeline) -> Iterator[Replayed]:
     """Yield (scores, started, finished) per frame; call ``pipeline.finish()`` afterwards."""
     for frame in stream.frames:
         scores = pipeline.score_parts(frame.timestamp, frame.face, frame.mouth, frame.face_width, frame.hands,
@@ -92,7 +101,7 @@ def replay(stream: Stream, pipeline) -> Iterator[tuple[FrameScores, tuple[Gestur
         yield scores, update.started, update.finished
 
 
-def replay_events(stream: Stream, pipeline) -> list[GestureEvent]:
+def replay_events(stream: Stream, pipeline: Pipeline) -> list[GestureEvent]:
     events: list[GestureEvent] = []
     for _scores, _started, finished in replay(stream, pipeline):
         events.extend(finished)

@@ -46,6 +46,7 @@ from trainer.vision.personal import (
     FeatureFrames,
     PersonalSigns,
     RestSpace,
+    has_blendshapes,
     mirror_index,
     mirrored,
     rest_reach,
@@ -144,7 +145,7 @@ class TakeCheck:
 
 def _named(space: RestSpace, change: np.ndarray) -> dict[str, float]:
     named = dict.fromkeys(_ALL_FEATURES, 0.0)
-    named.update(zip(space.dims, (float(v) for v in change)))
+    named.update(zip(space.dims, (float(v) for v in change), strict=False))
     return named
 
 
@@ -289,7 +290,7 @@ def _held(scores: np.ndarray) -> np.ndarray:
 
 
 def _scores(model: PersonalSigns, frames: FeatureFrames, gesture: Gesture) -> np.ndarray:
-    return np.array([model.matches(f).get(gesture).score for f in frames if "bs_jawOpen" in f], dtype=float)
+    return np.array([model.matches(f)[gesture].score for f in frames if has_blendshapes(f)], dtype=float)
 
 
 def reliability(
@@ -301,7 +302,7 @@ def reliability(
     its takes) and seen or not; the talking held out by halves (taught from one half, scored on the
     other)."""
     out: dict[Gesture, SignReliability] = {}
-    rest = [f for f in rest if "bs_jawOpen" in f]
+    rest = [f for f in rest if has_blendshapes(f)]
     halves = (rest[: len(rest) // 2], rest[len(rest) // 2:]) if len(rest) >= 2 else ()
     talk_models = [(teach(neutral, takes, half), other) for half, other in (halves, halves[::-1])] if halves else []
     for gesture, gesture_takes in takes.items():
@@ -314,9 +315,9 @@ def reliability(
                 seen += bool(_held(_scores(model, held, gesture)).any())
         over = frames = 0
         for model, other in talk_models:
-            held = _held(_scores(model, other, gesture))
-            over += int(held.sum())
-            frames += len(held)
+            talked = _held(_scores(model, other, gesture))
+            over += int(talked.sum())
+            frames += len(talked)
         out[gesture] = SignReliability(gesture, len(gesture_takes), seen, tested, frames,
                                        over / frames if frames else 0.0)
     return out

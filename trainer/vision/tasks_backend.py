@@ -16,8 +16,8 @@ Imports numpy and trainer.vision; MediaPipe only when a tracker is built.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import numpy as np
 
@@ -127,7 +127,7 @@ class TasksFaceTracker:
                 self._landmarker.close()
                 self._landmarker = None
 
-    def __enter__(self) -> "TasksFaceTracker":
+    def __enter__(self) -> TasksFaceTracker:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -153,7 +153,8 @@ class TasksFaceTracker:
         points[:, 0] *= width
         points[:, 1] *= height
         points[:, 2] *= width
-        shapes = {c.category_name: float(c.score) for c in result.face_blendshapes[0]} if result.face_blendshapes else None
+        shapes = ({c.category_name: float(c.score) for c in result.face_blendshapes[0]}
+                  if result.face_blendshapes else None)
         if self.mirrored:
             points = reindex_mirrored_face(points)
             shapes = mirror_blendshapes(shapes)

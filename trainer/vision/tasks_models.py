@@ -75,8 +75,8 @@ def sha256_matches(path: Path, expected: str) -> bool:
 
 def resolve_model(model: TasksModel, path: Path | str | None = None) -> ModelChoice:
     """The file to use: ``path``, else ``$ALUETTE_…_MODEL``, else a copy in the user's data folder, else
-    the bundled file when its sha256 is the expected one. A path the caller names must exist (VisionError: they asked for it); a bundled
-    file that is missing or altered gives ``path=None`` and the reason."""
+    the bundled file when its sha256 is the expected one. A path the caller names must exist
+    (VisionError: they asked for it); a bundled file that is missing or altered gives ``path=None`` and the reason."""
     if path is not None:
         chosen = Path(path)
         if not chosen.is_file():

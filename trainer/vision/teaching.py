@@ -55,6 +55,13 @@ class Step:
     retry: int = 0
     """0 for the scheduled take; 1, 2... when a refused take is asked again."""
 
+    @property
+    def sign(self) -> Gesture:
+        """The sign of a take (or of the relaxing before one); ValueError for a neutral or talking step."""
+        if self.gesture is None:
+            raise ValueError(f"a {self.kind.value} step has no sign: only takes and their pauses have one")
+        return self.gesture
+
     def prompt(self) -> str:
         if self.kind is StepKind.NEUTRAL:
             return "Look at the camera with a relaxed, neutral face"
@@ -94,7 +101,8 @@ def schedule(gestures: Sequence[Gesture], takes: int = TAKES, neutral_s: float =
         raise VisionError(f"takes={takes}: teach 1 to 3 takes of each sign")
     chosen = [g for g in dict.fromkeys(gestures) if teachable(g)]
     if not chosen:
-        raise VisionError("no face sign to teach: choose at least one face sign (hand signs keep the built-in recognizer)")
+        raise VisionError("no face sign to teach: choose at least one face sign "
+                          "(hand signs keep the built-in recognizer)")
     steps = [Step(StepKind.NEUTRAL, neutral_s)] + ([Step(StepKind.TALK, talk_s)] if talk_s > 0 else [])
     for gesture in chosen:
         for take in range(1, takes + 1):
@@ -175,12 +183,12 @@ class SignTeacher:
             elif step.kind is StepKind.TALK:
                 self._rest.append(dict(features))
             elif step.kind is StepKind.TAKE:
-                self._takes.setdefault((step.gesture, step.take), []).append(dict(features))
+                self._takes.setdefault((step.sign, step.take), []).append(dict(features))
 
     def _judge(self, index: int) -> None:
         """Check the take of step ``index``, which just ended; drop it and ask again when refused."""
         step = self.steps[index]
-        key = (step.gesture, step.take)
+        key = (step.sign, step.take)
         if self._space is None:
             try:
                 self._space = RestSpace.of(self._neutral)
@@ -189,7 +197,7 @@ class SignTeacher:
         frames = self._takes.get(key, [])
         kept = [f for (g, t), f in sorted(self._takes.items(), key=lambda kv: kv[0][1])
                 if g is step.gesture and t != step.take]
-        check = check_take(step.gesture, frames, self._space, self._rest, kept)
+        check = check_take(step.sign, frames, self._space, self._rest, kept)
         self._checks.append(check)
         if check.accepted:
             return
@@ -205,7 +213,7 @@ class SignTeacher:
         takes: dict[Gesture, list] = {}
         for (gesture, _take), frames in sorted(self._takes.items(), key=lambda kv: (kv[0][0].value, kv[0][1])):
             takes.setdefault(gesture, []).append(frames)
-        missing = [s.gesture.value for s in self.steps if s.kind is StepKind.TAKE and s.gesture not in takes]
+        missing = [s.sign.value for s in self.steps if s.kind is StepKind.TAKE and s.gesture not in takes]
         refused = {c.gesture.value for c in self._checks if not c.accepted}
         try:
             if missing and not set(missing) <= refused:

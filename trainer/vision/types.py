@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
@@ -62,6 +63,16 @@ BLENDSHAPE_PREFIX = "bs_"
 """Blendshapes inside a flat feature table (a running baseline, a profile) are ``bs_<MediaPipe name>``."""
 
 
+class FaceBackend(Enum):
+    """Where a face reading comes from, said once where it is read (never guessed from its keys)."""
+
+    TASKS = "tasks"
+    """MediaPipe's FaceLandmarker: the 52 blendshapes and the mesh geometry. The face signs and a
+    personal model read this backend only."""
+    GEOMETRY = "geometry"
+    """The mesh geometry alone (a recording made without blendshapes): no face sign is scored."""
+
+
 @dataclass(frozen=True, slots=True)
 class FaceReading:
     """One face in one frame."""
@@ -73,6 +84,8 @@ class FaceReading:
     """``trainer.vision.face_features`` of the 478 points."""
     appearance: Mapping[str, float] = field(default_factory=dict)
     """``trainer.vision.face_features.mouth_appearance`` (empty when not measured)."""
+    backend: FaceBackend = FaceBackend.TASKS
+    """What read the face: the pipeline sets it from what the tracker (or the recording) gave."""
 
     def flat(self) -> dict[str, float]:
         """One table (geometry, appearance, ``bs_``-prefixed blendshapes): what profiles and the
@@ -85,38 +98,57 @@ class FaceReading:
 
 @dataclass(frozen=True, slots=True)
 class FrameScores:
-    """Per-frame output of the static stage: named features and a 0..1 score per gesture.
+    """Per-frame output of the static stage: the face as read, the other features, and a 0..1 score
+    per gesture.
 
     A score of 0.5 is the decision threshold (population default or the user's calibrated one);
-    the temporal recognizer adds hysteresis around it.
+    the temporal recognizer adds hysteresis around it. The face is held once, in ``face``: the flat
+    ``features`` table and ``jaw_open`` are views of it.
     """
 
     timestamp: float
-    features: dict[str, float] = field(default_factory=dict)
     scores: dict[Gesture, float] = field(default_factory=dict)
     sides: dict[Gesture, Side] = field(default_factory=dict)
-    face_found: bool = False
-    hands_found: int = 0
     face: FaceReading | None = None
     """The face as read this frame (blendshapes, geometry, mouth appearance), None without a face."""
+    hands_found: int = 0
+    body_features: dict[str, float] = field(default_factory=dict)
+    """The hands' and the shoulders' named features (``hand_right_on_mouth``...): not the face's."""
     mouth_hidden: bool = False
     """A hand was in front of the mouth: the mouth signs were muted."""
     eyes_hidden: bool = False
     """A hand was in front of an eye: the signs read from both eyes' closure were muted."""
-    blendshapes: dict[str, float] = field(default_factory=dict)
-    """The face's 52 MediaPipe blendshapes under their own names (``mouthPucker``...; empty without a
-    face). A personal model reads them here."""
     mouth_activity: float | None = None
     """How far the lips are apart beyond a fixed neutral (the user's, or the population's: a running
     baseline taken during speech would clip the strokes), in fractions of the inter-ocular distance:
     the recognizer's talking detector counts its reversals. None without a face."""
-    jaw_open: float | None = None
-    """MediaPipe's ``jawOpen`` blendshape (None without a face): the talking detector's second channel. Some speakers articulate with the jaw more than
-    with the lips' gap."""
     neutral_known: bool = True
     """False while the pipeline is still learning this stream's neutral face (video without a
     calibrated profile, before its running baseline exists): the recognizer then holds face signs
     back unless they are as clear as on a photo (``RecognizerConfig.unsure_enter``)."""
+
+    @property
+    def face_found(self) -> bool:
+        return self.face is not None
+
+    @property
+    def features(self) -> dict[str, float]:
+        """One flat table: the face's (``FaceReading.flat``: geometry, appearance, ``bs_`` blendshapes)
+        then the hands' and shoulders'. What a calibration, a teacher or a recording stores."""
+        out = self.face.flat() if self.face is not None else {}
+        out.update(self.body_features)
+        return out
+
+    @property
+    def blendshapes(self) -> Mapping[str, float]:
+        """The face's blendshapes under their MediaPipe names (empty without a face): a view of ``face``."""
+        return self.face.blendshapes if self.face is not None else {}
+
+    @property
+    def jaw_open(self) -> float | None:
+        """MediaPipe's ``jawOpen`` blendshape (None without a face or without blendshapes): the talking
+        detector's second channel. Some speakers articulate with the jaw more than with the lips' gap."""
+        return self.face.blendshapes.get("jawOpen") if self.face is not None else None
 
 
 class Rates:
