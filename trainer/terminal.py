@@ -199,7 +199,7 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
               "table tell the truth. Sign a card you hold (or start the game with --lies to bluff).", file=out)
         return
     try:
-        event = table.submit_sign(USER, signal)
+        event = table.submit_sign(USER, table.made(signal))
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return

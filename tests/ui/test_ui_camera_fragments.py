@@ -49,7 +49,7 @@ def _play_script() -> None:
     session = st.session_state["session"]
 
     def send(signal, source, ago=None):
-        session.sign(signal)
+        session.sign(session.table.made(signal))
         return None
 
     play_camera.panel(st.session_state["settings"], session, send)

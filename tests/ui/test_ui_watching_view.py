@@ -46,7 +46,7 @@ def _person_sign_caught(seed: int):
     signal = honest[0] if honest else Signal(Sign.MORDIENNE)
     watch = table.watch
     moment = next(t / 10 for t in range(10, 3000) if watch.looking_at(0, t / 10))
-    event = table.submit_sign(0, signal, at=moment)
+    event = table.submit_sign(0, table.made(signal), at=moment)
     return table, event
 
 

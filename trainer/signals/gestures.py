@@ -136,8 +136,8 @@ class GestureEvent:
     def duration(self) -> float:
         return self.end - self.start
 
-    def to_json(self) -> dict:
-        out = {
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "gesture": self.gesture.value,
             "start": round(self.start, 3),
             "end": round(self.end, 3),

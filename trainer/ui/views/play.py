@@ -700,12 +700,12 @@ def _next() -> None:
     _autosave(session)
 
 
-def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -> None:
-    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table;
-    a camera sign began ``ago`` seconds before now."""
+def _send_sign(made: MadeSign, source: str, ago: float | None = None) -> None:
+    """A sign to the table: a button's (the convention's gesture) or the camera's (with its gesture
+    and confidence); a camera sign began ``ago`` seconds before now."""
     session = _session()
     settings = state.settings()
-    signal = sign.signal if isinstance(sign, MadeSign) else sign
+    signal = made.signal
     if session.table.is_over:
         _say_error(session, "The game is over: start a new game to sign again.")
         return
@@ -715,7 +715,7 @@ def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -
     try:
         # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
         at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
-        event = session.sign(sign, at=at)
+        event = session.sign(made, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
@@ -815,7 +815,7 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             else:
                 signal = Signal(sign)
             st.button(render.sign_label(sign, settings.language), key=f"sign_{sign.value}",
-                      on_click=_send_sign, args=(signal, "button"), width="stretch",
+                      on_click=_send_sign, args=(convention.made(signal), "button"), width="stretch",
                       type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
     moment = _deal_moment(session)
