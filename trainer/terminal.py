@@ -263,30 +263,25 @@ def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
 
 
 class _Narrator:
-    """Tells the user what happened since the last look, showing only what seat 0 may see.
+    """Tells the user what happened since the last look, showing only what seat 0 may see: the
+    table's new events (``Table.events``, several actions' worth when the bots played on) and the
+    signs that seat saw."""
 
-    It follows the table's game on a shadow game of its own, applying each new action there and
-    telling the events that returns (the table's game may be several actions ahead)."""
-
-    def __init__(self, table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
+    def __init__(self, table: Table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
         self.table = table
         self.out = out
         self.phrases = phrases_for(language, table.players)
-        if resumed:  # tell only what happens from now on
-            self.shadow = table.game.copy()
-            self.shadow.auto_chance = False
-        else:
-            self.shadow = Game(table.game.ruleset, table.game.seed, auto_chance=False)
+        self.told = len(table.events) if resumed else 0  # resumed: tell only what happens from now on
         self.seen_signs = 0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
     def catch_up(self) -> None:
-        game = self.table.game
-        for action in game.history[len(self.shadow.history):]:
-            for line in narrate(self.shadow.apply(action), self.phrases):
-                self.say(line)
+        events = self.table.events
+        for line in narrate(events[self.told:], self.phrases):
+            self.say(line)
+        self.told = len(events)
         signs = self.table.visible_signs(USER, all_deals=True)
         for t in signs[self.seen_signs:]:
             event = t.event
@@ -428,7 +423,7 @@ def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, o
     if resume is not None:
         # The bots read the game (and the signs recorded in it) through their views; the table
         # starts its sign bookkeeping afresh at the resumed deal.
-        table.game = resume
+        table.resume(resume)
     narrator = _Narrator(table, out, resumed=resume is not None, language=language)
     n = settings.players
     print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"

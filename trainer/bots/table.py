@@ -205,6 +205,13 @@ class Table:
             elif partner_bot is None:
                 hears(reliability)
 
+    def resume(self, game: Game) -> None:
+        """Go on with a saved ``game`` at this table (its seats and settings): the bots read it,
+        and the signs recorded in it, through their views; :attr:`events` become that game's, and
+        the sign bookkeeping starts afresh at its deal."""
+        self.game = game
+        self.events = list(game.events())
+
     @classmethod
     def create(
         cls,

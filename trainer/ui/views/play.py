@@ -35,6 +35,7 @@ from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
 from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
+from trainer.ui.page_state import CatchNote, PlayPage, Refusal, SentSign
 from trainer.ui.settings import Settings
 from trainer.ui.views import play_camera
 
@@ -74,6 +75,12 @@ def _autosave(session: GameSession) -> None:
 
 # -- moments: what a message speaks of ---------------------------------------------------------------
 
+def _page() -> PlayPage:
+    """The Play page's own state (:class:`~trainer.ui.page_state.PlayPage`)."""
+    page: PlayPage = st.session_state["play_page"]
+    return page
+
+
 def _deal_moment(session: GameSession) -> tuple:
     return (id(session), shown_deal(session))
 
@@ -94,14 +101,11 @@ def _trick_moment(session: GameSession) -> tuple:
 
 def _say_error(session: GameSession, text: str) -> None:
     """A refusal speaks of the trick it was made in: gone once that trick is over."""
-    st.session_state["play_error"] = (_trick_moment(session), text)
+    _page().refusal = Refusal(_trick_moment(session), text)
 
 
 def _current_error(session: GameSession) -> str | None:
-    error = st.session_state["play_error"]
-    if not isinstance(error, tuple) or error[0] != _trick_moment(session):
-        return None
-    return error[1]
+    return _page().refusal_at(_trick_moment(session))
 
 
 def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult | None] | None:
@@ -136,8 +140,7 @@ def _new_game(settings: Settings) -> None:
     st.session_state["play_seed"] = None
     # A timed table: the opponents look at you or away, and you catch their signs by eye.
     st.session_state["game"] = GameSession.begin(table_settings(settings), seed, timed=True)
-    st.session_state["sent_signs"] = []
-    st.session_state["play_error"] = None
+    st.session_state["play_page"] = PlayPage()
     st.session_state["replay"] = None
 
 
@@ -202,8 +205,7 @@ def _setup_panel(settings: Settings) -> None:
                         resumed.autosave_name = chosen  # the game goes on in its own autosave
                     st.session_state["game"] = resumed
                     st.session_state["replay"] = None
-                    st.session_state["sent_signs"] = []
-                    st.session_state["play_error"] = None
+                    st.session_state["play_page"] = PlayPage()
                 except ValueError as error:  # persistence.SaveError: the reason and what to do
                     st.error(str(error))
             if load_cols[2].button("Replay", key="play_replay"):
@@ -400,7 +402,7 @@ def _seen(seat: int) -> None:
         text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked.{spent}"
     else:
         text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
-    st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
+    _page().catch = CatchNote(_deal_moment(session), event is not None, text)
     _autosave(session)
 
 
@@ -410,11 +412,11 @@ def _catch_note(session: GameSession) -> None:
     if session.timed and session.partner_seat is not None and not session.reviewing and calls is not None:
         left = session.table.calls_left(HUMAN_SEAT)
         st.caption(f"'seen!' calls left this deal: **{left} of {calls}** — a wrong call spends one too.")
-    note = st.session_state.get("catch_note")
-    if not isinstance(note, tuple) or note[0] != _deal_moment(session):
+    note = _page().catch_at(_deal_moment(session))
+    if note is None:
         return
     with st.container(key="catch_result"):
-        (st.success if note[1] else st.warning)(note[2], icon=":material/visibility:")
+        (st.success if note.caught else st.warning)(note.text, icon=":material/visibility:")
 
 
 def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
@@ -689,14 +691,14 @@ def _act(action) -> None:
     except ValueError as error:
         _say_error(session, f"Not allowed now: {error}.")
         return
-    st.session_state["play_error"] = None
+    _page().refusal = None
     _autosave(session)
 
 
 def _next() -> None:
     session = _session()
     session.next()
-    st.session_state["play_error"] = None
+    _page().refusal = None
     _autosave(session)
 
 
@@ -719,8 +721,8 @@ def _send_sign(made: MadeSign, source: str, ago: float | None = None) -> None:
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
-    st.session_state["play_error"] = None
-    st.session_state["sent_signs"].append((source, event, _deal_moment(session)))
+    _page().refusal = None
+    _page().sent.append(SentSign(source, event, _deal_moment(session)))
     _autosave(session)
 
 
@@ -821,7 +823,7 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
     moment = _deal_moment(session)
     # The table's own record of each sign (its words told aloud since, its catches by eye since).
     now = {t.event.index: t.event for t in session.table.history if t.deal == moment[1] and t.event.seat == HUMAN_SEAT}
-    sent = [(source, now.get(e.index, e)) for source, e, when in st.session_state["sent_signs"] if when == moment]
+    sent = [(s.source, now.get(s.event.index, s.event)) for s in _page().sent_at(moment)]
     if sent:
         st.caption("Sent to your partner this deal: " + "; ".join(
             f"{_signal_text(e.signal, settings)}{_words(e, settings)} ({source}"
@@ -879,7 +881,7 @@ def _announce(step: Step) -> None:
     except ValueError as error:
         _say_error(session, f"Not said: {error}.")
         return
-    st.session_state["play_error"] = None
+    _page().refusal = None
     _autosave(session)
 
 
@@ -888,8 +890,8 @@ def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str |
     whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence,
     and the opponents' eyes judge the moment it began (``ago`` seconds before now)."""
     _send_sign(made, source, ago)
-    error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
-    return None if error is None else error[1]
+    refusal = _page().refusal  # a refusal; None once sent
+    return None if refusal is None else refusal.text
 
 
 def _scores(view, deal: int) -> None:

@@ -23,6 +23,7 @@ from trainer.signals.conventions import Convention
 from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
+from trainer.ui.page_state import SeenGesture
 from trainer.ui.settings import Handedness, Settings
 from trainer.ui.views import catch, sensitivity, teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
@@ -79,10 +80,11 @@ def _record(attempt: drill.Attempt) -> None:
 
 def _note_seen(event: GestureEvent, reported_at: float, settings: Settings) -> None:
     """List a recognised gesture (once: its end replaces its confirmation), newest last."""
-    seen = st.session_state["practice_seen"]
-    sign = _convention(settings).sign_for(event.gesture)
-    seen[:] = [s for s in seen if not (s[0].gesture is event.gesture and s[0].start == event.start)]
-    seen.append((event, sign, reported_at))
+    seen: list[SeenGesture] = st.session_state["practice_seen"]
+    # Read as the table reads a camera's gesture: a sign only when held as long as the convention asks.
+    made = _convention(settings).read(event)
+    seen[:] = [s for s in seen if not (s.event.gesture is event.gesture and s.event.start == event.start)]
+    seen.append(SeenGesture(event, made, reported_at))
     del seen[:-MAX_SEEN]
 
 
@@ -111,7 +113,9 @@ def _on_upload_events(events: tuple[GestureEvent, ...], settings: Settings) -> N
 
 
 def _describe(event: GestureEvent, sign: Sign | None, settings: Settings, when: str = "") -> str:
-    what = render.sign_label(sign, settings.language) if sign else "no sign in this convention"
+    hold = _convention(settings).hold(event.gesture)
+    what = (render.sign_label(sign, settings.language) if sign
+            else f"no sign: hold it {hold:g} s" if hold else "no sign in this convention")
     count = f" ×{event.count}" if event.count > 1 else ""
     return (f"{when}{render.gesture_label(event.gesture, settings.language)}{count}"
             f"{render.side_label(event.side)} → **{what}** "
@@ -148,12 +152,13 @@ def _show_feedback(settings: Settings) -> None:
 
 
 def _show_seen(settings: Settings) -> None:
-    seen = st.session_state["practice_seen"]
+    seen: list[SeenGesture] = st.session_state["practice_seen"]
     st.markdown("**Signs seen**")
     if not seen:
         st.caption("Nothing yet.")
     origin = st.session_state["practice_started"]  # when the latest sign was asked (camera clock)
-    for event, sign, _reported in reversed(seen):
+    for entry in reversed(seen):
+        event, sign = entry.event, entry.sign
         # When the gesture began, counted from the ask.
         when = f"+{event.start - origin:.1f} s · " if origin is not None and event.start >= origin else ""
         st.markdown(f"- {_describe(event, sign, settings, when)}")
