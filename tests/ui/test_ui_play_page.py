@@ -124,7 +124,8 @@ def test_a_whole_deal_ends_with_its_last_trick_and_a_summary_that_explains_it(da
     texts = _markdown(at)
     assert f"**Deal {result.deal} is over.**" in texts
     summary = next(s.value for s in at.success if s.value.startswith(f"Deal {result.deal}: "))
-    assert summary == f"Deal {result.deal}: {deal_result_text(result)}"
+    # Told in the player's language (the app's default: French).
+    assert summary == f"Deal {result.deal}: {deal_result_text(result, 4, at.session_state['settings'].language)}"
     assert "seat " not in summary and "team 0" not in summary and "team 1" not in summary
     if result.tricks:
         last = result.tricks[-1]

@@ -247,7 +247,7 @@ def _replay_panel(settings: Settings) -> bool:
                 ", ".join(f"{short_name(s, n)} {won[s]}" for s in range(n)))
     for result in game.results:
         if result.deal == deal and number == len([1 for d, _ in tricks if d <= deal]):
-            st.info(talk.deal_result_text(result, n))
+            st.info(talk.deal_result_text(result, n, settings.language))
     return True
 
 
@@ -909,7 +909,7 @@ def _game_over(session: GameSession, view, settings: Settings) -> None:
     outcome = session.table.game.outcome
     st.subheader(f"Game over — {talk.outcome_text(outcome, session.players)}")
     last = session.table.game.results[-1]
-    st.success(f"Deal {last.deal}: {talk.deal_result_text(last, session.players)}", icon=":material/emoji_events:")
+    st.success(f"Deal {last.deal}: {talk.deal_result_text(last, session.players, settings.language)}", icon=":material/emoji_events:")
     _table(session, view, settings, None)
     _coach_panel(session, settings)
     _score_sheet(view, expanded=True)
@@ -943,7 +943,7 @@ def show() -> None:
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
-        st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players)}", icon=":material/emoji_events:")
+        st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players, settings.language)}", icon=":material/emoji_events:")
     _turn_banner(session, view)
     _catch_banner(session, settings)
     _catch_note(session)

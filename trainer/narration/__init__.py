@@ -3,15 +3,16 @@ class per language, telling the engine's typed events (:mod:`trainer.rules.event
 seat 0 ("you"), with only the cards that seat may see.
 
 Card names come from the cards themselves (:meth:`Card.name_in`, French first as everywhere in the
-app), seat names from the table's compass names (:func:`trainer.bots.table_setup.seat_names`)
-translated word by word. :func:`narrate_in` is what the terminal and the Play page call.
+app); seats, teams, the verbs that agree with them and the deal's result from
+:mod:`trainer.narration.words`, which has each language's own words. :func:`narrate_in` is what the
+terminal and the Play page call.
 
-Imports the rules and the bots' table setup only (no Streamlit), so the terminal and the UI share it.
+Imports the rules and signals layers only (no Streamlit), so the terminal and the UI share it.
 """
 
 from __future__ import annotations
 
-from trainer.bots.table_setup import partner_seat, seat_names, team_names
+from trainer.narration.words import TableWords, capital, words_for
 from trainer.rules.actions import Declaration
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
@@ -60,16 +61,13 @@ def hand_words(cards, language: str = "en") -> str:
     return ", ".join(one(card) for card in cards)
 
 
+def _english(players: int) -> TableWords:
+    return words_for("en", players, partner_tag=True)
+
+
 def seat_name(seat: int, players: int = 4) -> str:
     """``"You (South)"``, ``"North (partner)"``, ``"West"``: the seat as seen from the person's chair."""
-    if players == 4:
-        return SEAT_NAMES.get(seat, f"seat {seat}")
-    names = seat_names(players)
-    if not 0 <= seat < players:
-        return f"seat {seat}"
-    if seat == USER:
-        return f"You ({names[seat]})"
-    return f"{names[seat]} (partner)" if seat == partner_seat(players) else names[seat]
+    return _english(players).seat(seat)
 
 
 class TerminalPhrases:
@@ -155,15 +153,12 @@ class TerminalPhrases:
                 f"Final score {' - '.join(map(str, outcome.scores))} ==="]
 
 
-def _who(seat: int, players: int = 4) -> str:
-    return "you" if seat == USER else seat_name(seat, players)
-
-
 def score_text(scores, players: int = 4) -> str:
     """``your team 2, opponents 3`` (four), ``you 1, West 3, East 0`` (three), the pairs at six."""
     if players == 4:
         return f"your team {scores[0]}, opponents {scores[1]}"
-    return ", ".join(f"{name} {score}" for name, score in zip(team_names(players), scores))
+    words = _english(players)
+    return ", ".join(f"{words.team(team)} {score}" for team, score in enumerate(scores))
 
 
 def outcome_verdict(outcome, players: int = 4) -> str:
@@ -171,38 +166,17 @@ def outcome_verdict(outcome, players: int = 4) -> str:
         return "It's a draw."
     if outcome.winner == 0:
         return "You win the game!" if players == 3 else "Your team wins the game!"
-    if players == 4:
-        return "The opponents win the game."
-    name = team_names(players)[outcome.winner]
-    return f"{name[0].upper() + name[1:]} win{'s' if players == 3 else ''} the game."
+    return _won(_english(players), outcome.winner, "the game")
+
+
+def _won(words: TableWords, team: int, game: str) -> str:
+    """``The opponents win the game.``: another team's win, the verb agreeing with it."""
+    return f"{capital(words.team(team))} {words.verb('win', words.team_person(team))} {game}."
 
 
 def deal_summary(result, players: int = 4) -> str:
-    """How the deal ended and who scored, from the DealResult's fields (never the engine's prose,
-    which numbers seats and calls a team "the opponents" from the announcer's side)."""
-    team = {0: "your team", 1: "the opponents"} if players == 4 else dict(enumerate(team_names(players)))
-    scored = "; ".join(f"{team[t]} score{'s' if t == 0 or players == 3 else ''} {n}"
-                       for t, n in enumerate(result.points) if n) or "nobody scores"
-    if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
-        # Declarations exist at the 4-player table only (Ruleset.declarations_possible).
-        seat = result.declared_by
-        answerer = (seat + 1) % 4  # the player on the left answers for the other team
-        what = "gave the deal up" if result.end is DealEnd.GIVEN_UP else "announced mordienne"
-        reply = "accepted" if result.end is DealEnd.GIVEN_UP else "declined"
-        asked = "" if answerer == USER or answerer % 2 else " (you were not asked: the player on the announcer's left answers)"
-        return (f"{_who(seat).capitalize()} {what}; {_who(answerer)} {reply} for {team[answerer % 2]}{asked}. "
-                f"Not played: {scored}.")
-    if result.deal_winner is None:
-        return f"Every trick was spoiled: {scored}."
-    best = result.tricks_won[result.deal_winner]
-    who = _who(result.deal_winner, players)
-    text = f"{who[0].upper() + who[1:]} took the most tricks ({best})"
-    tied = [_who(s, players) for s, n in enumerate(result.tricks_won) if n == best and s != result.deal_winner]
-    if tied:
-        text += f" ({', '.join(tied)} also took {best}, but {who} got there first)"
-    if result.mordienne:
-        text += ", with mordienne"
-    return f"{text}: {scored}."
+    """How the deal ended and who scored, in English (:meth:`TableWords.deal_result`)."""
+    return _english(players).deal_result(result)
 
 
 def sign_text(signal, language: str = "en") -> str:
@@ -256,54 +230,30 @@ def words_text(event, language: str = "en") -> str:
 EnglishPhrases = TerminalPhrases
 """The English narration (the terminal's first, pinned byte for byte by its tests)."""
 
-# The compass words of :func:`seat_names` and the English team words of :func:`team_names`, per
-# language: translated here once rather than kept as a second list of seats.
-_WORDS = {
-    "fr": {"South": "Sud", "West": "Ouest", "North": "Nord", "East": "Est", "you": "vous",
-           "your team": "votre équipe", "the opponents": "les adversaires", " and ": " et "},
-    "it": {"South": "Sud", "West": "Ovest", "North": "Nord", "East": "Est", "you": "tu",
-           "your team": "la tua squadra", "the opponents": "gli avversari", " and ": " e "},
-}
-
-
-def _translate(text: str, language: str) -> str:
-    """A seat or team name of the bots' table setup in ``language`` (``North-West`` → ``Nord-Ouest``)."""
-    words = _WORDS[language]
-    if text in words:
-        return words[text]
-    for joiner in (" and ", "-"):
-        if joiner in text:
-            return words.get(joiner, joiner).join(_translate(part, language) for part in text.split(joiner))
-    return text
-
-
-def _capital(text: str) -> str:
-    return text[0].upper() + text[1:]
-
-
 class _Localized:
     """What the French and Italian narrations share: names of seats, teams and cards in one language.
     Each subclass gives its sentences (verbs agree with "you" and with plural teams)."""
 
     language = ""
     you = ""
-    partner = ""
 
     def __init__(self, players: int = 4) -> None:
         self.players = players
+        self.words = words_for(self.language, players, partner_tag=True)
 
     def seat(self, seat: int) -> str:
         """``Vous (Sud)``, ``Nord (partenaire)``, ``Ouest``."""
-        names = seat_names(self.players)
-        if not 0 <= seat < self.players:
-            return f"{seat}"
-        name = _translate(names[seat], self.language)
-        if seat == USER:
-            return f"{_capital(self.you)} ({name})"
-        return f"{name} ({self.partner})" if seat == partner_seat(self.players) else name
+        return self.words.seat(seat)
 
     def team(self, team: int) -> str:
-        return _translate(team_names(self.players)[team], self.language)
+        return self.words.team(team)
+
+    def summary(self, result) -> str:
+        """How the deal ended and who scored (:meth:`TableWords.deal_result`)."""
+        return self.words.deal_result(result)
+
+    def won(self, team: int, game: str) -> str:
+        return _won(self.words, team, game)
 
     def card(self, card: Card) -> str:
         """``2C  la Vache``; in Italian the French name first, then the Italian one."""
@@ -323,7 +273,7 @@ class _Localized:
 class FrenchPhrases(_Localized):
     """The narration in French: the person is *vous*."""
 
-    language, you, partner = "fr", "vous", "partenaire"
+    language, you = "fr", "vous"
 
     def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
         """A sign the person saw: caught from an opponent, or made to them by their partner."""
@@ -389,38 +339,6 @@ class FrenchPhrases(_Localized):
             return [f"  Le pli {e.trick.number} est pour vous."]
         return [f"  Le pli {e.trick.number} va à {self.seat(e.winner)}."]
 
-    def _scores(self, team: int, points: int) -> str:
-        name = self.team(team)
-        plural = name == "vous" or name.startswith("les ") or " et " in name
-        verb = "marquez" if name == "vous" else "marquent" if plural else "marque"
-        return f"{name} {verb} {points}"
-
-    def summary(self, result) -> str:
-        """How the deal ended and who scored (the English :func:`deal_summary`, in French)."""
-        scored = " ; ".join(self._scores(t, n) for t, n in enumerate(result.points) if n) or "personne ne marque"
-        if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
-            seat = result.declared_by
-            answerer = (seat + 1) % 4  # the player on the left answers for the other team
-            you = seat == USER
-            what = ("avez" if you else "a") + (" abandonné la donne" if result.end is DealEnd.GIVEN_UP
-                                                else " annoncé la mordienne")
-            reply = ("avez" if answerer == USER else "a") + (" accepté" if result.end is DealEnd.GIVEN_UP else " refusé")
-            asked = ("" if answerer == USER or answerer % 2
-                     else " (on ne vous a pas demandé : le joueur à gauche de l'annonceur répond)")
-            return (f"{_capital(self.who(seat))} {what} ; {self.who(answerer)} {reply} pour {self.team(answerer % 2)}"
-                    f"{asked}. Non jouée : {scored}.")
-        if result.deal_winner is None:
-            return f"Tous les plis ont été pourris : {scored}."
-        best = result.tricks_won[result.deal_winner]
-        winner = result.deal_winner
-        text = f"{_capital(self.who(winner))} {'avez' if winner == USER else 'a'} fait le plus de plis ({best})"
-        tied = [self.who(s) for s, n in enumerate(result.tricks_won) if n == best and s != winner]
-        if tied:
-            text += f" (autant pour {', '.join(tied)}, mais {self.who(winner)} d'abord)"
-        if result.mordienne:
-            text += ", avec la mordienne"
-        return f"{text} : {scored}."
-
     def score(self, scores) -> str:
         if self.players == 4:
             return f"votre équipe {scores[0]}, adversaires {scores[1]}"
@@ -442,9 +360,7 @@ class FrenchPhrases(_Localized):
             return "Égalité."
         if outcome.winner == 0:
             return "Vous gagnez la partie !" if self.players == 3 else "Votre équipe gagne la partie !"
-        name = self.team(outcome.winner)
-        plural = name.startswith("les ") or " et " in name
-        return f"{_capital(name)} {'gagnent' if plural else 'gagne'} la partie."
+        return self.won(outcome.winner, "la partie")
 
     def game_over(self, e: GameOver) -> list[str]:
         return [f"=== Partie terminée : {self.verdict(e.outcome)} "
@@ -454,7 +370,7 @@ class FrenchPhrases(_Localized):
 class ItalianPhrases(_Localized):
     """The narration in Italian: the person is *tu*; card names French first, then Italian."""
 
-    language, you, partner = "it", "tu", "compagno"
+    language, you = "it", "tu"
 
     def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
         """A sign the person saw: caught from an opponent, or made to them by their partner."""
@@ -518,38 +434,6 @@ class ItalianPhrases(_Localized):
             return [f"  La presa {e.trick.number} è tua."]
         return [f"  La presa {e.trick.number} va a {self.seat(e.winner)}."]
 
-    def _scores(self, team: int, points: int) -> str:
-        name = self.team(team)
-        plural = name.startswith("gli ") or " e " in name
-        verb = "segni" if name == "tu" else "segnano" if plural else "segna"
-        return f"{name} {verb} {points}"
-
-    def summary(self, result) -> str:
-        """How the deal ended and who scored (the English :func:`deal_summary`, in Italian)."""
-        scored = "; ".join(self._scores(t, n) for t, n in enumerate(result.points) if n) or "nessuno segna"
-        if result.end is DealEnd.GIVEN_UP or result.end is DealEnd.MORDIENNE_DECLINED:
-            seat = result.declared_by
-            answerer = (seat + 1) % 4  # the player on the left answers for the other team
-            what = ("hai" if seat == USER else "ha") + (" abbandonato la smazzata" if result.end is DealEnd.GIVEN_UP
-                                                        else " annunciato la mordienne")
-            reply = ("hai" if answerer == USER else "ha") + (" accettato" if result.end is DealEnd.GIVEN_UP
-                                                             else " rifiutato")
-            asked = ("" if answerer == USER or answerer % 2
-                     else " (non ti è stato chiesto: risponde il giocatore alla sinistra di chi ha annunciato)")
-            return (f"{_capital(self.who(seat))} {what}; {self.who(answerer)} {reply} per {self.team(answerer % 2)}"
-                    f"{asked}. Non giocata: {scored}.")
-        if result.deal_winner is None:
-            return f"Tutte le prese sono marce: {scored}."
-        best = result.tricks_won[result.deal_winner]
-        winner = result.deal_winner
-        text = f"{_capital(self.who(winner))} {'hai' if winner == USER else 'ha'} fatto più prese ({best})"
-        tied = ["te" if s == USER else self.seat(s) for s, n in enumerate(result.tricks_won) if n == best and s != winner]
-        if tied:
-            text += f" (altrettante per {', '.join(tied)}, ma {self.who(winner)} per primo)"
-        if result.mordienne:
-            text += ", con la mordienne"
-        return f"{text}: {scored}."
-
     def score(self, scores) -> str:
         if self.players == 4:
             return f"la tua squadra {scores[0]}, avversari {scores[1]}"
@@ -571,9 +455,7 @@ class ItalianPhrases(_Localized):
             return "Pareggio."
         if outcome.winner == 0:
             return "Hai vinto la partita!" if self.players == 3 else "La tua squadra vince la partita!"
-        name = self.team(outcome.winner)
-        plural = name.startswith("gli ") or " e " in name
-        return f"{_capital(name)} {'vincono' if plural else 'vince'} la partita."
+        return self.won(outcome.winner, "la partita")
 
     def game_over(self, e: GameOver) -> list[str]:
         return [f"=== Partita finita: {self.verdict(e.outcome)} "
