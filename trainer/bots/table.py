@@ -26,8 +26,8 @@ sign window taken without looking, a discreet ("timed") bot at the first moment 
 (waiting for the next sign point when they keep looking). Those who look during the hold catch the
 sign. A person at a timed table catches opponents' signs only by saying so while the sign shows
 (:meth:`Table.catch_by_eye`). With ``calls_per_deal`` each seat may call "seen!" that many times a
-deal, a wrong call included, and a bot's catch is a call too (:attr:`SignLog.calls`). A table of bots only moves its clock on by :data:`POINT_GAP_S` per
-sign point.
+deal, a wrong call included, and a bot's catch is a call too (:attr:`SignLog.calls`). A table of
+bots only moves its clock on by :data:`POINT_GAP_S` per sign point.
 
 Randomness: the game's chance steps come from ``seed``; catching and each bot have their own
 generators derived from it, so a table replays exactly. Time is read only to measure bot decisions.
@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from trainer.bots.base import Bot, BotError, SignIntent, make_bot
 from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability

@@ -100,7 +100,8 @@ class TerminalPhrases:
         ]
 
     def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{seat_name(e.seat, self.players)} vote{'' if e.seat == USER else 's'} {'for' if e.agree else 'against'} the chant."]
+        vote = "vote" if e.seat == USER else "votes"
+        return [f"{seat_name(e.seat, self.players)} {vote} {'for' if e.agree else 'against'} the chant."]
 
     def chant_decided(self, e: ChantDecided) -> list[str]:
         return [] if e.played else ["No chant: the talon stays unseen."]
@@ -109,7 +110,7 @@ class TerminalPhrases:
         return [
             "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
             else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
-            for s, cards in zip(e.receivers, e.received)
+            for s, cards in zip(e.receivers, e.received, strict=False)
         ]
 
     def card_discarded(self, e: CardDiscarded) -> list[str]:
@@ -309,7 +310,7 @@ class FrenchPhrases(_Localized):
         return [
             f"Chant : vous recevez {self.codes(cards)} ; écartez-en 6." if s == USER
             else f"Chant : {self.seat(s)} reçoit 6 cartes du talon."
-            for s, cards in zip(e.receivers, e.received)
+            for s, cards in zip(e.receivers, e.received, strict=False)
         ]
 
     def card_discarded(self, e: CardDiscarded) -> list[str]:
@@ -404,7 +405,7 @@ class ItalianPhrases(_Localized):
         return [
             f"Chant: ricevi {self.codes(cards)}; scartane 6." if s == USER
             else f"Chant: {self.seat(s)} riceve 6 carte del tallone."
-            for s, cards in zip(e.receivers, e.received)
+            for s, cards in zip(e.receivers, e.received, strict=False)
         ]
 
     def card_discarded(self, e: CardDiscarded) -> list[str]:

@@ -78,7 +78,7 @@ class Convention:
         return tuple(g for g, _ in self.pairs)
 
     @classmethod
-    def named(cls, name: str) -> "Convention":
+    def named(cls, name: str) -> Convention:
         try:
             return CONVENTIONS[name]
         except KeyError:

@@ -45,7 +45,7 @@ class Gesture(enum.Enum):
     WRITING = "writing"
 
     @classmethod
-    def parse(cls, name: str) -> "Gesture":
+    def parse(cls, name: str) -> Gesture:
         try:
             return cls(name.strip().lower())
         except ValueError:

@@ -17,15 +17,17 @@ files carry them. Randomness is passed in. Imports the rules layer and trainer.s
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from trainer.rules.cards import ACES, Card
 from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement, base_level, resolve
 from trainer.signals.signs import MadeSign, Sign, Signal
+
 # Re-exported: the table's callers name these values from here.
 from trainer.signals.vigilance import VIGILANCE_LEVELS as VIGILANCE_LEVELS
 from trainer.signals.vigilance import SignalError as SignalError
@@ -146,7 +148,7 @@ class SignEvent:
         """The gesture actually made (the camera's), or the convention's for a button or a bot."""
         return self.made.gesture
 
-    def caught_also_by(self, seat: int) -> "SignEvent":
+    def caught_also_by(self, seat: int) -> SignEvent:
         """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
         from dataclasses import replace
 
@@ -241,8 +243,9 @@ class SignLog:
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
             raise SignalError(f"a table seats 3, 4 or 6 players, not {self.players!r}")
-        if self.calls is not None and (isinstance(self.calls, bool) or not isinstance(self.calls, int) or self.calls < 1):
-            raise SignalError(f"'seen!' calls a deal are a whole number from 1 (or None for no limit), not {self.calls!r}")
+        calls = self.calls
+        if calls is not None and (isinstance(calls, bool) or not isinstance(calls, int) or calls < 1):
+            raise SignalError(f"'seen!' calls a deal are a whole number from 1 (or None for no limit), not {calls!r}")
 
     def calls_left(self, seat: int) -> int | None:
         """The calls ``seat`` has left this deal (None: no limit)."""
@@ -322,7 +325,8 @@ class SignLog:
             means = self.convention.sign_for(sign.gesture)
             raise SignalError(
                 f"the {self.convention.name} convention gives "
-                + (f"no sign to {sign.gesture.value}" if means is None else f"{sign.gesture.value} the sign {means.value}")
+                + (f"no sign to {sign.gesture.value}" if means is None
+                   else f"{sign.gesture.value} the sign {means.value}")
                 + f", not {sign.sign.value}: {sign.sign.value} is made with "
                 + (", ".join(g.value for g in self.convention.gestures_for(sign.sign)) or "no gesture")
             )

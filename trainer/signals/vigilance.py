@@ -40,7 +40,7 @@ class Vigilance:
         return self.catch * self.discreet_factor if discreet else self.catch
 
     @classmethod
-    def named(cls, name: str) -> "Vigilance":
+    def named(cls, name: str) -> Vigilance:
         try:
             return VIGILANCE_LEVELS[name]
         except KeyError:
@@ -49,7 +49,7 @@ class Vigilance:
             ) from None
 
     @classmethod
-    def parse(cls, text: str | float) -> "Vigilance":
+    def parse(cls, text: str | float) -> Vigilance:
         """A level name (``"sharp"``) or a catch chance (``"0.4"``)."""
         if isinstance(text, (int, float)):
             return cls(float(text))

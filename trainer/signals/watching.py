@@ -58,10 +58,11 @@ class Gaze:
         if not 0.0 < self.look_min_s <= self.look_s < math.inf:
             raise SignalError(f"a look lasts {self.look_min_s!r}..{self.look_s!r} s: give 0 < minimum <= mean")
         if not 0.0 < self.hold_s <= self.away_s:
-            raise SignalError(f"away spells (mean {self.away_s!r} s) must last at least a sign's hold ({self.hold_s!r} s)")
+            raise SignalError(f"away spells (mean {self.away_s!r} s) must last at least a sign's hold "
+                              f"({self.hold_s!r} s)")
 
     @classmethod
-    def for_vigilance(cls, vigilance: Vigilance, *, hold_s: float = SIGN_HOLD_S, look_s: float = LOOK_MEAN_S) -> "Gaze":
+    def for_vigilance(cls, vigilance: Vigilance, *, hold_s: float = SIGN_HOLD_S, look_s: float = LOOK_MEAN_S) -> Gaze:
         """The gaze whose open signs are caught with ``vigilance.catch`` (see the module docstring)."""
         if vigilance.catch <= 0.0:
             return cls(look_s, math.inf, hold_s)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture

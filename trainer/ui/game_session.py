@@ -6,8 +6,8 @@ inputs in order (actions, signs, words told after a sign, and "next" clicks), so
 ``settings + inputs`` — the table settings (:class:`~trainer.bots.table_setup.TableSettings`: size,
 preset, vigilance, lies, convention, bots) — and resumes by replaying them on a new Table built from
 the same seed (bots and catching are seeded by the table, and the search bots are given a fixed
-number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
-trick-by-trick replay.
+number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own
+save (``game_to_json``) is stored alongside for trick-by-trick replay.
 
 A card table pauses when a trick closes and a bot would play next: the closed trick stays on the
 table until the person clicks "next" (:meth:`GameSession.next`). It always pauses when a deal ends,
@@ -27,8 +27,9 @@ so the same signs are caught. The person catches opponents' signs by :meth:`Game
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from trainer.bots.table import Table
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
@@ -38,6 +39,7 @@ from trainer.rules.views import PlayerView
 from trainer.signals.relative import Announcement, parse
 from trainer.signals.signs import MadeSign
 from trainer.signals.table import SignEvent, check_camera_hold
+
 # Re-exported: the save format's names, as the page and older callers know them.
 from trainer.ui.saved_game import BOT_NAMES as BOT_NAMES
 from trainer.ui.saved_game import CAMERA_KEYS as CAMERA_KEYS
@@ -119,14 +121,14 @@ class GameSession:
     """While a save replays: the moment of the input being replayed."""
 
     @classmethod
-    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
+    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> GameSession:
         """A 4-player game with the default vigilance and truthful signs (see :meth:`begin`)."""
         return cls.begin(TableSettings(preset=preset, convention=convention, partner=seating.partner,
                                        opponents=seating.opponents), seed)
 
     @classmethod
     def begin(cls, settings: TableSettings, seed: int, *, timed: bool = False,
-              clock: Callable[[], float] | None = None) -> "GameSession":
+              clock: Callable[[], float] | None = None) -> GameSession:
         """A new game at a table of any size with these settings (``timed``: the opponents' eyes
         catch signs by their moments, and the person catches by eye)."""
         clock = clock if clock is not None else time.monotonic
@@ -341,7 +343,7 @@ class GameSession:
 def _belief_of_partner(view: PlayerView, bot: Any) -> tuple[Any, tuple[Any, ...]]:
     """What the partner's view says of the person's cards, read as the partner bot reads it (its
     trust at this table, its camera figures): the certain holding (or None) and each sign's reading."""
-    from trainer.bots.knowledge import sign_readings, knowledge_of
+    from trainer.bots.knowledge import knowledge_of, sign_readings
 
     trust = float(getattr(bot, "trust", 1.0))
     reliability = getattr(bot, "reliability", None)

@@ -26,7 +26,7 @@ def require() -> None:
         raise RecognitionUnavailable(piece.reason)
 
 
-def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) -> Any:
+def make_pipeline(profile: Any = None, personal: PersonalState | None = None) -> Any:
     """A fresh vision pipeline for a live stream (one per session; MediaPipe graphs are not shared).
 
     With ``personal`` (the session's taught signs and teaching session) the pipeline runs the Tasks

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from trainer.narration.words import words_for
 from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import Card
-from trainer.rules.game import Contract, DealEnd, DealResult, Outcome, TrickRecord
+from trainer.rules.game import DealEnd, DealResult, Outcome, TrickRecord
 from trainer.signals.signs import Sign, Signal
 from trainer.ui.settings import Language
 
@@ -87,9 +87,10 @@ def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, de
     if over or to_move is None:
         return "Game over"
     if paused:
+        who = seat_name(to_move, capital=True, players=players)
         if deal_over:
-            return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next deal when you have seen the result"
-        return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next trick when you have seen the trick"
+            return f"{who} plays next: click Next deal when you have seen the result"
+        return f"{who} plays next: click Next trick when you have seen the trick"
     what = {
         Phase.PLAY: "play a card", Phase.CHANT_VOTE: "vote on the chant", Phase.DISCARD: "discard",
         Phase.DECLARE: "declare", Phase.ANSWER: "answer",

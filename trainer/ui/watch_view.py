@@ -53,7 +53,7 @@ class Showing:
     hold: float
 
     @classmethod
-    def of(cls, event: SignEvent, svg: str, starts_in: float, hold: float) -> "Showing":
+    def of(cls, event: SignEvent, svg: str, starts_in: float, hold: float) -> Showing:
         """A timed sign of the table."""
         what = event.gesture.description if event.gesture is not None else event.sign.value
         return cls(event.index, event.at, event.sign.value, what, svg, starts_in, hold)

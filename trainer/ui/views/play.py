@@ -24,14 +24,14 @@ import time
 
 import streamlit as st
 
+from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
-from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
-from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
+from trainer.signals.table import VIGILANCE_LEVELS, SignEvent, is_truthful
 from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
@@ -238,7 +238,7 @@ def _replay_panel(settings: Settings) -> bool:
             won[t.winner] += 1
     st.markdown(f"**Deal {deal}, trick {trick.number}** — led by {short_name(trick.leader, n)}")
     cols = st.columns(n)
-    for col, (seat, card) in zip(cols, trick.plays(n)):
+    for col, (seat, card) in zip(cols, trick.plays(n), strict=False):
         with col:
             _card_picture(card, settings, width=90)
             st.caption(f"{short_name(seat, n)}: {talk.card_name(card, settings.language)}")
@@ -261,8 +261,8 @@ def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None =
     if seat is not None:
         name = f"{'you' if seat == HUMAN_SEAT else short_name(seat, players)}: {name}"
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
-    svg = render.svg_html(render.card_svg(card, language=settings.language, width=width, convention=settings.convention),
-                          width=width, title=title)
+    picture = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
+    svg = render.svg_html(picture, width=width, title=title)
     where = "" if seat is None else f" class='aluette-card' data-seat='{seat}'"
     if seat is not None:  # a card on the table: as wide as its drawing, placed by its seat's side
         where += " style='display:inline-block;text-align:center'"
@@ -446,14 +446,15 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
     """The middle of the table: which trick, who led, or the closed trick's result."""
     number = len(view.tricks) + 1
     if view.current_trick:
-        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led', players=view.players)}")
+        led = talk.says(view.trick_leader, 'led', 'led', players=view.players)
+        st.markdown(f"**Trick in progress** (trick {number}) — {led}")
         return
     closed = _closed_trick(session)
     if closed is not None:
         trick, result = closed
         if trick is not None:
-            st.markdown(f"**Last trick** (trick {trick.number}"
-                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick, view.players)}**")
+            last = ", the deal's last" if result is not None else ""
+            st.markdown(f"**Last trick** (trick {trick.number}{last}): **{talk.trick_outcome(trick, view.players)}**")
         if result is not None:
             st.markdown(f"**Deal {result.deal} is over.**")
         return
@@ -588,7 +589,7 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
         with st.container(key="score_sheet"):
             st.table([
                 {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
-                 **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
+                 **dict(zip(teams, r.points, strict=False)), "total": "–".join(map(str, r.totals))}
                 for r in rows
             ])
 
@@ -615,7 +616,8 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     if session.timed:
         hints = coach.watched_notes(session.table.history, session.table.watch, deal)
         if hints:
-            st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
+            names = {s: short_name(s, n) for s in range(n)}
+            st.caption(" ".join(coach.watched_text(h, names, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
         st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
@@ -653,8 +655,8 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         if note.partner_card is not None:
             # North's own reading of each sign it had received: the one story its card came from.
             if note.readings:
-                lines.append("**What North made of them:** "
-                             + "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings) + ".")
+                readings = "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings)
+                lines.append(f"**What North made of them:** {readings}.")
             elif note.signs:
                 lines.append("**North believed:** nothing from you — it had missed your signs.")
             lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
@@ -772,7 +774,7 @@ def _decision_buttons(view) -> None:
         st.markdown("**Before the first trick** you may pass, announce mordienne (to take the last tricks "
                     "in a row, for 2 points) or give the deal up (the opponents take 1 point):")
     cols = st.columns(len(options))
-    for col, action in zip(cols, options):
+    for col, action in zip(cols, options, strict=False):
         if isinstance(action, Vote):
             label = "Play the chant" if action.agree else "No chant"
         elif isinstance(action, Declare):
@@ -788,9 +790,10 @@ def _hand(session: GameSession, view, settings: Settings) -> None:
     discarding = view.phase is Phase.DISCARD and view.to_move == HUMAN_SEAT
     playing = view.phase is Phase.PLAY and view.to_move == HUMAN_SEAT and not session.paused
     legal = {a.card if isinstance(a, Discard) else a for a in view.legal_actions if isinstance(a, (Card, Discard))}
-    st.markdown("**Your hand**" + (" — click a card to play it" if playing else " — choose a card to discard" if discarding else ""))
+    how = " — click a card to play it" if playing else " — choose a card to discard" if discarding else ""
+    st.markdown("**Your hand**" + how)
     cols = st.columns(max(len(view.hand), 1))
-    for col, card in zip(cols, view.hand):
+    for col, card in zip(cols, view.hand, strict=False):
         with col:
             _card_picture(card, settings, width=88)
             label = "Discard" if discarding else "Play"
@@ -825,10 +828,13 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
     now = {t.event.index: t.event for t in session.table.history if t.deal == moment[1] and t.event.seat == HUMAN_SEAT}
     sent = [(s.source, now.get(s.event.index, s.event)) for s in _page().sent_at(moment)]
     if sent:
+        def caught(e: SignEvent) -> str:
+            names = talk.join([short_name(c, session.players) for c in e.caught_by])
+            return f", caught by {names}" if e.caught_by else ""
+
         st.caption("Sent to your partner this deal: " + "; ".join(
             f"{_signal_text(e.signal, settings)}{_words(e, settings)} ({source}"
-            f"{', a bluff' if not e.truthful else ''}, North saw it"
-            f"{', caught by ' + talk.join([short_name(c, session.players) for c in e.caught_by]) if e.caught_by else ''})"
+            f"{', a bluff' if not e.truthful else ''}, North saw it{caught(e)})"
             for source, e in sent[-6:]))
     _announce_buttons(session, settings)
 
@@ -853,7 +859,7 @@ def _announce_buttons(session: GameSession, settings: Settings) -> None:
     after = st.checkbox("après (count from my previous words)", key="announce_after",
                         disabled=not last.announcements)
     cols = st.columns(len(_STEPS))
-    for col, step in zip(cols, _STEPS):
+    for col, step in zip(cols, _STEPS, strict=False):
         col.button(f"{'après ' if after and last.announcements else ''}{step.french}",
                    key=f"announce_{step.name.lower()}", on_click=_announce, args=(step,), width="stretch",
                    help=f"{step.english} {'your previous words' if after else 'the sign'}")
@@ -894,14 +900,20 @@ def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str |
     return None if refusal is None else refusal.text
 
 
+def _deal_result(result: DealResult, session: GameSession, settings: Settings) -> None:
+    """The deal's result in the player's language (the narration's one text of it)."""
+    text = talk.deal_result_text(result, session.players, settings.language)
+    st.success(f"Deal {result.deal}: {text}", icon=":material/emoji_events:")
+
+
 def _scores(view, deal: int) -> None:
-    target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
+    target = (f" (game to {view.target})" if view.target
+              else f" ({view.deals_played} of {view.ruleset.deals} deals played)")
     n = view.players
     teams = ("your team", "opponents") if n == 4 else team_names(n)
-    st.markdown(
-        f"**Score{target}:** " + " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores)) +
-        f" · deal {deal}" + (f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else "")
-    )
+    scores = " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores, strict=False))
+    dealer = f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else ""
+    st.markdown(f"**Score{target}:** {scores} · deal {deal}{dealer}")
 
 
 def _game_over(session: GameSession, view, settings: Settings) -> None:
@@ -909,7 +921,7 @@ def _game_over(session: GameSession, view, settings: Settings) -> None:
     outcome = session.table.game.outcome
     st.subheader(f"Game over — {talk.outcome_text(outcome, session.players)}")
     last = session.table.game.results[-1]
-    st.success(f"Deal {last.deal}: {talk.deal_result_text(last, session.players, settings.language)}", icon=":material/emoji_events:")
+    _deal_result(last, session, settings)
     _table(session, view, settings, None)
     _coach_panel(session, settings)
     _score_sheet(view, expanded=True)
@@ -943,7 +955,7 @@ def show() -> None:
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
-        st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players, settings.language)}", icon=":material/emoji_events:")
+        _deal_result(result, session, settings)
     _turn_banner(session, view)
     _catch_banner(session, settings)
     _catch_note(session)

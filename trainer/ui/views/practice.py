@@ -193,7 +193,8 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
             f'{html.escape(render.sign_label(sign, settings.language))}{_alternative(gesture, convention)}</span>'
             f'<div style="position:relative;flex:1;height:10px;background:#eceff1">'
             f'<div style="width:{width}%;height:10px;background:{colour}"></div>'
-            f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
+            f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;'
+            'background:#d32f2f"></div>'
             f"</div></div>"
         )
     st.markdown("".join(bars), unsafe_allow_html=True)
@@ -261,8 +262,9 @@ def _calibration_status(profile) -> None:
             return
         if calibration.profile is None:
             done = calibration.progress * CALIBRATION_SECONDS
-            st.progress(calibration.progress, text=f"Calibrating: keep a relaxed, neutral face… "
-                                                   f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
+            st.progress(calibration.progress,
+                        text=f"Calibrating: keep a relaxed, neutral face… "
+                             f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
             return
         profile = calibration.profile
     if profile is None:
@@ -359,7 +361,8 @@ def _upload_panel(settings: Settings) -> None:
             return
     st.session_state["practice_upload_done"] = marker
     st.caption(
-        f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; hands {result.hands_found}."
+        f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; "
+        f"hands {result.hands_found}."
     )
     if not result.events:
         st.warning("No sign recognised in this file.")
@@ -388,9 +391,9 @@ def _save_upload(upload, folder: str) -> Path:
 def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
     with st.expander("Calibrate (neutral face)", expanded=False):
         st.markdown(
-            f"Look at the camera with a relaxed, neutral face for {CALIBRATION_SECONDS:g} seconds of video (or upload a neutral "
-            "photo or clip). Thresholds then follow your own face; without calibration the population "
-            "defaults are used."
+            f"Look at the camera with a relaxed, neutral face for {CALIBRATION_SECONDS:g} seconds of video "
+            "(or upload a neutral photo or clip). Thresholds then follow your own face; without calibration the "
+            "population defaults are used."
         )
         store = persistence.store_piece()
         if not store.available:
