@@ -249,7 +249,7 @@ def _announce(table, text: str, out: TextIO) -> None:
           f"(after {_sign_text(event.signal)}: {_levels_text(event.levels[-len(announcements):])}).", file=out)
 
 
-def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int):
+def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int | str):
     """The bots' Table for these settings (its ruleset: the preset's, or a resumed game's own)."""
     return settings.table(seed, ruleset=ruleset), settings
 
@@ -339,7 +339,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
         asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
         print("Your hand: " + hand_words(hand, "en"), file=out)
         options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
-        title = f"{seat_name(seat, view.players)} {asked}. Your answer:"
+        title = f"{'Somebody' if seat is None else seat_name(seat, view.players)} {asked}. Your answer:"
     print(title, file=out)
     for number, (label, _) in enumerate(options, start=1):
         print(f"  {number:>2}. {label}", file=out)
@@ -377,7 +377,7 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 
 def play(
-    ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
+    ruleset: Ruleset, seed: int | str, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
     resume: Game | None = None, settings: TableSettings | None = None, language: str = "en",
 ) -> int:
     """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
@@ -419,7 +419,7 @@ def _introduce(settings: TableSettings, out: TextIO) -> None:
               "q to quit.", file=out)
 
 
-def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, out: TextIO,
+def _play(ruleset: Ruleset, seed: int | str, settings: TableSettings, stdin: TextIO, out: TextIO,
           resume: Game | None = None, language: str = "en"):
     table, _ = _make_table(settings, ruleset, seed)
     if resume is not None:
@@ -447,7 +447,7 @@ def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, o
         return table, 0
 
 
-def _opening(ruleset: Ruleset, seed: int, settings: TableSettings, resume: Game | None, out: TextIO) -> None:
+def _opening(ruleset: Ruleset, seed: int | str, settings: TableSettings, resume: Game | None, out: TextIO) -> None:
     """The game's settings, and where a resumed game stands."""
     n = settings.players
     print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
@@ -461,8 +461,8 @@ def _opening(ruleset: Ruleset, seed: int, settings: TableSettings, resume: Game 
                  else score_text(game.scores, n))
         print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score {score}, "
               f"{len(game.history)} moves so far.", file=out)
-        if game.is_over:
-            outcome = game.outcome
+        outcome = game.outcome
+        if outcome is not None:  # the game is over
             print(f"This game is already over: final score {' - '.join(map(str, outcome.scores))}.", file=out)
 
 

@@ -28,7 +28,6 @@ from trainer.rules.events import (
     DealScored,
     Declared,
     GameOver,
-    Phrases,
     TrickEnded,
     narrate,
 )
@@ -133,7 +132,7 @@ class TerminalPhrases:
         return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
 
     def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.spoiled:
+        if e.winner is None:  # spoiled
             return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
         return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
 
@@ -334,7 +333,7 @@ class FrenchPhrases(_Localized):
         return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
 
     def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.spoiled:
+        if e.winner is None:  # spoiled
             return [f"  Le pli {e.trick.number} est pourri : cartes les plus fortes à égalité ; personne ne le gagne."]
         if e.winner == USER:
             return [f"  Le pli {e.trick.number} est pour vous."]
@@ -429,7 +428,7 @@ class ItalianPhrases(_Localized):
         return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
 
     def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.spoiled:
+        if e.winner is None:  # spoiled
             return [f"  La presa {e.trick.number} è marcia (pourri): carte più alte pari; nessuno la vince."]
         if e.winner == USER:
             return [f"  La presa {e.trick.number} è tua."]
@@ -463,11 +462,14 @@ class ItalianPhrases(_Localized):
                 f"Punteggio finale {' - '.join(map(str, e.outcome.scores))} ==="]
 
 
-PHRASES: dict[str, type] = {"en": EnglishPhrases, "fr": FrenchPhrases, "it": ItalianPhrases}
+Narrator = TerminalPhrases | FrenchPhrases | ItalianPhrases
+"""A narration in one language: the engine's events (:class:`~trainer.rules.events.Phrases`) and the signs seen."""
+
+PHRASES: dict[str, type[Narrator]] = {"en": EnglishPhrases, "fr": FrenchPhrases, "it": ItalianPhrases}
 """The narration class of each language in :data:`LANGUAGES`."""
 
 
-def phrases_for(language: str, players: int = 4) -> Phrases:
+def phrases_for(language: str, players: int = 4) -> Narrator:
     """The narrator speaking ``language`` at a table of ``players``."""
     try:
         return PHRASES[language](players)

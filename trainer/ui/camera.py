@@ -41,7 +41,7 @@ from trainer.ui.watcher import Report, SignWatcher
 
 WIDGET_KEY = "sign-camera"
 """The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
-RTC_CONFIGURATION = {"iceServers": []}
+RTC_CONFIGURATION: dict[str, list[dict[str, str]]] = {"iceServers": []}
 MEDIA_CONSTRAINTS = {
     "video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False,
 }

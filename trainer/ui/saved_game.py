@@ -222,7 +222,7 @@ def _check_header(data: Any) -> int:
         raise SavedGameError(f"it was saved in format {version!r}, this app reads "
                              f"{', '.join(map(str, READABLE_VERSIONS))}")
     seed = data.get("seed")
-    if not _whole(seed) or not 0 <= seed < 2 ** 63:
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
         raise SavedGameError(f"its seed {seed!r} is not a whole number of at most 63 bits")
     return int(version)
 

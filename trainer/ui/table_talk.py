@@ -76,7 +76,7 @@ def join(items: list[str]) -> str:
 # -- the trick --------------------------------------------------------------------------------------
 
 def trick_outcome(trick: TrickRecord, players: int = 4) -> str:
-    if trick.spoiled:
+    if trick.winner is None:  # spoiled
         return "spoiled (pourri): equal top cards, nobody takes it"
     return f"won by {seat_name(trick.winner, players=players)}"
 
@@ -134,14 +134,21 @@ def score_sheet(results: tuple[DealResult, ...] | list[DealResult], players: int
             how = "all spoiled" if r.deal_winner is None else f"{seat_name(r.deal_winner, players=players)} took it" + (
                 " (mordienne)" if r.mordienne else "")
         elif r.end is DealEnd.GIVEN_UP:
-            how = f"given up by {seat_name(r.declared_by, players=players)}"
+            how = f"given up by {seat_name(_declarer(r), players=players)}"
         else:
-            how = f"mordienne of {seat_name(r.declared_by, players=players)} declined"
+            how = f"mordienne of {seat_name(_declarer(r), players=players)} declined"
         tricks = (" · ".join(f"{seat_name(s, players=players)} {n}" for s, n in enumerate(r.tricks_won))
                   if r.tricks else "not played")
         rows.append(SheetRow(r.deal, seat_name(r.dealer, players=players), how, tricks, r.points[0], r.points[1],
                              total[0], total[1], tuple(r.points), tuple(total)))
     return rows
+
+
+def _declarer(result: DealResult) -> int:
+    """Who gave the deal up or announced mordienne (every unplayed deal has one)."""
+    if result.declared_by is None:
+        raise ValueError(f"deal {result.deal} ended {result.end.value} without a declaration")
+    return result.declared_by
 
 
 def outcome_text(outcome: Outcome, players: int = 4) -> str:

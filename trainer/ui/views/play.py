@@ -34,7 +34,7 @@ from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import VIGILANCE_LEVELS, SignEvent, is_truthful
 from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
-from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
+from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, SessionError
 from trainer.ui.page_state import CatchNote, PlayPage, Refusal, SentSign
 from trainer.ui.settings import Settings
 from trainer.ui.views import play_camera
@@ -66,6 +66,14 @@ TURN_COLOUR = "#f9a825"
 
 def _session() -> GameSession | None:
     return st.session_state["game"]
+
+
+def _game() -> GameSession:
+    """The game on the page, for the callbacks of buttons drawn only while there is one."""
+    session = _session()
+    if session is None:
+        raise SessionError("there is no game on the Play page: start a new game first")
+    return session
 
 
 def _autosave(session: GameSession) -> None:
@@ -192,7 +200,7 @@ def _setup_panel(settings: Settings) -> None:
         saved = persistence.saved_games()
         if saved:
             load_cols = st.columns([3, 1, 1, 1])
-            chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved")
+            chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved") or saved[0]
             if load_cols[3].button("Delete", key="play_delete", help="Delete this saved game for good"):
                 problem = persistence.delete_game(chosen)
                 st.error(problem) if problem else st.toast(f"Deleted {chosen}")
@@ -353,21 +361,25 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     from trainer.deck import avatar_svg
 
     table = session.table
+    watch = table.watch
+    if watch is None:
+        raise SessionError("the watched avatars need a timed table (GameSession.begin(..., timed=True))")
     now = session.game_time()
-    hold = table.watch.gaze.hold_s
+    hold = watch.gaze.hold_s
     n = session.players
     label = short_name(seat, n)
-    opponent = seat in table.watch.watchers(HUMAN_SEAT)
+    opponent = seat in watch.watchers(HUMAN_SEAT)
     deal = shown_deal(session)
     events = [t.event for t in table.history if t.deal == deal and t.event.seat == seat]
     showing = tuple(
-        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label),
+                              (now if e.at is None else e.at) - now, hold)
         for e in watch_view.to_show(events, now=now, hold=hold)
     )
     if opponent:
         base = avatar_svg(None, variant=seat, width=84, label=label, away=True)
         looking = avatar_svg(None, variant=seat, width=84, label=label)
-        spells = table.watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
+        spells = watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
     else:
         base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
         looking, spells = None, ()
@@ -385,7 +397,7 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
 
 def _seen(seat: int) -> None:
     """The person says they saw ``seat`` sign just now: caught if a sign of that seat showed."""
-    session = _session()
+    session = _game()
     if session.table.is_over:
         return
     try:
@@ -687,7 +699,7 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
 # -- the person's decisions ----------------------------------------------------------------------
 
 def _act(action) -> None:
-    session = _session()
+    session = _game()
     try:
         session.act(action)
     except ValueError as error:
@@ -698,7 +710,7 @@ def _act(action) -> None:
 
 
 def _next() -> None:
-    session = _session()
+    session = _game()
     session.next()
     _page().refusal = None
     _autosave(session)
@@ -707,7 +719,7 @@ def _next() -> None:
 def _send_sign(made: MadeSign, source: str, ago: float | None = None) -> None:
     """A sign to the table: a button's (the convention's gesture) or the camera's (with its gesture
     and confidence); a camera sign began ``ago`` seconds before now."""
-    session = _session()
+    session = _game()
     settings = state.settings()
     signal = made.signal
     if session.table.is_over:
@@ -866,7 +878,7 @@ def _announce_buttons(session: GameSession, settings: Settings) -> None:
 
 
 def _announce(step: Step) -> None:
-    session = _session()
+    session = _game()
     settings = state.settings()
     last = _last_sign(session)
     if session.table.is_over or last is None:
@@ -919,6 +931,8 @@ def _scores(view, deal: int) -> None:
 def _game_over(session: GameSession, view, settings: Settings) -> None:
     """The end: the result, the last trick and deal as cards, the score sheet, a new game."""
     outcome = session.table.game.outcome
+    if outcome is None:
+        return
     st.subheader(f"Game over — {talk.outcome_text(outcome, session.players)}")
     last = session.table.game.results[-1]
     _deal_result(last, session, settings)

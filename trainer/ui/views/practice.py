@@ -183,7 +183,7 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
     for gesture, score in report.scores:
         if gesture not in used:
             continue
-        sign = convention.sign_for(gesture)
+        sign = convention.sign_of(gesture)
         threshold = thresholds.get(gesture, 0.5)
         width = int(round(100 * min(1.0, max(0.0, score))))
         colour = "#2e7d32" if score >= threshold else "#90a4ae"
@@ -203,7 +203,7 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
 def _alternative(gesture, convention: Convention) -> str:
     """" (2nd way)" on the meter of a sign's alternative gesture, so that a sign's two meters are
     told apart (the gesture itself in words is the label's tooltip)."""
-    way = convention.gestures_for(convention.sign_for(gesture)).index(gesture)
+    way = convention.gestures_for(convention.sign_of(gesture)).index(gesture)
     return "" if way == 0 else f" ({way + 1}{'nd' if way == 1 else 'rd' if way == 2 else 'th'} way)"
 
 

@@ -131,7 +131,7 @@ def _choice_label(choice, language: str) -> str:
     return choice.text.show(language)
 
 
-def _show_question(session, question, settings: Settings) -> None:
+def _show_question(session, question, settings: Settings) -> bool | None:
     language = settings.language.value
     st.caption(question.kind.title.show(language))
     st.subheader(question.prompt.show(language))

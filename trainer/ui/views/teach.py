@@ -169,5 +169,5 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
         if watcher is None:
             st.caption("Start the camera above first.")
         if st.button("Start teaching", key="teach_start", disabled=not chosen or watcher is None):
-            teacher = start(watcher, tuple(chosen), int(takes), persistence.iso_now())
+            teacher = start(watcher, tuple(chosen), int(takes or 2), persistence.iso_now())
             _follow(watcher, teacher, settings.language, status)
