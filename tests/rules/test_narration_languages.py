@@ -83,12 +83,16 @@ def test_the_seeded_games_give_every_kind_of_event():
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_event_kind_has_a_phrase_in_every_language(language):
-    """Each language's class words every kind itself (nothing inherited from another language), and
+    """Each language words every kind (nothing inherited from another language's class), and
     says something for some event of each kind; French and Italian never say the English words."""
     phrases = {n: phrases_for(language, n) for n in (3, 4, 6)}
     english = {n: phrases_for("en", n) for n in (3, 4, 6)}
     for kind, method in _METHOD.items():
-        assert method in vars(PHRASES[language]), f"{language} has no phrase of its own for {kind.__name__}"
+        # The French and Italian narrators share their methods (each with its own table of sentences);
+        # none takes a method from another language's class.
+        others = set(PHRASES.values()) - {PHRASES[language]}
+        assert any(method in vars(c) for c in PHRASES[language].__mro__ if c not in others), (
+            f"{language} has no phrase of its own for {kind.__name__}")
         said = [line for n, event in EVENTS[kind] for line in getattr(phrases[n], method)(event)]
         assert any(line.strip() for line in said), f"{language} says nothing for {kind.__name__}"
         if language != "en":

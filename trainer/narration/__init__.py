@@ -12,6 +12,8 @@ Imports the rules and signals layers only (no Streamlit), so the terminal and th
 
 from __future__ import annotations
 
+from typing import Any
+
 from trainer.narration.words import TableWords, capital, words_for
 from trainer.rules.actions import Declaration
 from trainer.rules.cards import Card
@@ -231,11 +233,13 @@ EnglishPhrases = TerminalPhrases
 """The English narration (the terminal's first, pinned byte for byte by its tests)."""
 
 class _Localized:
-    """What the French and Italian narrations share: names of seats, teams and cards in one language.
-    Each subclass gives its sentences (verbs agree with "you" and with plural teams)."""
+    """The French and Italian narrations: one set of methods, each language's sentences in its own
+    table (:data:`_FRENCH`, :data:`_ITALIAN`). Verbs are ``(you, other)`` pairs: the person is
+    addressed (*vous*, *tu*), every other seat is spoken of; names come from
+    :mod:`trainer.narration.words`."""
 
     language = ""
-    you = ""
+    say: dict[str, Any] = {}
 
     def __init__(self, players: int = 4) -> None:
         self.players = players
@@ -252,9 +256,6 @@ class _Localized:
         """How the deal ended and who scored (:meth:`TableWords.deal_result`)."""
         return self.words.deal_result(result)
 
-    def won(self, team: int, game: str) -> str:
-        return _won(self.words, team, game)
-
     def card(self, card: Card) -> str:
         """``2C  la Vache``; in Italian the French name first, then the Italian one."""
         if self.language == "fr":
@@ -267,199 +268,197 @@ class _Localized:
 
     def who(self, seat: int) -> str:
         """The seat as a subject inside a sentence: ``vous`` / ``tu`` for the person."""
-        return self.you if seat == USER else self.seat(seat)
+        return self.words.who(seat)
+
+    def _verb(self, seat: int, verb: tuple[str, str]) -> str:
+        """The seat and its verb: ``Vous (Sud) donnez``, ``Ouest donne``."""
+        return f"{self.seat(seat)} {verb[0] if seat == USER else verb[1]}"
+
+    def of(self, name: str) -> str:
+        """``de Nord``, ``d'Ouest``: a seat's name after "of"."""
+        return self.say["of"].format(name=name)
+
+    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
+        """A sign the person saw: caught from an opponent, or made to them by their partner."""
+        sign = sign_text(event.signal, self.language) + words_text(event, self.language)
+        name = self.seat(seat)
+        return [self.say["caught" if caught else "signs_to_you"].format(of=self.of(name), seat=name, sign=sign)]
+
+    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+        how = self.say["madame"].format(whom=self.say["madame_for"][e.dealer != USER]) if e.face_up else ""
+        return [self.say["dealer"].format(sv=self._verb(e.dealer, self.say["deals"]), how=how)]
+
+    def cards_dealt(self, e: CardsDealt) -> list[str]:
+        head = self.say["deal_head"].format(deal=e.deal, sv=self._verb(e.dealer, self.say["deals"]))
+        return [
+            "",
+            head + (self.say["three_at_a_time"] if self.players == 4 else " ==="),
+            self.say["hand"] + hand_words(sorted(e.hands[USER], key=lambda c: c.index), self.language),
+        ]
+
+    def chant_voted(self, e: ChantVoted) -> list[str]:
+        side = self.say["for_against"][0 if e.agree else 1]
+        return [self.say["vote"].format(sv=self._verb(e.seat, self.say["votes"]), side=side)]
+
+    def chant_decided(self, e: ChantDecided) -> list[str]:
+        return [] if e.played else [self.say["no_chant"]]
+
+    def chant_dealt(self, e: ChantDealt) -> list[str]:
+        return [
+            self.say["chant_you"].format(codes=self.codes(cards)) if s == USER
+            else self.say["chant_other"].format(seat=self.seat(s))
+            for s, cards in zip(e.receivers, e.received, strict=False)
+        ]
+
+    def card_discarded(self, e: CardDiscarded) -> list[str]:
+        if e.seat == USER:
+            return [self.say["discard_you"].format(card=e.card.value)]
+        # Another seat's discards are face down: say once that they were made.
+        return [self.say["discard_other"].format(seat=self.seat(e.seat))] if e.number == 1 else []
+
+    def declared(self, e: Declared) -> list[str]:
+        return [f"{self._verb(e.seat, self.say['declarations'][e.declaration])}."]
+
+    def answered(self, e: Answered) -> list[str]:
+        return [f"{self._verb(e.seat, self.say['answers'][e.accept])}."]
+
+    def card_played(self, e: CardPlayed) -> list[str]:
+        verb = self.say["plays"][0 if e.seat == USER else 1]
+        return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
+
+    def trick_ended(self, e: TrickEnded) -> list[str]:
+        if e.winner is None:  # spoiled
+            return [self.say["spoiled"].format(n=e.trick.number)]
+        if e.winner == USER:
+            return [self.say["trick_yours"].format(n=e.trick.number)]
+        return [self.say["trick_to"].format(n=e.trick.number, seat=self.seat(e.winner))]
+
+    def score(self, scores) -> str:
+        if self.players == 4:
+            return self.say["score4"].format(*scores)
+        return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
+
+    def deal_scored(self, e: DealScored) -> list[str]:
+        result = e.result
+        lines = [""]
+        if result.end is DealEnd.PLAYED:
+            won = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(result.tricks_won))
+            lines.append(self.say["deal_over"].format(deal=result.deal, won=won))
+        lines.append(f"--- {self.summary(result)}")
+        until = (self.say["target"].format(target=e.target) if e.target
+                 else self.say["deals_played"].format(played=e.deals_played, deals=e.deals))
+        lines.append(self.say["score_line"].format(score=self.score(e.scores)) + until)
+        return lines
+
+    def verdict(self, outcome) -> str:
+        if outcome.winner is None:
+            return self.say["draw"]
+        if outcome.winner == 0:
+            return self.say["you_win"] if self.players == 3 else self.say["your_team_wins"]
+        return _won(self.words, outcome.winner, self.say["the_game"])
+
+    def game_over(self, e: GameOver) -> list[str]:
+        return [self.say["game_over"].format(verdict=self.verdict(e.outcome),
+                                             scores=" - ".join(map(str, e.outcome.scores)))]
+
+
+_FRENCH: dict[str, Any] = {
+    "of": "de {name}",
+    "caught": "  [signe] Vous avez surpris le signe {of} : {sign}",
+    "signs_to_you": "  [signe] {seat} vous fait signe : {sign}",
+    "deals": ("donnez", "donne"),
+    "dealer": "{sv} en premier{how}.",
+    "madame": " (Madame est sortie pour {whom})",
+    "madame_for": ("vous", "lui"),
+    "deal_head": "=== Donne {deal} : {sv}",
+    "three_at_a_time": ", trois cartes à la fois ===",
+    "hand": "Votre main : ",
+    "votes": ("votez", "vote"),
+    "vote": "{sv} {side} le chant.",
+    "for_against": ("pour", "contre"),
+    "no_chant": "Pas de chant : le talon reste caché.",
+    "chant_you": "Chant : vous recevez {codes} ; écartez-en 6.",
+    "chant_other": "Chant : {seat} reçoit 6 cartes du talon.",
+    "discard_you": "Vous écartez {card}.",
+    "discard_other": "{seat} écarte six cartes face cachée.",
+    "declarations": {
+        Declaration.PASS: ("passez", "passe"),
+        Declaration.MORDIENNE: ("annoncez la mordienne", "annonce la mordienne"),
+        Declaration.GIVE_UP: ("proposez d'abandonner la donne", "propose d'abandonner la donne"),
+    },
+    "answers": {True: ("acceptez", "accepte"), False: ("refusez", "refuse")},
+    "plays": ("jouez", "joue"),
+    "spoiled": "  Le pli {n} est pourri : cartes les plus fortes à égalité ; personne ne le gagne.",
+    "trick_yours": "  Le pli {n} est pour vous.",
+    "trick_to": "  Le pli {n} va à {seat}.",
+    "score4": "votre équipe {}, adversaires {}",
+    "deal_over": "--- Donne {deal} terminée. Plis : {won}.",
+    "score_line": "--- Score : {score}",
+    "target": " (partie en {target})",
+    "deals_played": " (après {played} donnes sur {deals})",
+    "draw": "Égalité.",
+    "you_win": "Vous gagnez la partie !",
+    "your_team_wins": "Votre équipe gagne la partie !",
+    "the_game": "la partie",
+    "game_over": "=== Partie terminée : {verdict} Score final {scores} ===",
+}
+
+_ITALIAN: dict[str, Any] = {
+    "of": "di {name}",
+    "caught": "  [segno] Hai colto il segno {of}: {sign}",
+    "signs_to_you": "  [segno] {seat} ti fa segno: {sign}",
+    "deals": ("dai", "dà"),
+    "dealer": "{sv} le carte per primo{how}.",
+    "madame": " (Madame è uscita per {whom})",
+    "madame_for": ("te", "lui"),
+    "deal_head": "=== Smazzata {deal}: {sv} le carte",
+    "three_at_a_time": ", tre alla volta ===",
+    "hand": "La tua mano: ",
+    "votes": ("voti", "vota"),
+    "vote": "{sv} {side} chant.",
+    "for_against": ("a favore del", "contro il"),
+    "no_chant": "Niente chant: il tallone resta coperto.",
+    "chant_you": "Chant: ricevi {codes}; scartane 6.",
+    "chant_other": "Chant: {seat} riceve 6 carte del tallone.",
+    "discard_you": "Scarti {card}.",
+    "discard_other": "{seat} scarta sei carte coperte.",
+    "declarations": {
+        Declaration.PASS: ("passi", "passa"),
+        Declaration.MORDIENNE: ("annunci la mordienne", "annuncia la mordienne"),
+        Declaration.GIVE_UP: ("proponi di abbandonare la smazzata", "propone di abbandonare la smazzata"),
+    },
+    "answers": {True: ("accetti", "accetta"), False: ("rifiuti", "rifiuta")},
+    "plays": ("giochi", "gioca"),
+    "spoiled": "  La presa {n} è marcia (pourri): carte più alte pari; nessuno la vince.",
+    "trick_yours": "  La presa {n} è tua.",
+    "trick_to": "  La presa {n} va a {seat}.",
+    "score4": "la tua squadra {}, avversari {}",
+    "deal_over": "--- Smazzata {deal} finita. Prese: {won}.",
+    "score_line": "--- Punteggio: {score}",
+    "target": " (partita a {target})",
+    "deals_played": " (dopo {played} smazzate su {deals})",
+    "draw": "Pareggio.",
+    "you_win": "Hai vinto la partita!",
+    "your_team_wins": "La tua squadra vince la partita!",
+    "the_game": "la partita",
+    "game_over": "=== Partita finita: {verdict} Punteggio finale {scores} ===",
+}
 
 
 class FrenchPhrases(_Localized):
     """The narration in French: the person is *vous*."""
 
-    language, you = "fr", "vous"
+    language, say = "fr", _FRENCH
 
-    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
-        """A sign the person saw: caught from an opponent, or made to them by their partner."""
-        sign = sign_text(event.signal, "fr") + words_text(event, "fr")
-        name = self.seat(seat)
-        if caught:
-            of = f"d'{name}" if name[0] in "AEIOUÉ" else f"de {name}"
-            return [f"  [signe] Vous avez surpris le signe {of} : {sign}"]
-        return [f"  [signe] {name} vous fait signe : {sign}"]
-
-    def _verb(self, seat: int, you: str, other: str) -> str:
-        return f"{self.seat(seat)} {you if seat == USER else other}"
-
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
-        how = f" (Madame est sortie pour {'vous' if e.dealer == USER else 'lui'})" if e.face_up else ""
-        return [f"{self._verb(e.dealer, 'donnez', 'donne')} en premier{how}."]
-
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
-        return [
-            "",
-            f"=== Donne {e.deal} : {self._verb(e.dealer, 'donnez', 'donne')}"
-            + (", trois cartes à la fois ===" if self.players == 4 else " ==="),
-            "Votre main : " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "fr"),
-        ]
-
-    def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{self._verb(e.seat, 'votez', 'vote')} {'pour' if e.agree else 'contre'} le chant."]
-
-    def chant_decided(self, e: ChantDecided) -> list[str]:
-        return [] if e.played else ["Pas de chant : le talon reste caché."]
-
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
-        return [
-            f"Chant : vous recevez {self.codes(cards)} ; écartez-en 6." if s == USER
-            else f"Chant : {self.seat(s)} reçoit 6 cartes du talon."
-            for s, cards in zip(e.receivers, e.received, strict=False)
-        ]
-
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
-        if e.seat == USER:
-            return [f"Vous écartez {e.card.value}."]
-        return [f"{self.seat(e.seat)} écarte six cartes face cachée."] if e.number == 1 else []
-
-    def declared(self, e: Declared) -> list[str]:
-        you, other = {
-            Declaration.PASS: ("passez", "passe"),
-            Declaration.MORDIENNE: ("annoncez la mordienne", "annonce la mordienne"),
-            Declaration.GIVE_UP: ("proposez d'abandonner la donne", "propose d'abandonner la donne"),
-        }[e.declaration]
-        return [f"{self._verb(e.seat, you, other)}."]
-
-    def answered(self, e: Answered) -> list[str]:
-        return [f"{self._verb(e.seat, *(('acceptez', 'accepte') if e.accept else ('refusez', 'refuse')))}."]
-
-    def card_played(self, e: CardPlayed) -> list[str]:
-        verb = "jouez" if e.seat == USER else "joue"
-        return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
-
-    def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.winner is None:  # spoiled
-            return [f"  Le pli {e.trick.number} est pourri : cartes les plus fortes à égalité ; personne ne le gagne."]
-        if e.winner == USER:
-            return [f"  Le pli {e.trick.number} est pour vous."]
-        return [f"  Le pli {e.trick.number} va à {self.seat(e.winner)}."]
-
-    def score(self, scores) -> str:
-        if self.players == 4:
-            return f"votre équipe {scores[0]}, adversaires {scores[1]}"
-        return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
-
-    def deal_scored(self, e: DealScored) -> list[str]:
-        result = e.result
-        lines = [""]
-        if result.end is DealEnd.PLAYED:
-            won = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(result.tricks_won))
-            lines.append(f"--- Donne {result.deal} terminée. Plis : {won}.")
-        lines.append(f"--- {self.summary(result)}")
-        lines.append(f"--- Score : {self.score(e.scores)}"
-                     + (f" (partie en {e.target})" if e.target else f" (après {e.deals_played} donnes sur {e.deals})"))
-        return lines
-
-    def verdict(self, outcome) -> str:
-        if outcome.winner is None:
-            return "Égalité."
-        if outcome.winner == 0:
-            return "Vous gagnez la partie !" if self.players == 3 else "Votre équipe gagne la partie !"
-        return self.won(outcome.winner, "la partie")
-
-    def game_over(self, e: GameOver) -> list[str]:
-        return [f"=== Partie terminée : {self.verdict(e.outcome)} "
-                f"Score final {' - '.join(map(str, e.outcome.scores))} ==="]
+    def of(self, name: str) -> str:
+        """``d'Ouest``, ``de Nord``: French elides before a vowel."""
+        return f"d'{name}" if name[0] in "AEIOUÉ" else f"de {name}"
 
 
 class ItalianPhrases(_Localized):
     """The narration in Italian: the person is *tu*; card names French first, then Italian."""
 
-    language, you = "it", "tu"
-
-    def sign_seen(self, seat: int, caught: bool, event) -> list[str]:
-        """A sign the person saw: caught from an opponent, or made to them by their partner."""
-        sign = sign_text(event.signal, "it") + words_text(event, "it")
-        if caught:
-            return [f"  [segno] Hai colto il segno di {self.seat(seat)}: {sign}"]
-        return [f"  [segno] {self.seat(seat)} ti fa segno: {sign}"]
-
-    def _verb(self, seat: int, you: str, other: str) -> str:
-        return f"{self.seat(seat)} {you if seat == USER else other}"
-
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
-        how = f" (Madame è uscita per {'te' if e.dealer == USER else 'lui'})" if e.face_up else ""
-        return [f"{self._verb(e.dealer, 'dai', 'dà')} le carte per primo{how}."]
-
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
-        return [
-            "",
-            f"=== Smazzata {e.deal}: {self._verb(e.dealer, 'dai', 'dà')} le carte"
-            + (", tre alla volta ===" if self.players == 4 else " ==="),
-            "La tua mano: " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "it"),
-        ]
-
-    def chant_voted(self, e: ChantVoted) -> list[str]:
-        return [f"{self._verb(e.seat, 'voti', 'vota')} {'a favore del' if e.agree else 'contro il'} chant."]
-
-    def chant_decided(self, e: ChantDecided) -> list[str]:
-        return [] if e.played else ["Niente chant: il tallone resta coperto."]
-
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
-        return [
-            f"Chant: ricevi {self.codes(cards)}; scartane 6." if s == USER
-            else f"Chant: {self.seat(s)} riceve 6 carte del tallone."
-            for s, cards in zip(e.receivers, e.received, strict=False)
-        ]
-
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
-        if e.seat == USER:
-            return [f"Scarti {e.card.value}."]
-        return [f"{self.seat(e.seat)} scarta sei carte coperte."] if e.number == 1 else []
-
-    def declared(self, e: Declared) -> list[str]:
-        you, other = {
-            Declaration.PASS: ("passi", "passa"),
-            Declaration.MORDIENNE: ("annunci la mordienne", "annuncia la mordienne"),
-            Declaration.GIVE_UP: ("proponi di abbandonare la smazzata", "propone di abbandonare la smazzata"),
-        }[e.declaration]
-        return [f"{self._verb(e.seat, you, other)}."]
-
-    def answered(self, e: Answered) -> list[str]:
-        return [f"{self._verb(e.seat, *(('accetti', 'accetta') if e.accept else ('rifiuti', 'rifiuta')))}."]
-
-    def card_played(self, e: CardPlayed) -> list[str]:
-        verb = "giochi" if e.seat == USER else "gioca"
-        return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
-
-    def trick_ended(self, e: TrickEnded) -> list[str]:
-        if e.winner is None:  # spoiled
-            return [f"  La presa {e.trick.number} è marcia (pourri): carte più alte pari; nessuno la vince."]
-        if e.winner == USER:
-            return [f"  La presa {e.trick.number} è tua."]
-        return [f"  La presa {e.trick.number} va a {self.seat(e.winner)}."]
-
-    def score(self, scores) -> str:
-        if self.players == 4:
-            return f"la tua squadra {scores[0]}, avversari {scores[1]}"
-        return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
-
-    def deal_scored(self, e: DealScored) -> list[str]:
-        result = e.result
-        lines = [""]
-        if result.end is DealEnd.PLAYED:
-            won = ", ".join(f"{self.seat(s)} {n}" for s, n in enumerate(result.tricks_won))
-            lines.append(f"--- Smazzata {result.deal} finita. Prese: {won}.")
-        lines.append(f"--- {self.summary(result)}")
-        lines.append(f"--- Punteggio: {self.score(e.scores)}"
-                     + (f" (partita a {e.target})" if e.target else f" (dopo {e.deals_played} smazzate su {e.deals})"))
-        return lines
-
-    def verdict(self, outcome) -> str:
-        if outcome.winner is None:
-            return "Pareggio."
-        if outcome.winner == 0:
-            return "Hai vinto la partita!" if self.players == 3 else "La tua squadra vince la partita!"
-        return self.won(outcome.winner, "la partita")
-
-    def game_over(self, e: GameOver) -> list[str]:
-        return [f"=== Partita finita: {self.verdict(e.outcome)} "
-                f"Punteggio finale {' - '.join(map(str, e.outcome.scores))} ==="]
+    language, say = "it", _ITALIAN
 
 
 Narrator = TerminalPhrases | FrenchPhrases | ItalianPhrases

@@ -111,8 +111,29 @@ def honest_signals(hand: Iterable[Card]) -> tuple[Signal, ...]:
 
 # -- events ---------------------------------------------------------------------------------------
 
+class _ReadsMade:
+    """What a sign says, read through its :class:`MadeSign` (``made``): for the table's events and
+    the signs a seat knows of, which both carry one."""
+
+    __slots__ = ()
+    made: MadeSign
+
+    @property
+    def signal(self) -> Signal:
+        return self.made.signal
+
+    @property
+    def sign(self) -> Sign:
+        return self.made.signal.sign
+
+    @property
+    def gesture(self) -> Gesture | None:
+        """The gesture actually made (the camera's), or the convention's for a button or a bot."""
+        return self.made.gesture
+
+
 @dataclass(frozen=True, slots=True)
-class SignEvent:
+class SignEvent(_ReadsMade):
     """One sign made at the table, as the table knows it.
 
     ``made`` is the sign as its maker made it (gesture, count, side, confidence, camera times).
@@ -135,19 +156,6 @@ class SignEvent:
     announcements: tuple[Announcement, ...] = ()
     at: float | None = None
 
-    @property
-    def signal(self) -> Signal:
-        return self.made.signal
-
-    @property
-    def sign(self) -> Sign:
-        return self.made.signal.sign
-
-    @property
-    def gesture(self) -> Gesture | None:
-        """The gesture actually made (the camera's), or the convention's for a button or a bot."""
-        return self.made.gesture
-
     def caught_also_by(self, seat: int) -> SignEvent:
         """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
         from dataclasses import replace
@@ -166,7 +174,7 @@ class SignEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class SeenSign:
+class SeenSign(_ReadsMade):
     """A sign as one seat knows it: no truth flag, and the opponents' catches only for own signs
     (a player notices an opponent looking at them, not what the opponent made of it).
 
@@ -181,18 +189,6 @@ class SeenSign:
     moment: int | None = None
     announcements: tuple[Announcement, ...] = ()
     trick: int = 0
-
-    @property
-    def signal(self) -> Signal:
-        return self.made.signal
-
-    @property
-    def sign(self) -> Sign:
-        return self.made.signal.sign
-
-    @property
-    def gesture(self) -> Gesture | None:
-        return self.made.gesture
 
     @property
     def confidence(self) -> float | None:

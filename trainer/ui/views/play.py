@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import random
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -698,15 +699,21 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
 
 # -- the person's decisions ----------------------------------------------------------------------
 
-def _act(action) -> None:
-    session = _game()
+def _give(session: GameSession, give: Callable[[], object], refused: str) -> None:
+    """Give the table an input: once taken the page's last refusal goes and the game is saved; a
+    refusal is said (``refused``, and the table's reason)."""
     try:
-        session.act(action)
+        give()
     except ValueError as error:
-        _say_error(session, f"Not allowed now: {error}.")
+        _say_error(session, f"{refused}: {error}.")
         return
     _page().refusal = None
     _autosave(session)
+
+
+def _act(action) -> None:
+    session = _game()
+    _give(session, lambda: session.act(action), "Not allowed now")
 
 
 def _next() -> None:
@@ -894,13 +901,7 @@ def _announce(step: Step) -> None:
     if unheld and not session.table.lying_allowed:
         _say_error(session, talk.announcement_refusal_text(last.signal, unheld, settings.language))
         return
-    try:
-        session.announce(words)
-    except ValueError as error:
-        _say_error(session, f"Not said: {error}.")
-        return
-    _page().refusal = None
-    _autosave(session)
+    _give(session, lambda: session.announce(words), "Not said")
 
 
 def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
