@@ -62,7 +62,8 @@ def test_a_declined_mordienne_names_who_answered_for_which_team_in_each_language
     assert words_for("it", 4).deal_result(declined).startswith(
         "Ovest ha annunciato la mordienne; Nord ha rifiutato per la tua squadra (non ti è stato chiesto")
     mine = _result(DealEnd.GIVEN_UP, winner=None, won=(0, 0, 0, 0), points=(0, 1), declared_by=0)
-    assert words_for("fr", 4).deal_result(mine).startswith("Vous avez abandonné la donne ; Ouest a accepté pour les adversaires.")
+    assert words_for("fr", 4).deal_result(mine).startswith(
+        "Vous avez abandonné la donne ; Ouest a accepté pour les adversaires.")
 
 
 _ENGLISH = re.compile(r"\b(the|and|you|your|team|trick|tricks|deal|took|first|scores?|nobody|opponents|"

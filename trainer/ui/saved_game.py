@@ -17,6 +17,7 @@ from typing import Any
 
 from trainer.bots.table_setup import TABLE_SIZES, TableSettings, playable_bots
 from trainer.rules.actions import Action, format_action, parse_action
+from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture, Side
 from trainer.signals.relative import Announcement, format_message, parse
 from trainer.signals.signs import MadeSign, Sign, Signal
@@ -131,9 +132,9 @@ def _camera_fields_ok(item: dict[str, Any]) -> bool:
     )
 
 
-def made_from_input(item: dict[str, Any], convention: Any = None) -> MadeSign:
+def made_from_input(item: dict[str, Any], convention: Convention | None = None) -> MadeSign:
     """Read back :func:`sign_input`: a saved sign without camera keys is a button's, given the
-    gesture of ``convention`` (a :class:`~trainer.signals.conventions.Convention`; None: no gesture)."""
+    gesture of ``convention`` (None: no gesture)."""
     signal = Signal(Sign(item["sign"]), int(item.get("count", 1)))
     if "confidence" not in item:
         return MadeSign(signal) if convention is None else convention.made(signal)
@@ -155,7 +156,7 @@ def _shape_ok(item: dict[str, Any], version: int, timed: bool) -> bool:
     )
 
 
-def input_from_json(n: int, raw: Any, *, version: int, timed: bool, convention: Any = None) -> Input:
+def input_from_json(n: int, raw: Any, *, version: int, timed: bool, convention: Convention | None = None) -> Input:
     """Saved input number ``n`` as a typed value; :class:`SavedGameError` naming it otherwise."""
     shown = str(raw)[:80]
     # A timed game's input carries its moment ("t"; a camera sign also its onset, "at").
@@ -202,8 +203,6 @@ class SavedGame:
         timed = data.get("timed", False)
         if not isinstance(timed, bool):
             raise SavedGameError(f"its 'timed' {timed!r} is not true or false")
-        from trainer.signals.conventions import Convention
-
         try:
             convention = Convention.named(settings.convention)
         except ValueError as error:
