@@ -115,8 +115,8 @@ def test_catch_statistics_follow_the_vigilance() -> None:
 
 
 def test_discreet_signs_wait_for_the_next_sign_point_and_are_caught_less() -> None:
-    from trainer.bots.signing import SignPolicy
     from trainer.bots.heuristic import HeuristicBot
+    from trainer.bots.signing import SignPolicy
 
     rates = {}
     for policy_discreet in (False, True):

@@ -91,7 +91,8 @@ def test_lies_are_refused_unless_allowed() -> None:
 
 def test_event_carries_the_conventions_gesture_and_resolved_announcements() -> None:
     log = SignLog(players=4, vigilance=Vigilance(0.0))
-    event = log.make(0, log.convention.made(Signal(Sign.AS, 2)), HAND, random.Random(0), announcements=parse("en dessous"))
+    event = log.make(0, log.convention.made(Signal(Sign.AS, 2)), HAND, random.Random(0),
+                     announcements=parse("en dessous"))
     assert event.gesture is Gesture.MOUTH_OPEN
     assert event.levels == (Card.ROI_BATONS.level,)
     assert log.seen_by(2)[0].levels == (Card.ROI_BATONS.level,)

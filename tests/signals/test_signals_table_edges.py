@@ -117,7 +117,8 @@ def test_the_log_records_what_was_made_and_who_saw_it():
     seen = log.seen_by(1)
     assert [(s.seat, s.signal, s.moment) for s in seen] == [(0, Signal(Sign.MONSIEUR), 0), (3, Signal(Sign.AS), 2)]
     assert seen[1].levels == (10,)
-    alone = SignLog(players=3, vigilance=Vigilance(0.0)).make(2, CLASSIC.made(Signal(Sign.VACHE)), hand("2C"), random.Random(0))
+    alone = SignLog(players=3, vigilance=Vigilance(0.0)).make(2, CLASSIC.made(Signal(Sign.VACHE)), hand("2C"),
+                                                              random.Random(0))
     assert alone.seen_by == (2,)
 
 

@@ -27,7 +27,8 @@ def _whole_game(seed: int, *, partner: str = "heuristic") -> GameSession:
             signed.add(view.deal_number)
             for signal in honest_signals(view.hand)[:1]:
                 session.sign(session.table.made(signal))
-        actions = [a for a in view.legal_actions if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]
+        actions = [a for a in view.legal_actions if not (isinstance(a,
+                                                                    Declare) and a.declaration is not Declaration.PASS)]
         session.act(actions[-1])
     return session
 
@@ -73,7 +74,8 @@ def test_saves_resume_exactly_and_version_1_still_resumes():
         else:
             replay.sign(replay.table.made(Signal(Sign(item["sign"]), item.get("count", 1))))
     assert len(v2) < len(data["inputs"]), "no deal ended with the person to play first"
-    assert GameSession.from_json(dict(data, version=2, inputs=v2)).table.game.state_key() == session.table.game.state_key()
+    assert GameSession.from_json(dict(data, version=2,
+                                      inputs=v2)).table.game.state_key() == session.table.game.state_key()
     # A version-1 save: the same inputs without the "next" items, signs made while it was the
     # person's turn (the game above signs only then).
     old = dict(data, version=1, inputs=[item for item in data["inputs"] if "next" not in item])

@@ -40,7 +40,8 @@ def test_signs_to_show_are_those_not_yet_over():
 
 
 def _person_sign_caught(seed: int):
-    table = Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=seed, vigilance=Vigilance(0.5), timed=True)
+    table = Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=seed, vigilance=Vigilance(0.5),
+                         timed=True)
     table.step()
     honest = honest_signals(table.game.hand(0))
     signal = honest[0] if honest else Signal(Sign.MORDIENNE)
