@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from trainer.bots.table_setup import seat_names
+from trainer.bots.table_setup import seat_names, team_names
 from trainer.narration import FrenchPhrases, ItalianPhrases, deal_summary
 from trainer.narration.words import TableWords, WordsError, answerer_of, words_for
 from trainer.rules.game import Contract, DealEnd, DealResult
@@ -25,7 +25,9 @@ def _result(end: DealEnd, *, winner: int | None = 1, won=(2, 4, 1, 2), points=(0
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_the_english_compass_is_the_table_setups_and_every_seat_has_a_name_in_every_language(players):
-    assert tuple(words_for("en", players).compass(s) for s in range(players)) == seat_names(players)
+    english = words_for("en", players)
+    assert tuple(english.compass(s) for s in range(players)) == seat_names(players)
+    assert tuple(english.team(t) for t in range(english.rules.team_count)) == team_names(players)
     for language in ("fr", "it"):
         names = [words_for(language, players).compass(s) for s in range(players)]
         assert len(set(names)) == players and names[1] != seat_names(players)[1]  # Ouest, Ovest: not "West"

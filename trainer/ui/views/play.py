@@ -25,7 +25,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
+from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings
+from trainer.narration.words import words_for
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
@@ -58,11 +59,20 @@ def seat_label(seat: int, players: int = 4) -> str:
     """The seat's name under its avatar: the partner marked (``North — your partner``)."""
     if players == 4:
         return SEAT_NAMES[seat]
-    name = seat_names(players)[seat]
+    words = words_for("en", players)
+    name = words.compass(seat)
     if seat == HUMAN_SEAT:
         return f"You ({name})"
-    return f"{name} — your partner" if seat == partner_seat(players) else name
+    return f"{name} — your partner" if words.is_partner(seat) else name
 TURN_COLOUR = "#f9a825"
+
+
+def _team_names(players: int) -> tuple[str, ...]:
+    """The teams as the score line names them: ``your team`` / ``opponents`` at four."""
+    if players == 4:
+        return ("your team", "opponents")
+    words = words_for("en", players)
+    return tuple(words.team(t) for t in range(words.rules.team_count))
 
 
 def _session() -> GameSession | None:
@@ -595,7 +605,7 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
     rows = talk.score_sheet(view.results, n)
     if not rows:
         return
-    teams = ("your team", "opponents") if n == 4 else team_names(n)
+    teams = _team_names(n)
     # A static table: its cells wrap, so six seats' tricks and three teams fit the page's width
     # (a data grid keeps each cell on one line and scrolls sideways).
     with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
@@ -923,7 +933,7 @@ def _scores(view, deal: int) -> None:
     target = (f" (game to {view.target})" if view.target
               else f" ({view.deals_played} of {view.ruleset.deals} deals played)")
     n = view.players
-    teams = ("your team", "opponents") if n == 4 else team_names(n)
+    teams = _team_names(n)
     scores = " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores, strict=False))
     dealer = f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else ""
     st.markdown(f"**Score{target}:** {scores} · deal {deal}{dealer}")
