@@ -26,7 +26,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "trainer.bots": ("trainer.rules", "trainer.signals", "trainer.bots"),
     "trainer.deck": ("trainer.rules", "trainer.signals", "trainer.deck"),
     "trainer.quiz": ("trainer.rules", "trainer.signals", "trainer.deck", "trainer.storage", "trainer.quiz"),
-    "trainer.narration": ("trainer.rules", "trainer.signals", "trainer.bots"),
+    "trainer.narration": ("trainer.rules", "trainer.signals", "trainer.bots", "trainer.narration"),
     "trainer.terminal": ("trainer.rules", "trainer.signals", "trainer.bots", "trainer.storage", "trainer.narration"),
     "trainer.lab": ("trainer",),
     "trainer.ui": ("trainer",),

@@ -58,8 +58,8 @@ from trainer.narration import (  # noqa: F401  (the narration moved there; its n
     USER,
     TerminalPhrases,
     card_label,
-    hand_words,
     deal_summary,
+    hand_words,
     outcome_verdict,
     phrases_for,
     score_text,
@@ -68,7 +68,6 @@ from trainer.narration import (  # noqa: F401  (the narration moved there; its n
 from trainer.narration import levels_text as _levels_text
 from trainer.narration import sign_text as _sign_text
 from trainer.rules.events import narrate
-
 
 
 def add_commands(subparsers) -> None:
@@ -89,7 +88,8 @@ def add_commands(subparsers) -> None:
     play.add_argument("--convention", default="classic", choices=tuple(CONVENTIONS),
                       help="which sign convention the table uses (default classic)")
     play.add_argument("--partner", default=None, choices=playable_bots(), help="your partner's bot (default heuristic)")
-    play.add_argument("--opponents", default=None, choices=playable_bots(), help="the opponents' bot (default heuristic)")
+    play.add_argument("--opponents", default=None, choices=playable_bots(),
+                      help="the opponents' bot (default heuristic)")
     play.add_argument("--bot", default=None, help="bot for every other seat (partner and opponents)")
     play.add_argument("--save", metavar="FILE", default=None,
                       help="save the game as JSON when it ends or you leave (resume it with --resume FILE)")
@@ -146,7 +146,8 @@ def load_for_resume(path: str) -> tuple[Game, TableSettings]:
     try:
         game = game_from_json(data)
     except ValueError as error:
-        raise ResumeError(f"cannot resume: {path} is not a game this version can replay ({error}); {untouched}") from None
+        raise ResumeError(f"cannot resume: {path} is not a game this version can replay ({error}); "
+                          f"{untouched}") from None
     try:
         settings = TableSettings.from_json(table if isinstance(table, dict) else {})
         preset = game.ruleset.name if game.ruleset.name in PRESETS else settings.preset
@@ -199,13 +200,14 @@ def _make_sign(table: Table, text: str, out: TextIO) -> None:
               "table tell the truth. Sign a card you hold (or start the game with --lies to bluff).", file=out)
         return
     try:
-        event = table.submit_sign(USER, signal)
+        event = table.submit_sign(USER, table.made(signal))
     except ValueError as error:
         print(f"Cannot make that sign: {error}.", file=out)
         return
     caught = [seat_name(s, table.players) for s in event.caught_by]
     print(f"You sign {_sign_text(signal)} to your partner."
-          + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."), file=out)
+          + (f" Caught by {' and '.join(caught)}: they know it too!" if caught else " No opponent caught it."),
+          file=out)
 
 
 def _announce(table, text: str, out: TextIO) -> None:
@@ -247,7 +249,7 @@ def _announce(table, text: str, out: TextIO) -> None:
           f"(after {_sign_text(event.signal)}: {_levels_text(event.levels[-len(announcements):])}).", file=out)
 
 
-def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int):
+def _make_table(settings: TableSettings, ruleset: Ruleset, seed: int | str):
     """The bots' Table for these settings (its ruleset: the preset's, or a resumed game's own)."""
     return settings.table(seed, ruleset=ruleset), settings
 
@@ -263,30 +265,25 @@ def _settings_for(ruleset: Ruleset, bot_name: str | None) -> TableSettings:
 
 
 class _Narrator:
-    """Tells the user what happened since the last look, showing only what seat 0 may see.
+    """Tells the user what happened since the last look, showing only what seat 0 may see: the
+    table's new events (``Table.events``, several actions' worth when the bots played on) and the
+    signs that seat saw."""
 
-    It follows the table's game on a shadow game of its own, applying each new action there and
-    telling the events that returns (the table's game may be several actions ahead)."""
-
-    def __init__(self, table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
+    def __init__(self, table: Table, out: TextIO, *, resumed: bool = False, language: str = "en") -> None:
         self.table = table
         self.out = out
         self.phrases = phrases_for(language, table.players)
-        if resumed:  # tell only what happens from now on
-            self.shadow = table.game.copy()
-            self.shadow.auto_chance = False
-        else:
-            self.shadow = Game(table.game.ruleset, table.game.seed, auto_chance=False)
+        self.told = len(table.events) if resumed else 0  # resumed: tell only what happens from now on
         self.seen_signs = 0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
     def catch_up(self) -> None:
-        game = self.table.game
-        for action in game.history[len(self.shadow.history):]:
-            for line in narrate(self.shadow.apply(action), self.phrases):
-                self.say(line)
+        events = self.table.events
+        for line in narrate(events[self.told:], self.phrases):
+            self.say(line)
+        self.told = len(events)
         signs = self.table.visible_signs(USER, all_deals=True)
         for t in signs[self.seen_signs:]:
             event = t.event
@@ -342,7 +339,7 @@ def _prompt(view, out: TextIO) -> list[tuple[str, object]]:
         asked = "announces mordienne" if what is Declaration.MORDIENNE else "offers to give the deal up"
         print("Your hand: " + hand_words(hand, "en"), file=out)
         options = [("accept (y)", Answer(True)), ("refuse (n)", Answer(False))]
-        title = f"{seat_name(seat, view.players)} {asked}. Your answer:"
+        title = f"{'Somebody' if seat is None else seat_name(seat, view.players)} {asked}. Your answer:"
     print(title, file=out)
     for number, (label, _) in enumerate(options, start=1):
         print(f"  {number:>2}. {label}", file=out)
@@ -380,7 +377,7 @@ def _read_choice(text: str, options: list[tuple[str, object]]):
 
 
 def play(
-    ruleset: Ruleset, seed: int, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
+    ruleset: Ruleset, seed: int | str, bot_name: str | None, stdin: TextIO, out: TextIO, *, save: str | None = None,
     resume: Game | None = None, settings: TableSettings | None = None, language: str = "en",
 ) -> int:
     """Run a game (or go on with ``resume``, a loaded game); returns the exit code (0, also when the
@@ -422,28 +419,15 @@ def _introduce(settings: TableSettings, out: TextIO) -> None:
               "q to quit.", file=out)
 
 
-def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, out: TextIO,
+def _play(ruleset: Ruleset, seed: int | str, settings: TableSettings, stdin: TextIO, out: TextIO,
           resume: Game | None = None, language: str = "en"):
     table, _ = _make_table(settings, ruleset, seed)
     if resume is not None:
         # The bots read the game (and the signs recorded in it) through their views; the table
         # starts its sign bookkeeping afresh at the resumed deal.
-        table.game = resume
+        table.resume(resume)
     narrator = _Narrator(table, out, resumed=resume is not None, language=language)
-    n = settings.players
-    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
-          + (f" (partner {settings.partner})" if settings.partner_seat is not None and settings.partner != settings.opponents else "")
-          + ".", file=out)
-    print(f"Table: {settings.summary()}.", file=out)
-    if resume is not None:
-        game = resume
-        score = (f"your team {game.scores[0]} - opponents {game.scores[1]}" if n == 4
-                 else score_text(game.scores, n))
-        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score {score}, "
-              f"{len(game.history)} moves so far.", file=out)
-        if game.is_over:
-            outcome = game.outcome
-            print(f"This game is already over: final score {' - '.join(map(str, outcome.scores))}.", file=out)
+    _opening(ruleset, seed, settings, resume, out)
     _introduce(settings, out)
     game = table.game
     try:
@@ -455,44 +439,70 @@ def _play(ruleset: Ruleset, seed: int, settings: TableSettings, stdin: TextIO, o
             seat = table.human_to_act
             if seat is None:  # a bot table with nobody to act would loop: guard it
                 return table, 0
-            view = game.view(seat)
-            options = _prompt(view, out)
-            while True:
-                print("> ", end="", file=out, flush=True)
-                line = stdin.readline()
-                if not line:
-                    print("\nEnd of input: leaving the game.", file=out)
-                    return table, 0
-                text = line.strip()
-                if text.lower() in ("q", "quit", "exit"):
-                    raise _Quit
-                if text in ("?", "h", "help"):
-                    print("Type the number of your choice, or a card code like 3D / rb (value "
-                          "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit. "
-                          "Sign to your partner with s NAME [count], e.g. 's borgne' or 's as 2' "
-                          f"({', '.join(_sign_names())}); then tell more cards aloud with a WORDS, "
-                          "e.g. 'a en dessous' or 'a après au-dessus' (au-dessus, au-dessous, "
-                          "au-dessus de là-dessus, en dessous de là-dessous).", file=out)
-                    continue
-                if text.lower() == "s" or text.lower().startswith("s "):
-                    _make_sign(table, text, out)
-                    narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
-                    continue
-                if text.lower() == "a" or text.lower().startswith("a "):
-                    _announce(table, text, out)
-                    narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
-                    continue
-                action = _read_choice(text, options) if text else None
-                if action is None:
-                    print(f"'{text}' is not one of the choices: type 1-{len(options)} or a code shown.", file=out)
-                    continue
-                try:
-                    table.submit(seat, action)
-                except RulesError as error:
-                    print(f"Not allowed: {error}", file=out)
-                    continue
-                break
+            if not _person_acts(table, seat, narrator, stdin, out):
+                return table, 0
             narrator.catch_up()
     except _Quit:
         print("You leave the table.", file=out)
         return table, 0
+
+
+def _opening(ruleset: Ruleset, seed: int | str, settings: TableSettings, resume: Game | None, out: TextIO) -> None:
+    """The game's settings, and where a resumed game stands."""
+    n = settings.players
+    print(f"Aluette — preset {ruleset.name}, seed {seed}, bots: {settings.opponents}"
+          + (f" (partner {settings.partner})"
+             if settings.partner_seat is not None and settings.partner != settings.opponents else "")
+          + ".", file=out)
+    print(f"Table: {settings.summary()}.", file=out)
+    if resume is not None:
+        game = resume
+        score = (f"your team {game.scores[0]} - opponents {game.scores[1]}" if n == 4
+                 else score_text(game.scores, n))
+        print(f"Resumed: deal {game.deal_number}, {len(game.tricks)} trick(s) played in it, score {score}, "
+              f"{len(game.history)} moves so far.", file=out)
+        outcome = game.outcome
+        if outcome is not None:  # the game is over
+            print(f"This game is already over: final score {' - '.join(map(str, outcome.scores))}.", file=out)
+
+
+def _person_acts(table: Table, seat: int, narrator: _Narrator, stdin: TextIO, out: TextIO) -> bool:
+    """Read the person's lines until one is a legal action, and submit it (signs and words told
+    aloud are made on the way); False at the end of input."""
+    view = table.game.view(seat)
+    options = _prompt(view, out)
+    while True:
+        print("> ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line:
+            print("\nEnd of input: leaving the game.", file=out)
+            return False
+        text = line.strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise _Quit
+        if text in ("?", "h", "help"):
+            print("Type the number of your choice, or a card code like 3D / rb (value "
+                  "A 2-9 V C R, suit D C B E), y/n, p/m/g, q to quit. "
+                  "Sign to your partner with s NAME [count], e.g. 's borgne' or 's as 2' "
+                  f"({', '.join(_sign_names())}); then tell more cards aloud with a WORDS, "
+                  "e.g. 'a en dessous' or 'a après au-dessus' (au-dessus, au-dessous, "
+                  "au-dessus de là-dessus, en dessous de là-dessous).", file=out)
+            continue
+        if text.lower() == "s" or text.lower().startswith("s "):
+            _make_sign(table, text, out)
+            narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
+            continue
+        if text.lower() == "a" or text.lower().startswith("a "):
+            _announce(table, text, out)
+            narrator.seen_signs = len(table.visible_signs(USER, all_deals=True))
+            continue
+        action = _read_choice(text, options) if text else None
+        if action is None:
+            print(f"'{text}' is not one of the choices: type 1-{len(options)} or a code shown.", file=out)
+            continue
+        try:
+            table.submit(seat, action)
+        except RulesError as error:
+            print(f"Not allowed: {error}", file=out)
+            continue
+        return True

@@ -136,7 +136,7 @@ def test_give_up_when_both_partners_are_weak_and_accept_the_offer() -> None:
     table = Table([None, None, None, None], ruleset=Ruleset.preset("vendee", chant_allowed=False), seed=1)
     # Replace the seeded game with a built deal.
     table.game = _game_with_hands(WEAK, partner_weak, table.ruleset)
-    table.submit_sign(2, Signal(Sign.MISERE))
+    table.submit_sign(2, table.made(Signal(Sign.MISERE)))
     bot = HeuristicBot()
     view = table.view(0)
     assert view.phase is Phase.DECLARE and view.to_move == 0

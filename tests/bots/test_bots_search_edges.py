@@ -152,8 +152,8 @@ def test_words_told_aloud_join_the_last_sign_of_that_seat_this_deal():
     table = next(t for seed in range(200)
                  if fits(t := Table([None, None, HeuristicBot(), HeuristicBot()],
                                     ruleset=Ruleset.preset("vendee"), seed=seed)))
-    table.submit_sign(0, Signal(Sign.AS, 1))
-    table.submit_sign(1, Signal(Sign.AS, sum(c in ACES for c in table.game.hand(1))))
+    table.submit_sign(0, table.made(Signal(Sign.AS, 1)))
+    table.submit_sign(1, table.made(Signal(Sign.AS, sum(c in ACES for c in table.game.hand(1)))))
     event = table.announce(0, parse("au-dessous"))
     assert (event.seat, event.sign, [a.french for a in event.announcements]) == (0, Sign.AS, ["au-dessous"])
     mine = [t.event for t in table.history if t.event.seat == 0]

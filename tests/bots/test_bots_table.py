@@ -91,14 +91,14 @@ def test_human_signs_from_the_camera_go_through_the_convention() -> None:
         pytest.skip("seed gives seat 0 nothing to sign")
     with pytest.raises(SignalError, match="no sign"):
         table.submit_sign(0, MadeSign(Signal(Sign.MONSIEUR), Gesture.LOOK_UP))  # classic: brows_up for Monsieur
-    event = table.submit_sign(0, truthful[0])
+    event = table.submit_sign(0, table.made(truthful[0]))
     assert event.caught_by == (1, 3)  # a hawk-eyed table catches everything
     assert [c.by for c in table.catches()] == [1, 3]
     received = signs_this_deal(table.view(2))
     assert received[-1].signal == truthful[0]
     bad = next(s for s in (Signal(Sign.MONSIEUR), Signal(Sign.MADAME)) if s.sign.cards[0] not in hand)
     with pytest.raises(SignalError, match="truthful"):
-        table.submit_sign(0, bad)
+        table.submit_sign(0, table.made(bad))
 
 
 def test_catch_statistics_follow_the_vigilance() -> None:
@@ -115,8 +115,8 @@ def test_catch_statistics_follow_the_vigilance() -> None:
 
 
 def test_discreet_signs_wait_for_the_next_sign_point_and_are_caught_less() -> None:
-    from trainer.bots.signing import SignPolicy
     from trainer.bots.heuristic import HeuristicBot
+    from trainer.bots.signing import SignPolicy
 
     rates = {}
     for policy_discreet in (False, True):

@@ -71,7 +71,7 @@ def test_at_six_the_partner_facing_reads_the_persons_sign_and_the_coach_follows_
         honest = [s for s in honest_signals(session.table.game.hand(0)) if s.sign.cards]
         if honest:
             break
-    event = session.sign(honest[0])
+    event = session.sign(session.table.made(honest[0]))
     assert 3 in event.seen_by and event.seen_by[:1] == (0,)
     before = len(session.moves)  # the partner may have played already, before the sign
     while not any(m.seat == 3 for m in session.moves[before:]):

@@ -83,7 +83,7 @@ def test_a_persons_sign_is_timed_from_its_own_moment():
     table = _person_table()
     table.step()
     honest = honest_signals(table.game.hand(0))
-    signal = honest[0] if honest else Signal(Sign.MORDIENNE)
+    signal = table.made(honest[0] if honest else Signal(Sign.MORDIENNE))
     watch = table.watch
     # A moment when an opponent looks, and one when nobody does: the eyes decide, not a flag.
     looked = next(t / 4 for t in range(4, 4000) if watch.looking_at(0, t / 4))

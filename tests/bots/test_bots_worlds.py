@@ -35,7 +35,7 @@ def _table_with_signs(seed: int, lying: bool = False) -> Table:
 
     for seat in (1, 2):
         for signal in honest_signals(table.game.hand(seat)):
-            table.submit_sign(seat, signal)
+            table.submit_sign(seat, table.made(signal))
     return table
 
 
@@ -153,7 +153,7 @@ def test_relative_announcements_become_constraints() -> None:
 
     # Seat 2 shows one ace and says "en dessous" (a king) and "au-dessus de là-dessus" (Deux de chêne).
     table = Table([None] * 4, ruleset=RULES, seed=0, vigilance=Vigilance(0.0), lying_allowed=True)
-    table.submit_sign(2, Signal(Sign.AS, 1), announcements=parse("en dessous, au-dessus de là-dessus"))
+    table.submit_sign(2, table.made(Signal(Sign.AS, 1)), announcements=parse("en dessous, au-dessus de là-dessus"))
     knowledge = knowledge_of(table.view(0))
     kings = {c for c in CARDS if c.level == 10}
     assert Card.DEUX_DE_CHENE not in table.game.hand(0) and not kings <= set(table.game.hand(0))

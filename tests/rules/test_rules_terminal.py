@@ -110,7 +110,8 @@ def test_the_terminal_tells_every_trick_deal_and_hand_from_the_games_events(tmp_
     play(Ruleset.preset("pagat"), 6, "random", io.StringIO("1\n" * 3000), out, save=str(target))
     text, game = out.getvalue(), load_game(target)
     assert game.is_over
-    told = [line.strip() for line in text.splitlines() if line.strip().startswith("Trick ") and ("goes to" in line or "spoiled" in line)]
+    told = [line.strip() for line in text.splitlines()
+            if line.strip().startswith("Trick ") and ("goes to" in line or "spoiled" in line)]
     expected = [
         f"Trick {t.number} is spoiled (pourri): equal highest cards; nobody wins it." if t.winner is None
         else f"Trick {t.number} goes to {seat_name(t.winner)}."
@@ -120,8 +121,8 @@ def test_the_terminal_tells_every_trick_deal_and_hand_from_the_games_events(tmp_
     totals = [0, 0]
     scores = [line for line in text.splitlines() if line.startswith("--- Score:")]
     assert len(scores) == len(game.results)
-    for line, result in zip(scores, game.results):
-        totals = [a + b for a, b in zip(totals, result.points)]
+    for line, result in zip(scores, game.results, strict=False):
+        totals = [a + b for a, b in zip(totals, result.points, strict=False)]
         assert line.startswith(f"--- Score: your team {totals[0]}, opponents {totals[1]}")
     assert text.count("--- Deal ") == sum(r.end is DealEnd.PLAYED for r in game.results)
     from trainer.rules.actions import Deal

@@ -108,7 +108,7 @@ def test_deal_summaries_name_who_answered_for_which_team():
                           Contract.NORMAL, 1, "seat 1 announced mordienne and the opponents declined")
     text = deal_summary(declined)
     assert text.startswith("West announced mordienne; North (partner) declined for your team (you were not asked")
-    assert text.endswith("Not played: the opponents score 1.") and "seat" not in text
+    assert text.endswith("The deal is not played. The opponents score 1.") and "seat" not in text
     # Over whole games, no summary speaks of seats by number.
     played = io.StringIO()
     play(Ruleset(), 6, "heuristic", io.StringIO("1\n" * 3000), played)

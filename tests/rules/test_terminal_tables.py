@@ -147,7 +147,8 @@ def test_announcements_after_a_sign_reach_the_partner_and_lies_are_refused(monke
     text, table = _play(TableSettings(partner="heuristic", opponents="simple"), seed,
                         "a en dessous\ns as 1\na au-dessus\na en dessous\nq\n", monkeypatch)
     assert "Cannot announce that: make a sign first" in text
-    assert "Cannot announce that: after un as / an ace it names Deux d'écrit / Two of Writing, which you do not hold" in text
+    assert ("Cannot announce that: after un as / an ace it names Deux d'écrit / Two of Writing, "
+            "which you do not hold") in text
     assert "You tell your partner aloud: au-dessous (after un as / an ace: a king)." in text
     event = [t.event for t in table.history if t.event.seat == 0][-1]
     assert [a.french for a in event.announcements] == ["au-dessous"] and event.levels == (10,)

@@ -44,7 +44,8 @@ def test_the_log_keeps_the_gesture_actually_made_not_the_conventions_first():
     # The camera's reading reaches the partner only: the maker knows its sign, opponents see it.
     assert log.seen_by(0)[0].confidence is None and log.seen_by(0)[0].gesture is Gesture.HEAD_TILT
     # A button's sign is drawn with the convention's own gesture.
-    assert log.make(0, Signal(Sign.BORGNE), hand("2D 5E"), random.Random(0)).gesture is Gesture.WINK
+    assert log.make(0, log.convention.made(Signal(Sign.BORGNE)), hand("2D 5E"),
+                    random.Random(0)).gesture is Gesture.WINK
     with pytest.raises(SignalError, match="no sign to look_up, not borgne: borgne is made with wink, head_tilt"):
         log.make(0, MadeSign(Signal(Sign.BORGNE), Gesture.LOOK_UP, 0.9), hand("2D"), random.Random(0))
     with pytest.raises(SignalError, match="the sign monsieur, not borgne"):
@@ -78,5 +79,5 @@ def test_a_record_reaches_the_seat_as_a_seen_sign_and_bad_input_is_named():
     off = seen_from_record(SignalRecord(0, "monsieur | au-dessus", frozenset({2}), 1, 0, Phase.PLAY, 0))
     assert off.sign is Sign.MONSIEUR and off.levels == ()
     assert seen_from_record(SignalRecord(0, "belote", frozenset({2}), 1, 0, Phase.PLAY, 0)) is None
-    with pytest.raises(SignalError, match="a sign is a Signal or a MadeSign, got str"):
+    with pytest.raises(SignalError, match="a sign is a MadeSign, got str"):
         SignLog().make(0, "borgne", hand("2D"), random.Random(0))

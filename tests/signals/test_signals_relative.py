@@ -32,7 +32,8 @@ def test_rules_example_ace_king_deux_de_chene() -> None:
 def test_apres_counts_from_the_previous_announcement() -> None:
     # From Monsieur+Madame (base: Madame, level 2): "au-dessous" = Borgne (3), "après au-dessous"
     # = Vache (4), "après en dessous de là-dessous" = Petit Neuf (6).
-    levels = resolve(base_level(Sign.MONSIEUR_ET_MADAME), parse("au-dessous; après au-dessous; après en dessous de là-dessous"))
+    levels = resolve(base_level(Sign.MONSIEUR_ET_MADAME),
+                     parse("au-dessous; après au-dessous; après en dessous de là-dessous"))
     assert levels == (Card.BORGNE.level, Card.VACHE.level, Card.PETIT_NEUF.level)
 
 
@@ -77,7 +78,8 @@ def test_announce_then_resolve_gives_the_levels_it_could_tell(base: int, levels:
 
 
 def test_announce_hand_reaches_further_cards_with_apres() -> None:
-    hand = (Card.AS_DENIERS, Card.ROI_EPEES, Card.VALET_BATONS, Card.DEUX_DE_CHENE, Card.PETIT_NEUF, Card.QUATRE_DENIERS)
+    hand = (Card.AS_DENIERS, Card.ROI_EPEES, Card.VALET_BATONS, Card.DEUX_DE_CHENE, Card.PETIT_NEUF,
+            Card.QUATRE_DENIERS)
     said = announce_hand(Sign.AS, hand)
     levels = set(resolve(base_level(Sign.AS), said))
     assert levels == {Card.ROI_EPEES.level, Card.VALET_BATONS.level, Card.DEUX_DE_CHENE.level, Card.PETIT_NEUF.level}
@@ -112,7 +114,8 @@ def test_unreadable_text_gets_the_list_of_what_can_be_said() -> None:
 def test_levels_reach_both_ends_of_the_scale_and_no_further() -> None:
     two_above, two_below = Announcement(Step.AU_DESSUS_DE_LA_DESSUS), Announcement(Step.EN_DESSOUS_DE_LA_DESSOUS)
     assert resolve(3, [two_above]) == (1,) and resolve(17, [two_below]) == (19,)
-    with pytest.raises(AnnouncementError, match="'au-dessus de là-dessus' from level 2 leads to level 0, off the scale 1..19"):
+    with pytest.raises(AnnouncementError,
+                       match="'au-dessus de là-dessus' from level 2 leads to level 0, off the scale 1..19"):
         resolve(2, [two_above])
     with pytest.raises(AnnouncementError, match="leads to level 20, off the scale"):
         resolve(18, [two_below])

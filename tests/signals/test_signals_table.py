@@ -52,7 +52,7 @@ def test_partner_always_sees_and_blind_opponents_never_catch() -> None:
     log = SignLog(players=4, vigilance=Vigilance.named("blind"))
     rng = random.Random(3)
     for _ in range(200):
-        event = log.make(1, Signal(Sign.AS, 2), HAND, rng)
+        event = log.make(1, log.convention.made(Signal(Sign.AS, 2)), HAND, rng)
         assert event.seen_by == (1, 3) and event.caught_by == ()
     assert [s.seat for s in log.seen_by(3)] == [1] * 200
     assert log.seen_by(0) == () and log.seen_by(2) == ()
@@ -63,7 +63,7 @@ def _catch_rate(vigilance: Vigilance, discreet: bool, n: int, seed: int) -> floa
     rng = random.Random(seed)
     caught = 0
     for _ in range(n):
-        caught += len(log.make(0, Signal(Sign.MONSIEUR), HAND, rng, discreet=discreet).caught_by)
+        caught += len(log.make(0, log.convention.made(Signal(Sign.MONSIEUR)), HAND, rng, discreet=discreet).caught_by)
     return caught / (2 * n)  # two opponents watch each sign
 
 
@@ -80,10 +80,10 @@ def test_catch_rate_matches_vigilance_and_discreet_signs_are_caught_less(catch: 
 def test_lies_are_refused_unless_allowed() -> None:
     strict = SignLog(players=4)
     with pytest.raises(SignalError, match="truthful at this table"):
-        strict.make(0, Signal(Sign.BORGNE), HAND, random.Random(0))
+        strict.make(0, strict.convention.made(Signal(Sign.BORGNE)), HAND, random.Random(0))
     assert strict.events == []
     loose = SignLog(players=4, lying_allowed=True)
-    event = loose.make(0, Signal(Sign.BORGNE), HAND, random.Random(0))
+    event = loose.make(0, loose.convention.made(Signal(Sign.BORGNE)), HAND, random.Random(0))
     assert not event.truthful
     # What the partner sees carries no truth flag.
     assert not hasattr(loose.seen_by(2)[0], "truthful")
@@ -91,7 +91,8 @@ def test_lies_are_refused_unless_allowed() -> None:
 
 def test_event_carries_the_conventions_gesture_and_resolved_announcements() -> None:
     log = SignLog(players=4, vigilance=Vigilance(0.0))
-    event = log.make(0, Signal(Sign.AS, 2), HAND, random.Random(0), announcements=parse("en dessous"))
+    event = log.make(0, log.convention.made(Signal(Sign.AS, 2)), HAND, random.Random(0),
+                     announcements=parse("en dessous"))
     assert event.gesture is Gesture.MOUTH_OPEN
     assert event.levels == (Card.ROI_BATONS.level,)
     assert log.seen_by(2)[0].levels == (Card.ROI_BATONS.level,)

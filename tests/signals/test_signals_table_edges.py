@@ -89,35 +89,36 @@ def test_a_sign_log_seats_three_four_or_six():
 def test_the_log_refuses_a_seat_off_the_table_and_a_lie_naming_the_sign():
     log = SignLog(players=4, vigilance=Vigilance(0.0))
     with pytest.raises(SignalError) as error:
-        log.make(4, Signal(Sign.MONSIEUR), hand("3D"), random.Random(0))
+        log.make(4, log.convention.made(Signal(Sign.MONSIEUR)), hand("3D"), random.Random(0))
     assert str(error.value) == "seat 4 is not at this table of 4: seats are 0..3"
     with pytest.raises(SignalError) as error:
-        log.make(1, Signal(Sign.AS, 2), hand("AD 5E"), random.Random(0))
+        log.make(1, log.convention.made(Signal(Sign.AS, 2)), hand("AD 5E"), random.Random(0))
     assert str(error.value) == (
         "seat 1 signs as x2 but its hand does not hold it: "
         "signs are truthful at this table (allow lies in the table settings to bluff)"
     )
     with pytest.raises(SignalError) as error:
-        log.make(1, Signal(Sign.MADAME), hand("AD 5E"), random.Random(0))
+        log.make(1, log.convention.made(Signal(Sign.MADAME)), hand("AD 5E"), random.Random(0))
     assert str(error.value).startswith("seat 1 signs madame but its hand")
     assert log.events == []
 
 
 def test_the_log_records_what_was_made_and_who_saw_it():
     log = SignLog(players=4, vigilance=Vigilance(1.0))
-    first = log.make(0, Signal(Sign.MONSIEUR), hand("3D 5E"), random.Random(0))
+    first = log.make(0, log.convention.made(Signal(Sign.MONSIEUR)), hand("3D 5E"), random.Random(0))
     assert (first.index, first.moment, first.discreet, first.truthful) == (0, 0, False, True)
     assert first.gesture is CLASSIC.gesture_for(Sign.MONSIEUR)
     assert first.seen_by == (0, 1, 2, 3) and first.caught_by == (1, 3)  # a catch chance of 1: always
     second = log.make(
-        3, Signal(Sign.AS, 1), hand("AD 9E"), random.Random(0), moment=2, discreet=True,
+        3, log.convention.made(Signal(Sign.AS, 1)), hand("AD 9E"), random.Random(0), moment=2, discreet=True,
         announcements=(Announcement(Step.AU_DESSOUS),),
     )
     assert (second.index, second.moment, second.discreet) == (1, 2, True)
     seen = log.seen_by(1)
     assert [(s.seat, s.signal, s.moment) for s in seen] == [(0, Signal(Sign.MONSIEUR), 0), (3, Signal(Sign.AS), 2)]
     assert seen[1].levels == (10,)
-    alone = SignLog(players=3, vigilance=Vigilance(0.0)).make(2, Signal(Sign.VACHE), hand("2C"), random.Random(0))
+    alone = SignLog(players=3, vigilance=Vigilance(0.0)).make(2, CLASSIC.made(Signal(Sign.VACHE)), hand("2C"),
+                                                              random.Random(0))
     assert alone.seen_by == (2,)
 
 

@@ -68,7 +68,7 @@ def test_schedules_are_seeded_and_spells_are_ordered_and_long_enough():
     assert spells != watch.looks(3, 0, 1000.0), "each opponent has its own eyes"
     assert spells[-1][1] >= 1000.0
     gaze = watch.gaze
-    for (a, b), (c, _) in zip(spells, spells[1:]):
+    for (a, b), (c, _) in zip(spells, spells[1:], strict=False):
         assert b - a >= gaze.look_min_s - 1e-9 or a == 0.0  # the first may be a spell under way
         assert c - b >= gaze.hold_s - 1e-9, "an away spell lasts at least one hold"
     # A longer horizon extends the schedule without changing its start.
@@ -130,7 +130,8 @@ def test_a_timed_sign_in_the_log_is_caught_by_the_eyes_and_discreet_when_nobody_
     seen_discreet = seen_open = 0
     for k in range(60):
         t = 11.0 * k + 0.37
-        event = log.make(0, Signal(Sign.MONSIEUR), hand=(Card.MONSIEUR,), rng=rng, at=t, discreet=False)
+        event = log.make(0, log.convention.made(Signal(Sign.MONSIEUR)), hand=(Card.MONSIEUR,), rng=rng, at=t,
+                         discreet=False)
         assert event.at == t
         assert event.caught_by == watch.catchers(0, t)
         assert event.discreet == watch.is_clear(0, t)
@@ -142,7 +143,7 @@ def test_a_timed_sign_in_the_log_is_caught_by_the_eyes_and_discreet_when_nobody_
 
 def test_a_seat_that_catches_by_eye_is_never_rolled_for():
     log = SignLog(players=4, vigilance=Vigilance(1.0), by_eye=frozenset({0}))
-    event = log.make(1, Signal(Sign.MADAME), hand=(Card.MADAME,), rng=random.Random(1))
+    event = log.make(1, log.convention.made(Signal(Sign.MADAME)), hand=(Card.MADAME,), rng=random.Random(1))
     assert event.caught_by == (2,)
     caught = event.caught_also_by(0)
     assert caught.caught_by == (0, 2) and 0 in caught.seen_by
@@ -151,7 +152,8 @@ def test_a_seat_that_catches_by_eye_is_never_rolled_for():
 def test_untimed_signs_keep_the_vigilance_draws():
     # No time, no watch: the old catch draws, seeded.
     log = SignLog(players=4, vigilance=Vigilance(0.5))
-    caught = [len(log.make(0, Signal(Sign.MONSIEUR), hand=(Card.MONSIEUR,), rng=random.Random(i)).caught_by)
+    caught = [len(log.make(0, log.convention.made(Signal(Sign.MONSIEUR)), hand=(Card.MONSIEUR,),
+                           rng=random.Random(i)).caught_by)
               for i in range(400)]
     assert sum(caught) / (2 * len(caught)) == pytest.approx(0.5, abs=0.06)
 

@@ -18,8 +18,16 @@ import time
 from pathlib import Path
 
 import pytest
-
-from ui_browser_support import ask_until_seen, browser_page, camera_button, camera_restarts, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
+from ui_browser_support import (  # noqa: F401 (a fixture)
+    ask_until_seen,
+    browser_page,
+    camera_button,
+    camera_restarts,
+    server,
+    server_error_report,
+    server_errors,
+    start_camera,
+)
 
 from trainer.ui.fakecam import make_signing_clip
 
@@ -45,7 +53,7 @@ def _wait_until(predicate, timeout: float, what: str) -> None:
         time.sleep(0.2)  # a poll of the page's state, not a wait for the result
 
 
-def test_the_camera_reconnects_by_itself_after_the_server_stalls(server, gestures_dir: Path, tmp_path: Path):
+def test_the_camera_reconnects_by_itself_after_the_server_stalls(server, gestures_dir: Path, tmp_path: Path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     clip, _loop = make_signing_clip(gestures_dir, tmp_path / "signing.y4m")

@@ -12,12 +12,9 @@ through Playwright's ``executable_path``; no camera.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
 from ui_browser_support import browser_page, server, server_error_report, server_errors  # noqa: F401 (a fixture)
-
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -67,7 +64,7 @@ def _seen_button(page, seat: int):
     return page.locator(f".st-key-seen_{seat}").get_by_role("button", name="seen!")
 
 
-def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(server, tmp_path):
+def test_seen_catches_a_bots_sign_while_it_shows_and_misses_one_clicked_late(server, tmp_path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     from trainer.ui import persistence

@@ -22,8 +22,17 @@ import time
 from pathlib import Path
 
 import pytest
-
-from ui_browser_support import LIVE, ask_until_seen, browser_page, camera_button, camera_restarts, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
+from ui_browser_support import (  # noqa: F401 (a fixture)
+    LIVE,
+    ask_until_seen,
+    browser_page,
+    camera_button,
+    camera_restarts,
+    server,
+    server_error_report,
+    server_errors,
+    start_camera,
+)
 
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
 
@@ -84,7 +93,7 @@ def _play_the_deal(page) -> None:
                 play.nth(enabled[-1]).click(timeout=5_000)
             except PlaywrightTimeout:
                 continue  # the page redrew under the click: look again
-            _wait_until(lambda: play.count() < before or result.count() or not play.count(), 60,
+            _wait_until(lambda before=before: play.count() < before or result.count() or not play.count(), 60,
                         "the card to be played")
             continue
         # The table pauses on each closed trick until "Next trick" (docs/play.md).
@@ -105,7 +114,7 @@ def _play_the_deal(page) -> None:
             time.sleep(0.2)  # the bots are playing: poll again
 
 
-def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures_dir: Path, tmp_path: Path):
+def test_one_stream_signs_a_whole_deal_and_follows_page_changes(server, gestures_dir: Path, tmp_path: Path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     from trainer.ui import persistence

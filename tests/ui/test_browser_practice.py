@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from ui_browser_support import ask_until_seen, browser_page, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip
@@ -27,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.vision]
 SEEN = re.compile(r"Seen: un as — recognised ([\d.]+) s after it was asked, held [\d.]+ s")
 
 
-def test_try_again_while_the_sign_is_held_counts_it(server, gestures_dir: Path, tmp_path: Path):
+def test_try_again_while_the_sign_is_held_counts_it(server, gestures_dir: Path, tmp_path: Path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     clip, _loop = make_signing_clip(gestures_dir, tmp_path / "held.y4m", slow=3)
@@ -60,7 +59,7 @@ def test_try_again_while_the_sign_is_held_counts_it(server, gestures_dir: Path, 
     assert server_errors(server.log) == [], server_error_report(server.log)
 
 
-def test_a_camera_calibration_replaces_not_calibrated(server, gestures_dir: Path, tmp_path: Path):
+def test_a_camera_calibration_replaces_not_calibrated(server, gestures_dir: Path, tmp_path: Path):  # noqa: F811 (a fixture)
     """Calibration from the camera: once done, its line says so, and "Not calibrated" is gone (it
     stayed beside "Calibrated … and saved": drawn by the page before, never redrawn)."""
     from playwright.sync_api import expect
@@ -77,7 +76,7 @@ def test_a_camera_calibration_replaces_not_calibrated(server, gestures_dir: Path
     assert server_errors(server.log) == [], server_error_report(server.log)
 
 
-def test_the_cross_takes_a_sign_off_the_teaching_list(server, tmp_path: Path):
+def test_the_cross_takes_a_sign_off_the_teaching_list(server, tmp_path: Path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     with browser_page(server, tmp_path) as page:

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from ui_browser_support import browser_page, camera_button, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip
@@ -54,7 +53,7 @@ def _next(page) -> None:
 
 
 def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_waits_when_stopped(
-        server, gestures_dir: Path, tmp_path: Path):
+        server, gestures_dir: Path, tmp_path: Path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     clip, loop = make_signing_clip(gestures_dir, tmp_path / "signing.y4m")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from ui_browser_support import browser_page, server, server_error_report, server_errors  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,7 +23,7 @@ WIDTH = 1280
 def _at_review(players: int, seed: int = 2):
     """A timed game played with the first legal card until its first deal ends: the deal's review."""
     from trainer.bots.table_setup import TableSettings
-    from trainer.rules.actions import Declare, Declaration
+    from trainer.rules.actions import Declaration, Declare
     from trainer.rules.cards import Card
     from trainer.ui.game_session import HUMAN_SEAT, GameSession
 
@@ -78,7 +77,7 @@ SIDEWAYS = """() => {
 }"""
 
 
-def test_six_seats_read_at_1280_px_with_each_card_beside_its_seat_and_no_sideways_scroll(server, tmp_path):
+def test_six_seats_read_at_1280_px_with_each_card_beside_its_seat_and_no_sideways_scroll(server, tmp_path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     from trainer.ui import persistence
@@ -99,7 +98,7 @@ def test_six_seats_read_at_1280_px_with_each_card_beside_its_seat_and_no_sideway
     assert server_errors(server.log) == [], server_error_report(server.log)
 
 
-def test_a_closed_deal_stays_on_screen_alone_until_next_deal(server, tmp_path):
+def test_a_closed_deal_stays_on_screen_alone_until_next_deal(server, tmp_path):  # noqa: F811 (a fixture)
     from playwright.sync_api import expect
 
     from trainer.ui import persistence
@@ -140,19 +139,20 @@ def test_every_face_sign_drawn_at_the_table_size_differs_clearly_from_the_neutra
     import io
 
     from PIL import Image, ImageChops
+    from ui_browser_support import require_chromium
 
     from trainer.deck import avatar_svg
     from trainer.deck.pictograms import LOOKS
     from trainer.signals.gestures import BodyPart, Gesture
     from trainer.ui.launch import chromium_page
-    from ui_browser_support import require_chromium
 
     require_chromium()
     width = 84
     weak = []
     with chromium_page(None, viewport=(400, 400)) as page:
         def drawn(svg: str):
-            page.set_content(f"<body style='margin:0;background:#fff'><div id='a' style='width:{width}px'>{svg}</div></body>")
+            page.set_content(f"<body style='margin:0;background:#fff'>"
+                             f"<div id='a' style='width:{width}px'>{svg}</div></body>")
             return Image.open(io.BytesIO(page.locator("#a").screenshot())).convert("L")
 
         for variant in range(len(LOOKS)):
@@ -160,7 +160,8 @@ def test_every_face_sign_drawn_at_the_table_size_differs_clearly_from_the_neutra
             for gesture in (g for g in Gesture if g.body_part is BodyPart.FACE):
                 top, bottom = SIGN_BANDS[gesture.value]
                 band = (0, int(top * width / 100), width, int(bottom * width / 100))
-                diff = ImageChops.difference(neutral, drawn(avatar_svg(gesture, variant=variant, width=width))).crop(band)
+                diff = ImageChops.difference(neutral, drawn(avatar_svg(gesture, variant=variant,
+                                                                       width=width))).crop(band)
                 pixels = list(diff.getdata())
                 share = sum(p > CHANGED for p in pixels) / len(pixels)
                 if share < MIN_SHARE:

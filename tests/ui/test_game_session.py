@@ -26,8 +26,9 @@ def _whole_game(seed: int, *, partner: str = "heuristic") -> GameSession:
         if view.deal_number not in signed:
             signed.add(view.deal_number)
             for signal in honest_signals(view.hand)[:1]:
-                session.sign(signal)
-        actions = [a for a in view.legal_actions if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]
+                session.sign(session.table.made(signal))
+        actions = [a for a in view.legal_actions if not (isinstance(a,
+                                                                    Declare) and a.declaration is not Declaration.PASS)]
         session.act(actions[-1])
     return session
 
@@ -46,7 +47,7 @@ def test_pauses_do_not_change_the_bots_decisions():
                 table.submit(HUMAN_SEAT, parse_action(item["act"]))
                 table.step()
             elif "sign" in item:
-                table.submit_sign(HUMAN_SEAT, Signal(Sign(item["sign"]), item["count"]))
+                table.submit_sign(HUMAN_SEAT, table.made(Signal(Sign(item["sign"]), item["count"])))
         assert table.game.state_key() == session.table.game.state_key()
         # Every bot action was recorded with the bot's seat and rule.
         bot_actions = len(table.game.history) - sum("act" in item for item in session.inputs)
@@ -71,9 +72,10 @@ def test_saves_resume_exactly_and_version_1_still_resumes():
         elif "act" in item:
             replay.act(parse_action(item["act"]))
         else:
-            replay.sign(Signal(Sign(item["sign"]), item.get("count", 1)))
+            replay.sign(replay.table.made(Signal(Sign(item["sign"]), item.get("count", 1))))
     assert len(v2) < len(data["inputs"]), "no deal ended with the person to play first"
-    assert GameSession.from_json(dict(data, version=2, inputs=v2)).table.game.state_key() == session.table.game.state_key()
+    assert GameSession.from_json(dict(data, version=2,
+                                      inputs=v2)).table.game.state_key() == session.table.game.state_key()
     # A version-1 save: the same inputs without the "next" items, signs made while it was the
     # person's turn (the game above signs only then).
     old = dict(data, version=1, inputs=[item for item in data["inputs"] if "next" not in item])

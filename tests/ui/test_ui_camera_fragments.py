@@ -49,7 +49,7 @@ def _play_script() -> None:
     session = st.session_state["session"]
 
     def send(signal, source, ago=None):
-        session.sign(signal)
+        session.sign(session.table.made(signal))
         return None
 
     play_camera.panel(st.session_state["settings"], session, send)
@@ -168,8 +168,9 @@ def _calibration_script() -> None:
     def make_watcher() -> SignWatcher:
         # The camera's calibration just finished: its profile (here from a real neutral photo of
         # ../shared/gestures) arrives in the queue; the page saves it.
-        from trainer.ui.fakecam import NEUTRAL_PHOTO
         from conftest import shared_dir
+
+        from trainer.ui.fakecam import NEUTRAL_PHOTO
 
         profile = recognition.profile_from_file(shared_dir() / "gestures" / NEUTRAL_PHOTO, persistence.iso_now())
         watcher = SignWatcher(lambda profile: None, None)

@@ -192,7 +192,8 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
         GestureReport(_event(Gesture.LIP_BITE, 6.0, 6.4), reported_at=7.0, final=True),
     ]
     made = play_camera.handle(reports, deal=3, convention=CLASSIC, settings=Settings(), send=send, now=6.1)
-    assert [(m.signal, source) for m, source in sent] == [(Signal(Sign.AS, 2), "camera"), (Signal(Sign.MORDIENNE), "camera")]
+    assert [(m.signal, source) for m, source in sent] == [
+        (Signal(Sign.AS, 2), "camera"), (Signal(Sign.MORDIENNE), "camera")]
     # The sign keeps what the camera saw: the gesture made, its confidence and its own time.
     assert (sent[0][0].gesture, sent[0][0].confidence, sent[0][0].start) == (Gesture.MOUTH_OPEN, 0.9, 4.0)
     # Each sign is sent with its own moment: how long before the newest frame it began (issue 17).
@@ -212,8 +213,10 @@ def test_the_overlay_draws_no_hand_over_the_face():
 
     rng = np.random.default_rng(0)
     face = np.column_stack([rng.uniform(200, 400, 478), rng.uniform(100, 350, 478), np.zeros(478)])
-    on_face = HandLandmarks(np.column_stack([rng.uniform(260, 340, 21), rng.uniform(180, 260, 21), np.zeros(21)]), Side.LEFT)
-    beside = HandLandmarks(np.column_stack([rng.uniform(450, 560, 21), rng.uniform(250, 400, 21), np.zeros(21)]), Side.RIGHT)
+    on_face = HandLandmarks(np.column_stack([rng.uniform(260, 340, 21), rng.uniform(180, 260, 21), np.zeros(21)]),
+                            Side.LEFT)
+    beside = HandLandmarks(np.column_stack([rng.uniform(450, 560, 21), rng.uniform(250, 400, 21), np.zeros(21)]),
+                           Side.RIGHT)
     marks = Landmarks(timestamp=0.0, width=640, height=480, face=face, hands=(on_face, beside))
     assert hands_off_the_face(marks).hands == (beside,)
     assert hands_off_the_face(Landmarks(0.0, 640, 480, face=None, hands=(on_face,))).hands == (on_face,)

@@ -23,7 +23,7 @@ def test_a_round_mixes_signs_and_decoys_that_do_not_overlap(name):
     assert sum(s.is_sign for s in shows) == 4 and len(shows) == 10
     for s in shows:
         assert (convention.sign_for(s.gesture) is not None) == s.is_sign
-    for a, b in zip(shows, shows[1:]):
+    for a, b in zip(shows, shows[1:], strict=False):
         assert b.at >= a.at + a.hold + catch_drill.PAUSE_S[0] - 1e-9
     assert shows[0].at == catch_drill.FIRST_S
     assert shows == catch_drill.make_round(random.Random(4), convention, gestures=10, signs=4)

@@ -42,7 +42,7 @@ def test_the_coach_tells_a_caught_sign_and_the_signs_not_made():
         if not honest:
             continue
         again = GameSession.start("vendee", "classic", seed)
-        event = again.sign(honest[0])
+        event = again.sign(again.table.made(honest[0]))
         if not event.caught_by:
             continue
         while not again.table.game.results:

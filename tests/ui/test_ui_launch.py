@@ -12,7 +12,7 @@ from trainer.ui.launch import APP_SCRIPT, chromium_args, streamlit_command
 def test_the_streamlit_command_is_local_headless_and_without_telemetry():
     command = streamlit_command(8765)
     assert command[1:4] == ["-m", "streamlit", "run"] and command[4] == str(APP_SCRIPT)
-    flags = dict(zip(command[5::2], command[6::2]))
+    flags = dict(zip(command[5::2], command[6::2], strict=False))
     assert flags["--server.port"] == "8765" and flags["--server.address"] == "127.0.0.1"
     assert flags["--server.headless"] == "true" and flags["--browser.gatherUsageStats"] == "false"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from trainer.ui.launch import APP_SCRIPT, REPO_ROOT, free_port, stop_server, wait_healthy
 

@@ -19,7 +19,7 @@ def _bluffed_monsieur(seed: int) -> GameSession:
     """Lies allowed; the person signs Monsieur without holding it, then plays the strongest card."""
     s = GameSession.begin(TableSettings(lies=True), seed)
     assert Card.MONSIEUR not in s.table.game.hand(0)
-    s.sign(Signal(Sign.MONSIEUR))
+    s.sign(s.table.made(Signal(Sign.MONSIEUR)))
     while not s.table.game.results:
         if s.paused:
             s.next()
@@ -59,7 +59,7 @@ def test_blind_seen_calls_spend_the_calls_of_the_deal_and_bots_catch_under_the_s
         assert table.catch_by_eye(0, 1, shown[0] + 0.1) is None
     # The bots: however watchful, an opponent catches at most three of your signs a deal.
     for k in range(8):
-        table.submit_sign(0, Signal(Sign.MORDIENNE), at=100.0 + 3 * k)
+        table.submit_sign(0, table.made(Signal(Sign.MORDIENNE)), at=100.0 + 3 * k)
     caught = [by for t in table.history if t.event.seat == 0 for by in t.event.caught_by]
     assert caught.count(1) <= 3 and caught.count(3) <= 3 and caught
 

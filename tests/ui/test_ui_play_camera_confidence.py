@@ -50,7 +50,8 @@ def test_a_low_confidence_camera_sign_reaches_the_partner_with_that_confidence(d
     session = at.session_state["game"]
     assert any(c.value.startswith("✓ un as: received by your partner") for c in at.caption)
     received = [r for r in signs_this_deal(session.table.view(PARTNER_SEAT)) if r.seat == HUMAN_SEAT]
-    assert [(r.signal, r.gesture, r.confidence) for r in received] == [(Signal(Sign.AS), Gesture.MOUTH_OPEN, CONFIDENCE)]
+    assert [(r.signal, r.gesture, r.confidence) for r in received] == [(Signal(Sign.AS), Gesture.MOUTH_OPEN,
+                                                                        CONFIDENCE)]
     trust = EVAL_VISION_HELD_OUT.trust(Gesture.MOUTH_OPEN, CONFIDENCE)
     assert trust < 0.9  # a doubtful reading, believed less than a seen sign
     assert knowledge_of(session.table.view(PARTNER_SEAT)).soft_chances == (pytest.approx(trust),)

@@ -78,7 +78,7 @@ def test_each_note_of_north_names_its_reading_of_every_sign_it_saw_before_its_ca
             if not signed:
                 signed = True
                 for signal in honest_signals(view.hand)[:2]:
-                    s.sign(signal)
+                    s.sign(s.table.made(signal))
             acts = view.legal_actions
             cards = [a for a in acts if isinstance(a, Card)]
             plain = [a for a in acts if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]

@@ -10,9 +10,9 @@ from streamlit.testing.v1 import AppTest
 
 from trainer.rules.actions import Phase
 from trainer.signals.signs import Sign
+from trainer.ui import table_talk as talk
 from trainer.ui.game_session import HUMAN_SEAT, PARTNER_SEAT, GameSession
 from trainer.ui.views.play import SHORT_NAMES
-from trainer.ui import table_talk as talk
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
 
@@ -40,7 +40,7 @@ def _to_play_phase(at: AppTest) -> None:
         if view.phase is Phase.PLAY and view.to_move == HUMAN_SEAT:
             return
         labels = [b.label for b in at.button]
-        choice = "Pass" if "Pass" in labels else "No chant" if "No chant" in labels else "Refuse" if "Refuse" in labels else None
+        choice = next((c for c in ("Pass", "No chant", "Refuse") if c in labels), None)
         assert choice is not None, (view.phase, labels)
         next(b for b in at.button if b.label == choice).click().run()
         assert not at.exception, at.exception
@@ -124,7 +124,8 @@ def test_a_whole_deal_ends_with_its_last_trick_and_a_summary_that_explains_it(da
     texts = _markdown(at)
     assert f"**Deal {result.deal} is over.**" in texts
     summary = next(s.value for s in at.success if s.value.startswith(f"Deal {result.deal}: "))
-    assert summary == f"Deal {result.deal}: {deal_result_text(result)}"
+    # Told in the player's language (the app's default: French).
+    assert summary == f"Deal {result.deal}: {deal_result_text(result, 4, at.session_state['settings'].language)}"
     assert "seat " not in summary and "team 0" not in summary and "team 1" not in summary
     if result.tricks:
         last = result.tricks[-1]
@@ -192,7 +193,8 @@ def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
     assert slider.max >= 1
     slider.set_value(1).run()
     # (deal 1 may have been given up or declined before any trick: the first trick is then in deal 2)
-    assert any(re.match(r"\*\*Deal \d+, trick 1\*\*", m.value) for m in fresh.markdown), [m.value[:50] for m in fresh.markdown]
+    assert any(re.match(r"\*\*Deal \d+, trick 1\*\*",
+                        m.value) for m in fresh.markdown), [m.value[:50] for m in fresh.markdown]
     assert any(m.value.startswith("Result: **") for m in fresh.markdown)
 
 
@@ -207,7 +209,8 @@ def test_the_table_says_when_a_sign_was_caught(data_home):
         at = _new_game(seed)
         session = _session(at)
         catches = session.table.catches()
-        ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT, PARTNER_SEAT)]
+        ours_caught = [c for c in catches if c.event.seat in (HUMAN_SEAT, PARTNER_SEAT) and c.by not in (HUMAN_SEAT,
+                                                                                                         PARTNER_SEAT)]
         theirs = [t.event for t in session.table.history if t.event.seat not in (HUMAN_SEAT, PARTNER_SEAT)]
         if ours_caught and theirs:
             break

@@ -123,7 +123,7 @@ def test_every_preset_and_table_size_plays_to_the_end_with_buttons(players, pres
 def test_a_saved_game_of_each_size_resumes_with_its_settings(players, data_home):
     at = _page()
     _set_table(at, players, "english", vigilance="casual", lies=True, partner="random")
-    session = _start(at, seed=5)
+    _start(at, seed=5)
     for _ in range(12):
         _click_on(at)
     at.text_input(key="play_save_name").input(f"table of {players}").run()
@@ -192,7 +192,8 @@ def test_announcements_after_a_sign_are_checked_and_reach_the_partner(data_home)
     from trainer.ui import persistence
 
     again = GameSession.from_json(persistence.check_saved_game(session.to_json()))
-    assert [t.event.announcements for t in again.table.history] == [t.event.announcements for t in session.table.history]
+    told = [t.event.announcements for t in session.table.history]
+    assert [t.event.announcements for t in again.table.history] == told
 
 
 def session_language(at: AppTest):

@@ -69,7 +69,7 @@ def _check_pause(at: AppTest, language: Language) -> None:
         result = game.results[-1]
         trick = result.tricks[-1] if result.tricks else None
         assert f"**Deal {result.deal} is over.**" in texts
-        assert [s.value for s in at.success] == [f"Deal {result.deal}: {talk.deal_result_text(result)}"]
+        assert [s.value for s in at.success] == [f"Deal {result.deal}: {talk.deal_result_text(result, 4, language)}"]
         assert at.button(key="play_next").label == "Next deal"
         # The seats show the finished deal's tricks while its result is on the table.
         for seat in range(4):

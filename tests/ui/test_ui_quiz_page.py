@@ -34,7 +34,8 @@ def test_answering_records_progress_that_survives_a_new_session(data_home):
     first = at.session_state["quiz_question"]
     pictures = sum(m.value.count("<img") for m in at.markdown)
     if first.cards:  # the question's cards are drawn, the choices' cards are not (no give-away)
-        assert pictures == len(first.cards) + sum(c.card is None and (c.gesture or c.sign) is not None for c in first.choices)
+        drawn = sum(c.card is None and (c.gesture or c.sign) is not None for c in first.choices)
+        assert pictures == len(first.cards) + drawn
     _answer(at, right=True)
     assert at.success and at.success[0].value.startswith("Right!")
     at.button(key="quiz_next").click().run()

@@ -65,4 +65,5 @@ def test_a_convention_that_gives_a_speech_made_gesture_a_sign_says_so_where_it_i
     from trainer.ui.sidebar import TALKING_FALSE_SIGNS, convention_label
 
     assert set(TALKING_FALSE_SIGNS) == {"classic", "regional", "camera_friendly"}
-    assert convention_label("regional").endswith(f"· {TALKING_FALSE_SIGNS['regional']:.1f} false signs/min while talking")
+    talking = TALKING_FALSE_SIGNS["regional"]
+    assert convention_label("regional").endswith(f"· {talking:.1f} false signs/min while talking")

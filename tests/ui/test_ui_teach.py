@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from trainer.signals.gestures import Gesture
@@ -42,7 +41,8 @@ def test_panel_lists_the_taught_signs_and_forgets_them(data_home):
     at = _practice()
     taught = [c.value for c in at.caption if c.value.startswith("Taught")]
     # The sign in words and the date as people write it (created without a zone: the server's time).
-    assert taught == ["Taught on 1 December 2026 at 21:00: faire la moue — pout (lips pushed forward) (2 takes)"], taught
+    assert taught == [
+        "Taught on 1 December 2026 at 21:00: faire la moue — pout (lips pushed forward) (2 takes)"], taught
     at.button(key="teach_forget").click().run()
     assert not at.exception, at.exception
     with Store.open() as store:

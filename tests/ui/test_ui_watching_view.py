@@ -40,13 +40,14 @@ def test_signs_to_show_are_those_not_yet_over():
 
 
 def _person_sign_caught(seed: int):
-    table = Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=seed, vigilance=Vigilance(0.5), timed=True)
+    table = Table.create(["human", "heuristic", "heuristic", "heuristic"], seed=seed, vigilance=Vigilance(0.5),
+                         timed=True)
     table.step()
     honest = honest_signals(table.game.hand(0))
     signal = honest[0] if honest else Signal(Sign.MORDIENNE)
     watch = table.watch
     moment = next(t / 10 for t in range(10, 3000) if watch.looking_at(0, t / 10))
-    event = table.submit_sign(0, signal, at=moment)
+    event = table.submit_sign(0, table.made(signal), at=moment)
     return table, event
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

@@ -8,7 +8,7 @@ the test module, which checks that the camera path never reran the whole page.""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import streamlit as st
 

@@ -6,7 +6,7 @@ This is what the app's Play page and the terminal drive; it holds the game flow,
     table.step()                           # bots act (and sign) until a person must act
     seat = table.human_to_act              # None when the game is over
     view = table.view(seat)                # what to draw: hand, trick, scores, signals
-    table.submit_sign(seat, Signal(Sign.BORGNE))          # a button; the camera: convention.read(event)
+    table.submit_sign(seat, table.made(Signal(Sign.BORGNE)))  # a button; the camera: convention.read(event)
     table.submit(seat, view.legal_actions[0]); table.step()
     table.visible_signs(seat)              # signs that seat saw, in order (for the avatars)
     table.catches()                        # which opponent caught which sign (for the banner)
@@ -26,8 +26,8 @@ sign window taken without looking, a discreet ("timed") bot at the first moment 
 (waiting for the next sign point when they keep looking). Those who look during the hold catch the
 sign. A person at a timed table catches opponents' signs only by saying so while the sign shows
 (:meth:`Table.catch_by_eye`). With ``calls_per_deal`` each seat may call "seen!" that many times a
-deal, a wrong call included, and a bot's catch is a call too (:attr:`SignLog.calls`). A table of bots only moves its clock on by :data:`POINT_GAP_S` per
-sign point.
+deal, a wrong call included, and a bot's catch is a call too (:attr:`SignLog.calls`). A table of
+bots only moves its clock on by :data:`POINT_GAP_S` per sign point.
 
 Randomness: the game's chance steps come from ``seed``; catching and each bot have their own
 generators derived from it, so a table replays exactly. Time is read only to measure bot decisions.
@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Any
 
 from trainer.bots.base import Bot, BotError, SignIntent, make_bot
 from trainer.bots.channel import EVAL_VISION_HELD_OUT, NoisyChannel, SignReliability
@@ -81,6 +82,20 @@ class TableSign:
     event: SignEvent
 
 
+SignPoint = tuple[int, str, int]
+"""A moment bots are offered to sign: (deal, "declare" or "trick", tricks finished)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Delivery:
+    """A sign the simulated camera read, on its way to the partner: due at sign point ``due``."""
+
+    due: int
+    seat: int
+    reading: MadeSign
+    announcements: tuple[Announcement, ...]
+
+
 @dataclass(slots=True)
 class DecisionTimes:
     """Seconds each bot decision took, per seat (the arena's timing figures)."""
@@ -112,81 +127,100 @@ class Table:
         calls_per_deal: int | None = None,
     ) -> None:
         self.ruleset = ruleset if ruleset is not None else Ruleset()
-        n = self.ruleset.player_count
-        if len(seats) != n:
-            raise BotError(f"a {self.ruleset.name} table of {n} needs {n} seats, got {len(seats)}")
-        self.seats: tuple[Bot | None, ...] = tuple(seats)
+        self.seats: tuple[Bot | None, ...] = self._checked_seats(seats)
         self.seed = seed
         self.vigilance = vigilance if vigilance is not None else Vigilance()
         self.lying_allowed = lying_allowed
         self.convention = convention
         self.clock = clock
-        self.game = Game.new(self.ruleset, seed)
-        self.watch = Watch(str(seed), self.vigilance, n) if timed else None
-        self.now_s = 0.0
-        """Game time in seconds on a timed table (see :meth:`set_time`)."""
-        self.signs = SignLog(
-            players=n, vigilance=self.vigilance, lying_allowed=lying_allowed, convention=convention,
-            watch=self.watch, by_eye=frozenset(s for s, b in enumerate(seats) if b is None) if timed else frozenset(),
-            calls=calls_per_deal,
-        )
-        self._moment_rng = random.Random(f"{seed}/moments")
-        self._busy_until: dict[int, float] = {}
-        if not 0.0 < sign_window_s < float("inf"):
-            raise BotError(f"the sign window is a number of seconds above 0, got {sign_window_s!r}")
-        self.sign_window_s = float(sign_window_s)
+        self.sign_window_s = _sign_window(sign_window_s)
         """How long after a sign point a bot may choose its moment (a page gives people longer)."""
-        self.history: list[TableSign] = []
-        self.times = DecisionTimes()
+        self.game = Game.new(self.ruleset, seed)
         self.events: list[Event] = list(self.game.events())
         """What happened at this table, in order: the events of every action applied through it
         (:mod:`trainer.rules.events`), from the first dealer on. Narrators read the new ones."""
-        self._sign_rng = random.Random(f"{seed}/signs")
-        self._bot_rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(n)}
+        self.history: list[TableSign] = []
+        self.times = DecisionTimes()
+        self._bot_rngs = {s: random.Random(f"{seed}/bot/{s}") for s in range(self.players)}
         self._deal = self.game.deal_number
-        self._sign_point: tuple | None = None
+        self._start_signs(timed, calls_per_deal)
+        self._start_channel(channel, channel_team)
+        self._seat_bots(reliability)
+
+    def _checked_seats(self, seats: Sequence[Bot | None]) -> tuple[Bot | None, ...]:
+        n = self.ruleset.player_count
+        if len(seats) != n:
+            raise BotError(f"a {self.ruleset.name} table of {n} needs {n} seats, got {len(seats)}")
+        if any(getattr(b, "sees_all", False) for b in seats) and any(b is None for b in seats):
+            raise BotError("the oracle sees every hand: it plays only bots, in the arena, never with a person")
+        return tuple(seats)
+
+    def _start_signs(self, timed: bool, calls_per_deal: int | None) -> None:
+        """The sign log, the opponents' eyes on a timed table, and the signs' own generators."""
+        n = self.players
+        self.watch = Watch(str(self.seed), self.vigilance, n) if timed else None
+        self.now_s = 0.0
+        """Game time in seconds on a timed table (see :meth:`set_time`)."""
+        by_eye = frozenset(s for s, b in enumerate(self.seats) if b is None) if timed else frozenset()
+        self.signs = SignLog(
+            players=n, vigilance=self.vigilance, lying_allowed=self.lying_allowed, convention=self.convention,
+            watch=self.watch, by_eye=by_eye, calls=calls_per_deal,
+        )
+        self._moment_rng = random.Random(f"{self.seed}/moments")
+        self._sign_rng = random.Random(f"{self.seed}/signs")
+        self._busy_until: dict[int, float] = {}
+        self._sign_point: SignPoint | None = None
         self._queued: list[tuple[int, SignIntent]] = []
-        # The camera between the partners of ``channel_team`` (the arena's noisy-channel option):
-        # its draws come from their own generator, so the rest of the game replays as without it.
+        self._points = 0
+
+    def _start_channel(self, channel: NoisyChannel | None, channel_team: int) -> None:
+        """The camera between the partners of ``channel_team`` (the arena's noisy-channel option):
+        its draws come from their own generator, so the rest of the game replays as without it."""
         self.channel = channel if channel is not None and not channel.perfect else None
         self.channel_team = channel_team
-        self._channel_rng = random.Random(f"{seed}/channel")
-        self._points = 0
-        self._pending: list[tuple[int, int, str]] = []
-        """Read signs on their way to the partner: (due sign point, seat, marked message)."""
-        if any(getattr(b, "sees_all", False) for b in self.seats) and any(b is None for b in self.seats):
-            raise BotError("the oracle sees every hand: it plays only bots, in the arena, never with a person")
+        self._channel_rng = random.Random(f"{self.seed}/channel")
+        self._pending: list[_Delivery] = []
+        """Read signs on their way to the partner, due at a later sign point."""
+
+    def _seat_bots(self, reliability: SignReliability) -> None:
         # Bots that adapt their signing to the table hear its vigilance before partners read policies.
         for bot in self.seats:
             hook = getattr(bot, "at_table", None)
             if bot is not None and hook is not None:
                 hook(self.vigilance)
         for seat, bot in enumerate(self.seats):
-            if bot is None:
-                continue
-            partners = self.ruleset.partners(seat)
-            partner_bot = self.seats[partners[0]] if partners else None
-            policy = getattr(partner_bot, "policy", None) if partner_bot is not None else None
-            if partner_bot is not None and not getattr(partner_bot, "signs_enabled", True):
-                policy = None
-            bot.seated(seat, policy if isinstance(policy, SignPolicy) else None, lying_allowed)
-            # A bot reading its partner through a camera weighs the signs by the reader's figures:
-            # the recognizer's for a person, the simulated channel's for a bot partner behind it.
-            hears = getattr(bot, "hears_through", None)
-            if hears is not None and partners:
-                if self.channel is not None and self.ruleset.team_of(seat) == channel_team:
-                    hears(self.channel.reliability())
-                elif partner_bot is None:
-                    hears(reliability)
+            if bot is not None:
+                self._seat_bot(seat, bot, reliability)
+
+    def _seat_bot(self, seat: int, bot: Bot, reliability: SignReliability) -> None:
+        """Tell ``bot`` its seat, its partner's signing policy, and how it reads its partner."""
+        partners = self.ruleset.partners(seat)
+        partner_bot = self.seats[partners[0]] if partners else None
+        bot.seated(seat, _policy_of(partner_bot), self.lying_allowed)
+        # A bot reading its partner through a camera weighs the signs by the reader's figures:
+        # the recognizer's for a person, the simulated channel's for a bot partner behind it.
+        hears = getattr(bot, "hears_through", None)
+        if hears is not None and partners:
+            if self.channel is not None and self.ruleset.team_of(seat) == self.channel_team:
+                hears(self.channel.reliability())
+            elif partner_bot is None:
+                hears(reliability)
+
+    def resume(self, game: Game) -> None:
+        """Go on with a saved ``game`` at this table (its seats and settings): the bots read it,
+        and the signs recorded in it, through their views; :attr:`events` become that game's, and
+        the sign bookkeeping starts afresh at its deal."""
+        self.game = game
+        self.events = list(game.events())
 
     @classmethod
     def create(
         cls,
         seats: Sequence[str | Bot | None],
         *,
-        bot_options: dict[str, dict] | None = None,
-        **kwargs,
-    ) -> "Table":
+        bot_options: dict[str, dict[str, Any]] | None = None,
+        **kwargs: Any,
+    ) -> Table:
         """Seats by name: ``"human"`` (or None) for a person, a bot name for a bot (options per
         bot name in ``bot_options``)."""
         built: list[Bot | None] = []
@@ -225,7 +259,8 @@ class Table:
         return self.seats[seat] is None
 
     def view(self, seat: int) -> PlayerView:
-        return self.game.view(seat)
+        view: PlayerView = self.game.view(seat)
+        return view
 
     def visible_signs(self, seat: int, *, all_deals: bool = False) -> tuple[TableSign, ...]:
         """The signs ``seat`` saw (its own, its partner's, the opponents' it caught), in order,
@@ -265,15 +300,15 @@ class Table:
     def submit_sign(
         self,
         seat: int,
-        sign: MadeSign | Signal,
+        made: MadeSign,
         *,
         discreet: bool = False,
         announcements: Sequence[Announcement] = (),
         at: float | None = None,
     ) -> SignEvent:
-        """A sign made by a person, at once: from the camera a :class:`MadeSign` (the table's
-        ``convention.read(event)``: the gesture made, the count, the recognizer's confidence), from a
-        button a :class:`Signal`. Raises SignalError for a gesture the convention does not use for
+        """A sign made by a person, at once: from the camera the table's ``convention.read(event)``
+        (the gesture made, the count, the recognizer's confidence), from a button the table's
+        ``convention.made(signal)`` (see :meth:`made`). Raises SignalError for a gesture the convention does not use for
         that sign, or a lie at a table without lies. A bot partner weighs a sign read with a
         confidence by the reader's figures (:class:`~trainer.bots.channel.SignReliability`). On a
         timed table the sign began at ``at`` seconds of game time (default: the table's clock), and
@@ -285,7 +320,11 @@ class Table:
             at = self.now_s if at is None else _game_time(at)
         else:
             at = None
-        return self._make(seat, sign, discreet, tuple(announcements), at=at)
+        return self._make(seat, made, discreet, tuple(announcements), at=at)
+
+    def made(self, signal: Signal) -> MadeSign:
+        """A button's (or a script's) sign at this table: the convention's gesture, certain."""
+        return self.convention.made(signal)
 
     # -- time and eyes (timed tables) -------------------------------------------------------------
 
@@ -325,18 +364,18 @@ class Table:
         self._new_deal_check()
         return self.signs.calls_left(seat)
 
-    def _moment(self, seat: int, intent: SignIntent) -> float | None:
+    def _moment(self, watch: Watch, seat: int, intent: SignIntent) -> float | None:
         """When a bot at a timed table signs, from the sign point on: an open sign at a moment
         taken without looking, a discreet one at the first moment nobody looks (None: not yet)."""
         # One sign at a time: a bot's next sign begins once its last one is no longer held.
         start = max(self.now_s, self._busy_until.get(seat, 0.0))
         if intent.discreet:
-            at = self.watch.next_clear(seat, start, max(0.0, self.now_s + self.sign_window_s - start))
+            at = watch.next_clear(seat, start, max(0.0, self.now_s + self.sign_window_s - start))
         else:
             # The first sign at a moment of the window; the next ones soon after each other.
             at = start + self._moment_rng.uniform(0.0, self.sign_window_s if start == self.now_s else SIGN_WINDOW_S / 4)
         if at is not None:
-            self._busy_until[seat] = at + self.watch.gaze.hold_s
+            self._busy_until[seat] = at + watch.gaze.hold_s
         return at
 
     def announce(self, seat: int, announcements: Sequence[Announcement]) -> SignEvent:
@@ -394,8 +433,8 @@ class Table:
             self._new_deal_check()
             self._offer_sign_point()
             seat = game.to_move
-            bot = self.seats[seat]
-            if bot is None:
+            bot = None if seat is None else self.seats[seat]
+            if seat is None or bot is None:
                 break
             view = game.view(seat)
             reveal = getattr(bot, "reveal", None)
@@ -428,10 +467,10 @@ class Table:
             self._pending.clear()
             self._sign_point = None
 
-    def _current_sign_point(self) -> tuple | None:
+    def _current_sign_point(self) -> SignPoint | None:
         game = self.game
         if game.phase in (Phase.DECLARE, Phase.ANSWER):
-            return (game.deal_number, "declare")
+            return (game.deal_number, "declare", 0)
         if game.phase is Phase.PLAY and not game.current_trick:
             return (game.deal_number, "trick", len(game.tricks))
         return None
@@ -445,7 +484,7 @@ class Table:
         if self.watch is not None and all(b is not None for b in self.seats):
             self.now_s = self._points * POINT_GAP_S
         if self.channel is not None:
-            self._channel_point()
+            self._channel_point(self.channel)
         # Discreet signs waited for this moment: the opponents looked away.
         queued, self._queued = self._queued, []
         for seat, intent in queued:
@@ -466,33 +505,33 @@ class Table:
             if intent.discreet and not waited:
                 self._queued.append((seat, intent))
             else:
-                self._make(seat, intent.signal, intent.discreet, intent.announcements)
+                self._make(seat, self.made(intent.signal), intent.discreet, intent.announcements)
             return
-        at = self._moment(seat, intent)
+        at = self._moment(self.watch, seat, intent)
         if at is None:
             self._queued.append((seat, intent))
         else:
-            self._make(seat, intent.signal, intent.discreet, intent.announcements, at=at)
+            self._make(seat, self.made(intent.signal), intent.discreet, intent.announcements, at=at)
 
-    def _make(self, seat: int, sign: MadeSign | Signal, discreet: bool = False,
+    def _make(self, seat: int, made: MadeSign, discreet: bool = False,
               announcements: tuple[Announcement, ...] = (), at: float | None = None) -> SignEvent:
         game = self.game
         fast = game.fast_deal
         moment = len(fast.played()) if fast is not None else 0
         event = self.signs.make(
-            seat, sign, game.hand(seat), self._sign_rng,
+            seat, made, game.hand(seat), self._sign_rng,
             moment=moment, discreet=discreet, announcements=announcements, at=at,
         )
         message = record_text(event.made, announcements)
         partners = self.ruleset.partners(seat)
-        through_channel = self.channel is not None and self.ruleset.team_of(seat) == self.channel_team
-        if partners and (event.made.read_by_camera or through_channel):
+        channel = self.channel if self.ruleset.team_of(seat) == self.channel_team else None
+        if partners and (event.made.read_by_camera or channel is not None):
             # The partner reads this sign through a camera: its record carries the gesture and the
             # confidence, and the eyes of the opponents who caught it get the plain sign.
             partner = partners[0]
             game.record_signal(seat, message, frozenset(event.seen_by) - {partner})
-            if through_channel:
-                self._through_channel(seat, partner, event)
+            if channel is not None:
+                self._through_channel(channel, seat, partner, event)
             else:
                 game.record_signal(seat, record_text(event.made, announcements, as_read=True),
                                    frozenset({partner}))
@@ -503,8 +542,8 @@ class Table:
 
     # -- the noisy channel (arena) -------------------------------------------------------------
 
-    def _through_channel(self, seat: int, partner: int, event: SignEvent) -> None:
-        channel, rng = self.channel, self._channel_rng
+    def _through_channel(self, channel: NoisyChannel, seat: int, partner: int, event: SignEvent) -> None:
+        rng = self._channel_rng
         if rng.random() < channel.miss_for(event.made.gesture):
             return
         reading = replace(event.made, confidence=channel.true_confidence(rng))
@@ -512,16 +551,17 @@ class Table:
         if channel.delay_points == 0:
             self.game.record_signal(seat, marked, frozenset({partner}))
         else:
-            self._pending.append((self._points + channel.delay_points, seat, marked))
+            self._pending.append(_Delivery(self._points + channel.delay_points, seat, reading, event.announcements))
 
-    def _channel_point(self) -> None:
+    def _channel_point(self, channel: NoisyChannel) -> None:
         """At each sign point: deliver the late signs now due, and show each partner the false
         signs the camera reads from its partner (signs never made)."""
-        channel, rng, game = self.channel, self._channel_rng, self.game
-        due = [p for p in self._pending if p[0] <= self._points]
-        self._pending = [p for p in self._pending if p[0] > self._points]
-        for _, seat, marked in due:
-            game.record_signal(seat, marked, frozenset(self.ruleset.partners(seat)))
+        rng, game = self._channel_rng, self.game
+        due = [p for p in self._pending if p.due <= self._points]
+        self._pending = [p for p in self._pending if p.due > self._points]
+        for p in due:
+            marked = record_text(p.reading, p.announcements, as_read=True)
+            game.record_signal(p.seat, marked, frozenset(self.ruleset.partners(p.seat)))
         gestures = self.convention.gestures
         for seat in range(self.players):
             partners = self.ruleset.partners(seat)
@@ -538,6 +578,20 @@ class Table:
                     # not back is refused, never sent (Play's _send_sign, SignLog.make).
                     continue
                 game.record_signal(seat, record_text(made, as_read=True), frozenset({partners[0]}))
+
+
+def _policy_of(partner_bot: Bot | None) -> SignPolicy | None:
+    """The signing policy a bot's partner bot follows (None: a person, or a partner that never signs)."""
+    if partner_bot is None or not getattr(partner_bot, "signs_enabled", True):
+        return None
+    policy = getattr(partner_bot, "policy", None)
+    return policy if isinstance(policy, SignPolicy) else None
+
+
+def _sign_window(seconds: float) -> float:
+    if not 0.0 < seconds < float("inf"):
+        raise BotError(f"the sign window is a number of seconds above 0, got {seconds!r}")
+    return float(seconds)
 
 
 def _game_time(seconds: float) -> float:

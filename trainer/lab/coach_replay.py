@@ -48,11 +48,11 @@ def play(seed: int, *, until_deal: int | None = None, sign_in_deal: tuple[int, S
             dealt.add(view.deal_number)
             if view.deal_number != honest_except:
                 for signal in honest_signals(view.hand):
-                    session.sign(signal)
+                    session.sign(session.table.made(signal))
         if sign_in_deal is not None and view.deal_number == sign_in_deal[0] and not signed:
             sign = sign_in_deal[1]
             count = sum(c in ACES for c in view.hand) if sign is Sign.AS else 1
-            session.sign(Signal(sign, count))
+            session.sign(session.table.made(Signal(sign, count)))
             signed = True
         actions = [a for a in view.legal_actions
                    if not (isinstance(a, Declare) and a.declaration is not Declaration.PASS)]

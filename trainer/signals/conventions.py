@@ -43,6 +43,15 @@ class Convention:
                 return sign
         return None
 
+    def sign_of(self, gesture: Gesture) -> Sign:
+        """The sign one of this convention's gestures makes; :class:`ConventionError` for a gesture
+        it does not use (:meth:`sign_for` answers None instead)."""
+        sign = self.sign_for(gesture)
+        if sign is None:
+            raise ConventionError(f"convention {self.name!r} gives no sign to {gesture.value}: its gestures are "
+                                  f"{', '.join(g.value for g in self.gestures)}")
+        return sign
+
     def hold(self, gesture: Gesture) -> float:
         """Seconds ``gesture`` must be held to make its sign in this convention (0: no minimum)."""
         return next((s for g, s in self.holds if g is gesture), 0.0)
@@ -78,7 +87,7 @@ class Convention:
         return tuple(g for g, _ in self.pairs)
 
     @classmethod
-    def named(cls, name: str) -> "Convention":
+    def named(cls, name: str) -> Convention:
         try:
             return CONVENTIONS[name]
         except KeyError:

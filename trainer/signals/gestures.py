@@ -45,7 +45,7 @@ class Gesture(enum.Enum):
     WRITING = "writing"
 
     @classmethod
-    def parse(cls, name: str) -> "Gesture":
+    def parse(cls, name: str) -> Gesture:
         try:
             return cls(name.strip().lower())
         except ValueError:
@@ -136,8 +136,8 @@ class GestureEvent:
     def duration(self) -> float:
         return self.end - self.start
 
-    def to_json(self) -> dict:
-        out = {
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "gesture": self.gesture.value,
             "start": round(self.start, 3),
             "end": round(self.end, 3),

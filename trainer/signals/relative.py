@@ -24,8 +24,8 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from trainer.rules.cards import NUMBER_OF_LEVELS, Card
 from trainer.signals.signs import Sign
@@ -61,7 +61,7 @@ class Step(enum.Enum):
         return -self.value
 
     @classmethod
-    def for_delta(cls, stronger_by: int) -> "Step":
+    def for_delta(cls, stronger_by: int) -> Step:
         for step in cls:
             if step.value == stronger_by:
                 return step

@@ -60,7 +60,7 @@ class Sign(enum.Enum):
         return _ITALIAN.get(self, _FRENCH[self])
 
     @classmethod
-    def for_card(cls, card: Card) -> "Sign | None":
+    def for_card(cls, card: Card) -> Sign | None:
         """The sign that announces ``card`` on its own, or None for a card without a sign."""
         if card in ACES:
             return cls.AS

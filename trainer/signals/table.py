@@ -17,9 +17,10 @@ files carry them. Randomness is passed in. Imports the rules layer and trainer.s
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from trainer.rules.cards import ACES, Card
 from trainer.signals.conventions import CLASSIC, Convention
@@ -27,13 +28,15 @@ from trainer.signals.gestures import Gesture
 from trainer.signals.relative import Announcement, base_level, resolve
 from trainer.signals.signs import MadeSign, Sign, Signal
 
+# Re-exported: the table's callers name these values from here.
+from trainer.signals.vigilance import VIGILANCE_LEVELS as VIGILANCE_LEVELS
+from trainer.signals.vigilance import SignalError as SignalError
+from trainer.signals.vigilance import Vigilance as Vigilance
+from trainer.signals.vigilance import partner_of as partner_of
+from trainer.signals.watching import Watch
+
 if TYPE_CHECKING:
     from trainer.rules.game import SignalRecord
-    from trainer.signals.watching import Watch
-
-
-class SignalError(ValueError):
-    """A sign that the table refuses: a lie at a table without lies, a bad seat or chance."""
 
 
 # -- truth ----------------------------------------------------------------------------------------
@@ -106,65 +109,31 @@ def honest_signals(hand: Iterable[Card]) -> tuple[Signal, ...]:
     return tuple(out)
 
 
-def partner_of(seat: int, players: int) -> int | None:
-    """Partners face each other: seat+2 at four, seat+3 at six; nobody at three."""
-    if players == 3:
-        return None
-    return (seat + players // 2) % players
-
-
-# -- vigilance ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Vigilance:
-    """How well opponents watch: ``catch`` is the chance that one opponent catches an open sign;
-    a discreet sign (made while the opponents look away) is caught ``discreet_factor`` times as often."""
-
-    catch: float = 0.25
-    discreet_factor: float = 0.3
-
-    def __post_init__(self) -> None:
-        for name in ("catch", "discreet_factor"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise SignalError(f"vigilance {name} must be a chance between 0 and 1, got {value!r}")
-
-    def chance(self, discreet: bool) -> float:
-        return self.catch * self.discreet_factor if discreet else self.catch
-
-    @classmethod
-    def named(cls, name: str) -> "Vigilance":
-        try:
-            return VIGILANCE_LEVELS[name]
-        except KeyError:
-            raise SignalError(
-                f"unknown vigilance {name!r}: choose one of {', '.join(VIGILANCE_LEVELS)} or a number 0..1"
-            ) from None
-
-    @classmethod
-    def parse(cls, text: str | float) -> "Vigilance":
-        """A level name (``"sharp"``) or a catch chance (``"0.4"``)."""
-        if isinstance(text, (int, float)):
-            return cls(float(text))
-        try:
-            return cls(float(text))
-        except ValueError:
-            return cls.named(text.strip().lower())
-
-
-VIGILANCE_LEVELS: dict[str, Vigilance] = {
-    "blind": Vigilance(0.0),
-    "casual": Vigilance(0.1),
-    "normal": Vigilance(0.25),
-    "sharp": Vigilance(0.5),
-    "hawk": Vigilance(0.9),
-}
-
-
 # -- events ---------------------------------------------------------------------------------------
 
+class _ReadsMade:
+    """What a sign says, read through its :class:`MadeSign` (``made``): for the table's events and
+    the signs a seat knows of, which both carry one."""
+
+    __slots__ = ()
+    made: MadeSign
+
+    @property
+    def signal(self) -> Signal:
+        return self.made.signal
+
+    @property
+    def sign(self) -> Sign:
+        return self.made.signal.sign
+
+    @property
+    def gesture(self) -> Gesture | None:
+        """The gesture actually made (the camera's), or the convention's for a button or a bot."""
+        return self.made.gesture
+
+
 @dataclass(frozen=True, slots=True)
-class SignEvent:
+class SignEvent(_ReadsMade):
     """One sign made at the table, as the table knows it.
 
     ``made`` is the sign as its maker made it (gesture, count, side, confidence, camera times).
@@ -187,20 +156,7 @@ class SignEvent:
     announcements: tuple[Announcement, ...] = ()
     at: float | None = None
 
-    @property
-    def signal(self) -> Signal:
-        return self.made.signal
-
-    @property
-    def sign(self) -> Sign:
-        return self.made.signal.sign
-
-    @property
-    def gesture(self) -> Gesture | None:
-        """The gesture actually made (the camera's), or the convention's for a button or a bot."""
-        return self.made.gesture
-
-    def caught_also_by(self, seat: int) -> "SignEvent":
+    def caught_also_by(self, seat: int) -> SignEvent:
         """This sign, caught as well by ``seat`` (a person who said "seen!" while it showed)."""
         from dataclasses import replace
 
@@ -218,7 +174,7 @@ class SignEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class SeenSign:
+class SeenSign(_ReadsMade):
     """A sign as one seat knows it: no truth flag, and the opponents' catches only for own signs
     (a player notices an opponent looking at them, not what the opponent made of it).
 
@@ -233,18 +189,6 @@ class SeenSign:
     moment: int | None = None
     announcements: tuple[Announcement, ...] = ()
     trick: int = 0
-
-    @property
-    def signal(self) -> Signal:
-        return self.made.signal
-
-    @property
-    def sign(self) -> Sign:
-        return self.made.signal.sign
-
-    @property
-    def gesture(self) -> Gesture | None:
-        return self.made.gesture
 
     @property
     def confidence(self) -> float | None:
@@ -271,7 +215,7 @@ class SignLog:
     """The signs of one deal, with delivery to partner and opponents.
 
     >>> log = SignLog(players=4, vigilance=Vigilance(0.0))
-    >>> e = log.make(0, Signal(Sign.MONSIEUR), hand=(Card.MONSIEUR,), rng=random.Random(1))
+    >>> e = log.make(0, CLASSIC.made(Signal(Sign.MONSIEUR)), hand=(Card.MONSIEUR,), rng=random.Random(1))
     >>> e.seen_by
     (0, 2)
     """
@@ -281,7 +225,7 @@ class SignLog:
     lying_allowed: bool = False
     convention: Convention = CLASSIC
     events: list[SignEvent] = field(default_factory=list)
-    watch: "Watch | None" = None
+    watch: Watch | None = None
     """The opponents' eyes over time: a sign given a time is caught by who looks during its hold."""
     by_eye: frozenset[int] = frozenset()
     """Seats that catch only what they say they saw (a person watching): never rolled for."""
@@ -295,8 +239,9 @@ class SignLog:
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 6):
             raise SignalError(f"a table seats 3, 4 or 6 players, not {self.players!r}")
-        if self.calls is not None and (isinstance(self.calls, bool) or not isinstance(self.calls, int) or self.calls < 1):
-            raise SignalError(f"'seen!' calls a deal are a whole number from 1 (or None for no limit), not {self.calls!r}")
+        calls = self.calls
+        if calls is not None and (isinstance(calls, bool) or not isinstance(calls, int) or calls < 1):
+            raise SignalError(f"'seen!' calls a deal are a whole number from 1 (or None for no limit), not {calls!r}")
 
     def calls_left(self, seat: int) -> int | None:
         """The calls ``seat`` has left this deal (None: no limit)."""
@@ -310,14 +255,14 @@ class SignLog:
         self.used[seat] = self.used.get(seat, 0) + 1
         return True
 
-    def _calling(self, seats) -> tuple[int, ...]:
+    def _calling(self, seats: Iterable[int]) -> tuple[int, ...]:
         """Of the seats that would catch a sign, those with a call left; each spends one."""
         return tuple(s for s in seats if self.call(s))
 
     def make(
         self,
         seat: int,
-        sign: MadeSign | Signal,
+        made: MadeSign,
         hand: Iterable[Card],
         rng: random.Random,
         *,
@@ -328,15 +273,15 @@ class SignLog:
     ) -> SignEvent:
         """Record a sign made by ``seat`` holding ``hand`` now; draws who catches it from ``rng``.
 
-        ``sign`` is a :class:`MadeSign` (from the camera: ``convention.read(event)``) or a bare
-        :class:`Signal` (a button, a bot), made with the convention's gesture.
+        ``made`` comes from the camera (``convention.read(event)``) or from a button or a bot
+        (``convention.made(signal)``: the convention's gesture, certain).
 
         With a time ``at`` (seconds of game time) on a table with a :attr:`watch`, nothing is
         drawn: the opponents who look during the sign's hold catch it, and the sign is discreet
         exactly when no opponent looked as it began (``discreet`` is then ignored)."""
         if not 0 <= seat < self.players:
             raise SignalError(f"seat {seat!r} is not at this table of {self.players}: seats are 0..{self.players - 1}")
-        made = self._made(sign)
+        made = self._checked(made)
         signal = made.signal
         truthful = is_truthful(signal, hand)
         if not truthful and not self.lying_allowed:
@@ -368,17 +313,16 @@ class SignLog:
         self.events.append(event)
         return event
 
-    def _made(self, sign: MadeSign | Signal) -> MadeSign:
-        if isinstance(sign, Signal):
-            return self.convention.made(sign)
+    def _checked(self, sign: MadeSign) -> MadeSign:
         if not isinstance(sign, MadeSign):
-            raise SignalError(f"a sign is a Signal or a MadeSign, got {type(sign).__name__}: "
-                              "read a camera's gesture with convention.read(event)")
+            raise SignalError(f"a sign is a MadeSign, got {type(sign).__name__}: read a camera's gesture "
+                              "with convention.read(event), give a button's signal with convention.made(signal)")
         if sign.gesture is not None and self.convention.sign_for(sign.gesture) is not sign.sign:
             means = self.convention.sign_for(sign.gesture)
             raise SignalError(
                 f"the {self.convention.name} convention gives "
-                + (f"no sign to {sign.gesture.value}" if means is None else f"{sign.gesture.value} the sign {means.value}")
+                + (f"no sign to {sign.gesture.value}" if means is None
+                   else f"{sign.gesture.value} the sign {means.value}")
                 + f", not {sign.sign.value}: {sign.sign.value} is made with "
                 + (", ".join(g.value for g in self.convention.gestures_for(sign.sign)) or "no gesture")
             )
@@ -426,7 +370,7 @@ def record_text(made: MadeSign, announcements: Sequence[Announcement] = (), *, a
     """The record of ``made``: plain for the eyes that saw it, with the camera's reading
     (gesture, confidence) when ``as_read`` and the sign was read by a camera."""
     text = encode_message(made.signal, announcements)
-    if as_read and made.read_by_camera and made.gesture is not None:
+    if as_read and made.confidence is not None and made.gesture is not None:
         text = mark_confidence(text, made.gesture, made.confidence)
     return text
 

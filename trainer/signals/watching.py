@@ -6,7 +6,7 @@ signer, in seconds of game time). A sign is *held* for :data:`SIGN_HOLD_S`; an o
 when they look at the signer at any moment of that hold. A sign is *discreet* when it is made while
 no opponent looks — it can still be caught by an opponent who turns to look during the hold.
 
-The table's :class:`~trainer.signals.table.Vigilance` sets how often opponents look, so that its
+The table's :class:`~trainer.signals.vigilance.Vigilance` sets how often opponents look, so that its
 ``catch`` keeps its meaning: a sign made at a moment chosen without looking (an *open* sign) is
 caught by one opponent with exactly that chance. With look spells of mean ``L``, away spells of
 mean ``A`` lasting at least a hold ``h``, renewal theory gives that chance as ``(L + h) / (L + A)``
@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from trainer.signals.table import SignalError, Vigilance, partner_of
+from trainer.signals.vigilance import SignalError, Vigilance, partner_of
 
 SIGN_HOLD_S = 1.5
 """How long a face holds a sign: about a second and a half (Practice holds run 1-2 s)."""
@@ -58,10 +58,11 @@ class Gaze:
         if not 0.0 < self.look_min_s <= self.look_s < math.inf:
             raise SignalError(f"a look lasts {self.look_min_s!r}..{self.look_s!r} s: give 0 < minimum <= mean")
         if not 0.0 < self.hold_s <= self.away_s:
-            raise SignalError(f"away spells (mean {self.away_s!r} s) must last at least a sign's hold ({self.hold_s!r} s)")
+            raise SignalError(f"away spells (mean {self.away_s!r} s) must last at least a sign's hold "
+                              f"({self.hold_s!r} s)")
 
     @classmethod
-    def for_vigilance(cls, vigilance: Vigilance, *, hold_s: float = SIGN_HOLD_S, look_s: float = LOOK_MEAN_S) -> "Gaze":
+    def for_vigilance(cls, vigilance: Vigilance, *, hold_s: float = SIGN_HOLD_S, look_s: float = LOOK_MEAN_S) -> Gaze:
         """The gaze whose open signs are caught with ``vigilance.catch`` (see the module docstring)."""
         if vigilance.catch <= 0.0:
             return cls(look_s, math.inf, hold_s)
@@ -169,8 +170,7 @@ class Watch:
         moment = t
         spells = [self.looks(w, signer, end + 1.0) for w in self.watchers(signer)]
         while moment <= end:
-            covering = [_covering(s, moment) for s in spells]
-            covering = [c for c in covering if c is not None]
+            covering = [c for c in (_covering(s, moment) for s in spells) if c is not None]
             if not covering:
                 return moment
             moment = max(c[1] for c in covering)

@@ -37,7 +37,8 @@ def run() -> None:
         st.stop()
     init_session_state()
     navigation = st.navigation(
-        [st.Page(PAGES_DIR / file, title=title, icon=icon, default=(i == 0)) for i, (file, title, icon) in enumerate(PAGES)]
+        [st.Page(PAGES_DIR / file, title=title, icon=icon, default=(i == 0))
+         for i, (file, title, icon) in enumerate(PAGES)]
     )
     render_sidebar()
     # Before the page, at the same place on every page: the session's one camera stream.

@@ -29,8 +29,9 @@ embeds it, and the browser asks for camera permission as soon as it is shown and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import streamlit as st
 
@@ -40,8 +41,10 @@ from trainer.ui.watcher import Report, SignWatcher
 
 WIDGET_KEY = "sign-camera"
 """The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
-RTC_CONFIGURATION = {"iceServers": []}
-MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False}
+RTC_CONFIGURATION: dict[str, list[dict[str, str]]] = {"iceServers": []}
+MEDIA_CONSTRAINTS = {
+    "video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False,
+}
 PER_PAGE_KEYS = ("practice_live", "play_camera_frame")
 """The latest frame report each page shows: cleared on a page change, so what a page shows is new."""
 POLL_SECONDS = 0.25

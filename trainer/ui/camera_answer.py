@@ -18,8 +18,8 @@ Times are the watcher's session clock (seconds), as in ``trainer.ui.tries``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from trainer.signals.gestures import Gesture, GestureEvent
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import Gesture
@@ -126,14 +126,15 @@ def judge(shows: Iterable[Show], t: float, clicked: Iterable[Click] = ()) -> Cli
 def score(shows: Iterable[Show], clicks: Iterable[Click], now: float) -> Score:
     """The tally at ``now``: a real sign that ended without a catch is missed."""
     clicks = tuple(clicks)
-    caught = {c.show.index for c in clicks if c.verdict is Verdict.CAUGHT}
+    # A click judged CAUGHT always names the show it caught.
+    caught_shows = [c.show for c in clicks if c.verdict is Verdict.CAUGHT and c.show is not None]
+    caught = {s.index for s in caught_shows}
     ended = [s for s in shows if s.is_sign and s.at + s.hold < now]
     return Score(
         signs=len(ended),
-        caught=sum(1 for s in ended if s.index in caught) + sum(
-            1 for c in clicks if c.verdict is Verdict.CAUGHT and c.show.at + c.show.hold >= now),
+        caught=sum(1 for s in ended if s.index in caught) + sum(1 for s in caught_shows if s.at + s.hold >= now),
         missed=sum(1 for s in ended if s.index not in caught),
-        fooled=sum(c.verdict is Verdict.FOOLED for c in clicks),
+        fooled=sum(1 for c in clicks if c.verdict is Verdict.FOOLED),
         late=sum(c.verdict is Verdict.LATE for c in clicks),
         empty=sum(c.verdict is Verdict.NOTHING for c in clicks),
     )

@@ -26,7 +26,7 @@ Pure functions over typed values; no Streamlit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from trainer.bots import tactics
 from trainer.bots.knowledge import Reading, Use
@@ -39,10 +39,12 @@ from trainer.ui.table_talk import HUMAN_SEAT, PARTNER_SEAT, card_name, join, sea
 
 # The tactics' rules in a card player's words (the rule's own name is shown beside it).
 RULE_WORDS = {
-    tactics.PARTNER_WINNING_PLAY_LOW: "its partner (you) was winning the trick or known to beat it, so it kept its good cards",
+    tactics.PARTNER_WINNING_PLAY_LOW: (
+        "its partner (you) was winning the trick or known to beat it, so it kept its good cards"),
     tactics.WIN_CHEAPLY_LAST: "it played last and took the trick with the cheapest card that beats it",
     tactics.WIN_WITH_MASTER: "it took the trick with a card nobody still to play can beat",
-    tactics.SPOIL_RATHER_THAN_GIVE: "it could not win but could tie: a spoiled trick (pourri) is better than one given to the opponents",
+    tactics.SPOIL_RATHER_THAN_GIVE: (
+        "it could not win but could tie: a spoiled trick (pourri) is better than one given to the opponents"),
     tactics.LEAD_MASTER: "it led a card nobody can beat",
     tactics.METTRE_A_LA_FORCE: "it led a middle card to draw out the opponents' big cards (mettre à la force)",
     tactics.DISCARD_LOWEST: "it could not win the trick, so it threw its lowest card",
@@ -199,25 +201,99 @@ def _sign_for(card: Card) -> Sign | None:
         return None
 
 
+def _caught_lines(signs: tuple[SignNote, ...], language: Language, players: int) -> tuple[str, ...]:
+    """One line per sign of yours an opponent caught: what it told them, or that it misled them."""
+    def line(n: SignNote) -> str:
+        who = join([seat_name(s, capital=True, players=players) for s in n.caught_by])
+        many = len(n.caught_by) > 1
+        told = (f"from then on {'they' if many else 'it'} knew you held it" if n.truthful else
+                f"it was a bluff, so {'they were' if many else 'it was'} misled, not told")
+        return f"{who} caught your sign {sign_name(n.signal, language)}: {told}"
+
+    return tuple(line(n) for n in signs if n.caught_by)
+
+
+@dataclass(slots=True)
+class _Review:
+    """The coach's lines about one deal's tricks, gathered trick by trick."""
+
+    language: Language
+    players: int
+    held: frozenset[int]
+    signed: frozenset[Sign]
+    team: frozenset[int]
+    bluffs: list[str] = field(default_factory=list)
+    unpaid: list[str] = field(default_factory=list)
+    helped_by: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    would: list[str] = field(default_factory=list)
+
+    def played_low(self, trick, move, relied: frozenset[int]) -> None:
+        """North played low, knowing (or believing) you held ``relied``: helped, a bluff, or unpaid."""
+        language = self.language
+        false = sorted(i for i in relied if self.held and i not in self.held)
+        if trick.winner is None:
+            came = "the trick was spoiled"
+        elif trick.winner in self.team:
+            came = ("you" if trick.winner == HUMAN_SEAT else "North") + " won the trick"
+        else:
+            came = f"{seat_name(trick.winner, capital=True, players=self.players)} won the trick"
+        low = card_name(move.action, language)
+        if false:
+            told = join([card_name(Card.from_index(i), language) for i in false])
+            cost = ("your team kept it anyway" if trick.winner in self.team else
+                    "the bluff cost your team that trick" if trick.winner is not None else "nobody took it")
+            self.bluffs.append(f"trick {trick.number}: your bluff made North believe you held {told} — you did "
+                               f"not; it played low ({low}) and {came}: {cost}")
+            return
+        cards = join([card_name(Card.from_index(i), language) for i in sorted(relied)])
+        if trick.winner is not None and trick.winner not in self.team:
+            self.unpaid.append(f"trick {trick.number}: North knew you held {cards} and played low ({low}), "
+                               f"but {came}")
+        else:
+            self.helped_by.setdefault(cards, []).append((trick.number, low))
+
+    def spent_a_winner(self, trick, move, mine: Card, relied: frozenset[int]) -> None:
+        """You won the trick, and North spent a good card on it not knowing you could."""
+        sign = _sign_for(mine)
+        if sign is None or mine.index in relied or sign in self.signed:
+            return
+        language = self.language
+        spent = card_name(move.action, language)
+        how = (f"tied the trick with {spent} to spoil it" if move.rule == tactics.SPOIL_RATHER_THAN_GIVE
+               else f"took it over with {spent}")
+        self.would.append(f"trick {trick.number}: you won with {card_name(mine, language)}, but North, not "
+                          f"knowing you held it, {how}; signing {sign_name(Signal(sign), language)} "
+                          "would have let it play low and keep that card")
+
+    def helped(self) -> tuple[str, ...]:
+        """One line per thing North knew: "tricks 4 and 5: North knew you held X and played low (a, b)"."""
+        return tuple(
+            f"trick{'s' if len(plays) > 1 else ''} {join([str(n) for n, _ in plays])}: North knew you held {cards} "
+            f"and played low ({join([card for _, card in plays])}), keeping its good cards"
+            for cards, plays in self.helped_by.items()
+        )
+
+
+def _relied(move) -> frozenset[int]:
+    """The cards North placed in your hand from your signs, certain or as a hint: its own reading
+    (else what it knew for certain when it chose)."""
+    relied: frozenset[int] = frozenset().union(*(r.holding.required for r in getattr(move, "readings", ())
+                                                 if r.use in (Use.CERTAIN, Use.HINT)))
+    if not relied and move.belief is not None:
+        relied = move.belief.required
+    return relied
+
+
 def deal_coach(moves, history, result: DealResult, language: Language, hand=(), players: int = 4,
                partner: int = PARTNER_SEAT) -> DealCoach:
     """The coach after a deal: which sign helped, which would have, which was caught. ``hand`` is
     the person's hand as play began (GameSession.deal_hands): the signs it allowed."""
     signs = your_signs(history, result.deal, partner)
-    caught = tuple(
-        f"{join([seat_name(s, capital=True, players=players) for s in n.caught_by])} caught your sign {sign_name(n.signal, language)}: "
-        + (f"from then on {'they' if len(n.caught_by) > 1 else 'it'} knew you held it" if n.truthful else
-           f"it was a bluff, so {'they were' if len(n.caught_by) > 1 else 'it was'} misled, not told")
-        for n in signs if n.caught_by
-    )
+    caught = _caught_lines(signs, language, players)
     if result.end is not DealEnd.PLAYED or not result.tricks:
         return DealCoach(result.deal, False, signs, (), (), caught, ())
-    held = {c.index for c in hand}
-    team = {HUMAN_SEAT, partner}
-    bluffs, unpaid = [], []
-    signed = {n.signal.sign for n in signs}
-    helped_by: dict[str, list[tuple[int, str]]] = {}
-    would = []
+    signed = frozenset(n.signal.sign for n in signs)
+    review = _Review(language, players, frozenset(c.index for c in hand), signed, frozenset({HUMAN_SEAT, partner}))
     partner_moves = {m.trick: m for m in moves
                      if m.deal == result.deal and m.seat == partner and isinstance(m.action, Card)}
     for trick in result.tricks:
@@ -228,55 +304,15 @@ def deal_coach(moves, history, result: DealResult, language: Language, hand=(), 
         move = partner_moves.get(trick.number - 1)
         if move is None:
             continue
-        mine = dict(plays)[HUMAN_SEAT]
-        # The cards North placed in your hand from your signs, certain or as a hint: its own reading.
-        relied = frozenset().union(*(r.holding.required for r in getattr(move, "readings", ())
-                                     if r.use in (Use.CERTAIN, Use.HINT)))
-        if not relied and move.belief is not None:
-            relied = move.belief.required
-        known = bool(relied)
-        if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and known:
-            false = sorted(i for i in relied if hand and i not in held)
-            if trick.winner is None:
-                came = "the trick was spoiled"
-            elif trick.winner in team:
-                came = ("you" if trick.winner == HUMAN_SEAT else "North") + " won the trick"
-            else:
-                came = f"{seat_name(trick.winner, capital=True, players=players)} won the trick"
-            low = card_name(move.action, language)
-            if false:
-                told = join([card_name(Card.from_index(i), language) for i in false])
-                cost = ("your team kept it anyway" if trick.winner in team else
-                        "the bluff cost your team that trick" if trick.winner is not None else "nobody took it")
-                bluffs.append(f"trick {trick.number}: your bluff made North believe you held {told} — you did "
-                              f"not; it played low ({low}) and {came}: {cost}")
-            elif trick.winner is not None and trick.winner not in team:
-                cards = join([card_name(Card.from_index(i), language) for i in sorted(relied)])
-                unpaid.append(f"trick {trick.number}: North knew you held {cards} and played low ({low}), "
-                              f"but {came}")
-            else:
-                cards = join([card_name(Card.from_index(i), language) for i in sorted(relied)])
-                helped_by.setdefault(cards, []).append((trick.number, low))
+        relied = _relied(move)
+        if move.rule == tactics.PARTNER_WINNING_PLAY_LOW and relied:
+            review.played_low(trick, move, relied)
         elif move.rule in _SPENDS_A_WINNER and trick.winner == HUMAN_SEAT:
-            sign = _sign_for(mine)
-            told = mine.index in relied
-            if sign is not None and not told and sign not in signed:
-                spent = card_name(move.action, language)
-                how = (f"tied the trick with {spent} to spoil it" if move.rule == tactics.SPOIL_RATHER_THAN_GIVE
-                       else f"took it over with {spent}")
-                would.append(f"trick {trick.number}: you won with {card_name(mine, language)}, but North, not "
-                             f"knowing you held it, {how}; signing {sign_name(Signal(sign), language)} "
-                             "would have let it play low and keep that card")
-    # One line per thing North knew: "tricks 4 and 5: North knew you held X and played low (a, b)".
-    helped = [
-        f"trick{'s' if len(plays) > 1 else ''} {join([str(n) for n, _ in plays])}: North knew you held {cards} "
-        f"and played low ({join([card for _, card in plays])}), keeping its good cards"
-        for cards, plays in helped_by.items()
-    ]
+            review.spent_a_winner(trick, move, dict(plays)[HUMAN_SEAT], relied)
     # (no hand recorded: nothing to say, rather than call an empty hand weak)
     unsigned = tuple(sign_name(s, language) for s in honest_signals(hand) if s.sign not in signed) if hand else ()
-    return DealCoach(result.deal, True, signs, tuple(helped), tuple(would), caught, unsigned, tuple(bluffs),
-                     tuple(unpaid))
+    return DealCoach(result.deal, True, signs, review.helped(), tuple(review.would), caught, unsigned,
+                     tuple(review.bluffs), tuple(review.unpaid))
 
 
 # -- being watched (a timed table) -------------------------------------------------------------------

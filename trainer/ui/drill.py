@@ -10,8 +10,8 @@ attempt history, which the app persists in the Store.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import BodyPart, Gesture, GestureEvent, Side

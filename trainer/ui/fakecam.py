@@ -13,6 +13,7 @@ files written by the vision layer's ``write_y4m`` at test time. The footage is r
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +36,16 @@ as a person's is between signs, for the recognizer's running neutral baseline (h
 longer instead made it part of that baseline, and the opening was missed for minutes)."""
 
 
+def _photo(path: Path) -> np.ndarray:
+    """A photo read by OpenCV; a ValueError naming the file when it cannot be read."""
+    import cv2
+
+    image = cv2.imread(str(path))
+    if image is None:
+        raise ValueError(f"cannot read the photo {path}: is it there, and an image?")
+    return image
+
+
 def fit(image: np.ndarray, size: tuple[int, int] = CLIP_SIZE) -> np.ndarray:
     """Centre ``image`` on a grey canvas of ``size`` (w, h), scaled to fit, as a webcam frame."""
     import cv2
@@ -53,12 +64,11 @@ def make_sign_clip(gestures_dir: Path, out: Path, *, neutral_s: float = 2.0, sig
                    fps: int = 30) -> Path:
     """A .y4m clip: a neutral face held ``neutral_s`` then the same face with the mouth open
     (one ace under every convention) held ``sign_s``. Chromium loops it."""
-    import cv2
 
     from trainer.vision.sources import write_y4m
 
-    neutral = fit(cv2.imread(str(gestures_dir / NEUTRAL_PHOTO)))
-    sign = fit(cv2.imread(str(gestures_dir / MOUTH_OPEN_PHOTO)))
+    neutral = fit(_photo(gestures_dir / NEUTRAL_PHOTO))
+    sign = fit(_photo(gestures_dir / MOUTH_OPEN_PHOTO))
     frames = [neutral] * int(neutral_s * fps) + [sign] * int(sign_s * fps)
     write_y4m(frames, out, fps=fps)
     return out
@@ -77,7 +87,7 @@ def make_signing_clip(gestures_dir: Path, out: Path, *, pad_s: float = LOOP_PAD_
     path = gestures_dir / SIGNING_CLIP
     capture = cv2.VideoCapture(str(path))
     fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
-    frames = []
+    frames: list[Any] = []
     while len(frames) < int(SIGNING_CUT_S * fps) * slow:
         ok, image = capture.read()
         if not ok:

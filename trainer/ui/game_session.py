@@ -6,8 +6,8 @@ inputs in order (actions, signs, words told after a sign, and "next" clicks), so
 ``settings + inputs`` — the table settings (:class:`~trainer.bots.table_setup.TableSettings`: size,
 preset, vigilance, lies, convention, bots) — and resumes by replaying them on a new Table built from
 the same seed (bots and catching are seeded by the table, and the search bots are given a fixed
-number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own save (``game_to_json``) is stored alongside for
-trick-by-trick replay.
+number of worlds instead of a time budget, so a replay makes the same decisions). The engine's own
+save (``game_to_json``) is stored alongside for trick-by-trick replay.
 
 A card table pauses when a trick closes and a bot would play next: the closed trick stays on the
 table until the person clicks "next" (:meth:`GameSession.next`). It always pauses when a deal ends,
@@ -27,17 +27,28 @@ so the same signs are caught. The person catches opponents' signs by :meth:`Game
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
+from trainer.bots.table import Table
 from trainer.bots.table_setup import BOT_OPTIONS as TABLE_BOT_OPTIONS
-from trainer.bots.table_setup import TableSettings, playable_bots
-from trainer.rules.actions import Action, Phase, format_action, parse_action
+from trainer.bots.table_setup import TableSettings
+from trainer.rules.actions import Action, Phase
+from trainer.rules.views import PlayerView
+from trainer.signals.relative import Announcement, parse
+from trainer.signals.signs import MadeSign
+from trainer.signals.table import SignEvent, check_camera_hold
+
+# Re-exported: the save format's names, as the page and older callers know them.
+from trainer.ui.saved_game import BOT_NAMES as BOT_NAMES
+from trainer.ui.saved_game import CAMERA_KEYS as CAMERA_KEYS
+from trainer.ui.saved_game import READABLE_VERSIONS as READABLE_VERSIONS
+from trainer.ui.saved_game import SAVE_FORMAT, SAVE_VERSION, Act, Announce, Input, MadeSignInput, Next, SavedGame, Seen
+from trainer.ui.saved_game import input_to_json as input_to_json
+from trainer.ui.saved_game import made_from_input as made_from_input
+from trainer.ui.saved_game import sign_input as sign_input
 from trainer.ui.table_events import closes, ends_deal
-from trainer.signals.gestures import Gesture, Side
-from trainer.signals.relative import Announcement, format_message, parse
-from trainer.signals.signs import MadeSign, Sign, Signal
-from trainer.signals.table import check_camera_hold
 
 HUMAN_SEAT = 0
 PAGE_SIGN_WINDOW_S = 20.0
@@ -45,13 +56,6 @@ PAGE_SIGN_WINDOW_S = 20.0
 drawn and their eyes back on the table (the bots' own tables use 4 s)."""
 PARTNER_SEAT = 2
 """The partner's seat at the 4-player table (``GameSession.partner_seat`` at any size)."""
-SAVE_FORMAT = "aluette-app-game"
-SAVE_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
-# Version 1 had no pauses: an action that comes during a pause continues it. Version 2 paused after a
-# deal only when a bot played next: an input that comes during a deal's review continues it.
-BOT_NAMES = ("heuristic", *(name for name in playable_bots() if name != "heuristic"))
-"""The bots a person may choose (every fair one; never the all-seeing oracle), the default first."""
 BOT_OPTIONS = TABLE_BOT_OPTIONS
 
 
@@ -96,8 +100,9 @@ class GameSession:
 
     settings: TableSettings
     seed: int
-    table: Any
-    inputs: list[dict] = field(default_factory=list)
+    table: Table
+    log: list[Input] = field(default_factory=list)
+    """The person's inputs, in order (saved as :attr:`inputs`)."""
     moves: list[BotMove] = field(default_factory=list)
     deal_hands: dict[int, tuple] = field(default_factory=dict)
     """The person's hand of each deal as play began (after any chant discards), for the coach."""
@@ -116,14 +121,14 @@ class GameSession:
     """While a save replays: the moment of the input being replayed."""
 
     @classmethod
-    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> "GameSession":
+    def start(cls, preset: str, convention: str, seed: int, seating: Seating = Seating()) -> GameSession:
         """A 4-player game with the default vigilance and truthful signs (see :meth:`begin`)."""
         return cls.begin(TableSettings(preset=preset, convention=convention, partner=seating.partner,
                                        opponents=seating.opponents), seed)
 
     @classmethod
     def begin(cls, settings: TableSettings, seed: int, *, timed: bool = False,
-              clock: Callable[[], float] | None = None) -> "GameSession":
+              clock: Callable[[], float] | None = None) -> GameSession:
         """A new game at a table of any size with these settings (``timed``: the opponents' eyes
         catch signs by their moments, and the person catches by eye)."""
         clock = clock if clock is not None else time.monotonic
@@ -138,13 +143,19 @@ class GameSession:
         """Seconds since the game began on this page (never before the table's own clock)."""
         return max(self.table.now_s, self.clock() - self.origin)
 
-    def _tick(self, t: float | None = None) -> dict:
-        """Set the table's clock for the next input (now, or a saved moment); the input's "t"."""
+    def _tick(self, t: float | None = None) -> float | None:
+        """Set the table's clock for the next input (now, or a saved moment); the input's moment
+        (None in an untimed game)."""
         if not self.timed:
-            return {}
+            return None
         t = self.game_time() if t is None else float(t)
         self.table.set_time(t)
-        return {"t": round(t, 3)}
+        return round(t, 3)
+
+    @property
+    def inputs(self) -> list[dict[str, Any]]:
+        """The person's inputs in their saved form (:func:`~trainer.ui.saved_game.input_to_json`)."""
+        return [input_to_json(item) for item in self.log]
 
     @property
     def preset(self) -> str:
@@ -178,7 +189,7 @@ class GameSession:
         told = len(self.table.events)
         moment = self._tick(self._replay_t)
         self.table.submit(HUMAN_SEAT, action)
-        self.inputs.append({"act": format_action(action), **moment})
+        self.log.append(Act(action, moment))
         new = self.table.events[told:]
         self._run_bots(pause=closes(new), review=ends_deal(new))
 
@@ -186,7 +197,7 @@ class GameSession:
         """The person has seen the closed trick: the bots play on."""
         if not self.paused:
             return
-        self.inputs.append({"next": True, **self._tick(self._replay_t)})
+        self.log.append(Next(self._tick(self._replay_t)))
         self._run_bots(pause=False)
 
     def _run_bots(self, pause: bool = False, review: bool = False) -> None:
@@ -225,8 +236,8 @@ class GameSession:
                                                            and not game.current_trick):
             self.deal_hands.setdefault(game.deal_number, game.hand(HUMAN_SEAT))
 
-    def sign(self, sign: Signal | MadeSign, *, at: float | None = None) -> Any:
-        """The person makes a sign (a button: a Signal; the camera: a MadeSign, from
+    def sign(self, made: MadeSign, *, at: float | None = None) -> SignEvent:
+        """The person makes a sign (a button: ``table.made(signal)``; the camera:
         ``convention.read(event)``). Returns the SignEvent. A camera sign is saved with what the
         camera saw, so a resumed game gives the partner the same reading. In a timed game the sign
         began at ``at`` seconds of game time (a camera sign's own onset; default: now). A camera
@@ -234,33 +245,35 @@ class GameSession:
         SignalError saying so), so a brief false read that matches the hand is not sent as a card
         the person never chose to tell; a saved game replays what was sent."""
         self._not_reviewing("sign")
-        if isinstance(sign, MadeSign) and self._replay_t is None:
-            check_camera_hold(sign)
+        if not isinstance(made, MadeSign):
+            raise SessionError(f"a sign is a MadeSign, not a {type(made).__name__}: give a button's signal "
+                               "as session.table.made(signal), a camera's gesture as convention.read(event)")
+        if self._replay_t is None:
+            check_camera_hold(made)
         moment = self._tick(self._replay_t)
-        if at is not None and self.timed:
-            moment = {"t": moment["t"], "at": round(float(at), 3)}
-        event = self.table.submit_sign(HUMAN_SEAT, sign, at=moment.get("at"))
-        self.inputs.append({**sign_input(event.made), **moment})
+        onset = round(float(at), 3) if at is not None and self.timed else None
+        event = self.table.submit_sign(HUMAN_SEAT, made, at=onset)
+        self.log.append(MadeSignInput(event.made, moment, onset))
         return event
 
-    def seen(self, seat: int) -> Any:
+    def seen(self, seat: int) -> SignEvent | None:
         """The person says "seen!" on ``seat`` now: the SignEvent of that seat showing now, caught;
         None for a miss (nothing of that seat was showing). Only in a timed game."""
         if not self.timed:
             raise SessionError("catching by eye needs a timed game: start a new game on the Play page")
         self._not_reviewing("catch a sign")
         moment = self._tick(self._replay_t)
-        self.inputs.append({"seen": seat, **moment})
-        return self.table.catch_by_eye(HUMAN_SEAT, seat, moment["t"])
+        self.log.append(Seen(seat, moment))
+        return self.table.catch_by_eye(HUMAN_SEAT, seat, self.table.now_s if moment is None else moment)
 
-    def announce(self, announcements: tuple[Announcement, ...] | str) -> Any:
+    def announce(self, announcements: tuple[Announcement, ...] | str) -> SignEvent:
         """The person tells more cards aloud after their last sign (``"au-dessous"``, or parsed
         announcements). Returns the sign's event with all its words so far."""
         self._not_reviewing("tell cards aloud")
         words = parse(announcements) if isinstance(announcements, str) else tuple(announcements)
         # Words told aloud have no moment to judge: the eyes catch signs, not words.
         event = self.table.announce(HUMAN_SEAT, words)
-        self.inputs.append({"announce": format_message(words)})
+        self.log.append(Announce(words))
         return event
 
     def _not_reviewing(self, what: str) -> None:
@@ -269,7 +282,7 @@ class GameSession:
 
     # -- save and resume --------------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         from trainer.rules.saves import game_to_json
 
         return {
@@ -277,86 +290,60 @@ class GameSession:
             "version": SAVE_VERSION,
             **self.settings.to_json(),
             "seed": self.seed,
-            "inputs": list(self.inputs),
+            "inputs": self.inputs,
             "timed": self.timed,
             "game": game_to_json(self.table.game),
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "GameSession":
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SessionError("this is not a saved game of the app: start a new game instead")
-        if data.get("version") not in READABLE_VERSIONS:
-            raise SessionError(f"saved game version {data.get('version')!r} is not one of "
-                               f"{', '.join(map(str, READABLE_VERSIONS))}: start a new game")
-        # Saves from before the table settings hold none of players, vigilance, lies: the defaults.
-        session = cls.begin(TableSettings.from_json(data), int(data["seed"]), timed=data.get("timed") is True)
-        for n, item in enumerate(data["inputs"]):
+    def from_json(cls, data: Any) -> GameSession:
+        """Resume a stored game (checked by :meth:`SavedGame.from_json`, then replayed)."""
+        try:
+            saved = SavedGame.from_json(data)
+        except ValueError as error:
+            raise SessionError(f"this saved game cannot be resumed ({error}): start a new game instead") from None
+        return cls.replay(saved)
+
+    @classmethod
+    def replay(cls, saved: SavedGame) -> GameSession:
+        """Replay a saved game's inputs on a new table built from its settings and seed."""
+        session = cls.begin(saved.settings, saved.seed, timed=saved.timed)
+        for n, item in enumerate(saved.inputs):
             try:
                 # A timed game's inputs replay at their saved moments (older saves: the table's clock).
-                session._replay_t = session.table.now_s if "t" not in item else _moment(item["t"])
-                if session.reviewing and "next" not in item and data["version"] < 3:
-                    session.next()  # before version 3 a deal's end paused only when a bot played next
-                if "act" in item:
-                    session.act(parse_action(item["act"]))
-                    if data["version"] == 1:  # version 1 had no pauses: the bots played on at once
-                        session.next()
-                elif "next" in item:
-                    session.next()
-                elif "announce" in item:
-                    session.announce(item["announce"])
-                elif "seen" in item:
-                    if not isinstance(item["seen"], int) or isinstance(item["seen"], bool):
-                        raise ValueError(f"'seen' names a seat number, not {item['seen']!r}")
-                    session.seen(item["seen"])
-                else:
-                    at = item.get("at")
-                    session.sign(made_from_input(item), at=None if at is None else _moment(at))
+                t = getattr(item, "t", None)
+                session._replay_t = session.table.now_s if t is None else t
+                session._replay_one(item, saved.version)
             except ValueError as error:
-                raise SessionError(f"input {n + 1} of the saved game ({item}) cannot be replayed: {error}") from None
+                raise SessionError(f"input {n + 1} of the saved game ({input_to_json(item)}) cannot be replayed: "
+                                   f"{error}") from None
             finally:
                 session._replay_t = None
         # The page's clock goes on from where the saved game stopped.
         session.origin = session.clock() - session.table.now_s
         return session
 
-
-def _moment(value: Any) -> float:
-    """A saved moment: seconds of game time."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-        raise ValueError(f"a moment is a number of seconds from 0, not {value!r}")
-    return float(value)
-
-
-CAMERA_KEYS = ("gesture", "confidence", "side", "start", "end")
-"""What a camera sign's input adds to ``sign`` and ``count`` (absent for a button's sign)."""
-
-
-def sign_input(made: MadeSign) -> dict:
-    """A sign as a saved input: the sign and count, and for a camera sign what the camera saw."""
-    item: dict = {"sign": made.sign.value, "count": made.count}
-    if made.read_by_camera:
-        item.update(gesture=made.gesture.value if made.gesture else None, confidence=made.confidence,
-                    side=made.side.value if made.side else None, start=made.start, end=made.end)
-        item = {k: v for k, v in item.items() if v is not None}
-    return item
+    def _replay_one(self, item: Input, version: int) -> None:
+        if self.reviewing and not isinstance(item, Next) and version < 3:
+            self.next()  # before version 3 a deal's end paused only when a bot played next
+        if isinstance(item, Act):
+            self.act(item.action)
+            if version == 1:  # version 1 had no pauses: the bots played on at once
+                self.next()
+        elif isinstance(item, Next):
+            self.next()
+        elif isinstance(item, Announce):
+            self.announce(item.words)
+        elif isinstance(item, Seen):
+            self.seen(item.seat)
+        else:
+            self.sign(item.made, at=item.at)
 
 
-def made_from_input(item: dict) -> Signal | MadeSign:
-    """Read back :func:`sign_input` (a saved sign without camera keys is a button's)."""
-    signal = Signal(Sign(item["sign"]), int(item.get("count", 1)))
-    if "confidence" not in item:
-        return signal
-    gesture = item.get("gesture")
-    side = item.get("side")
-    return MadeSign(signal, Gesture(gesture) if gesture else None, float(item["confidence"]),
-                    Side(side) if side else None, item.get("start"), item.get("end"))
-
-
-def _belief_of_partner(view, bot: Any) -> tuple[Any, tuple]:
+def _belief_of_partner(view: PlayerView, bot: Any) -> tuple[Any, tuple[Any, ...]]:
     """What the partner's view says of the person's cards, read as the partner bot reads it (its
     trust at this table, its camera figures): the certain holding (or None) and each sign's reading."""
-    from trainer.bots.knowledge import sign_readings, knowledge_of
+    from trainer.bots.knowledge import knowledge_of, sign_readings
 
     trust = float(getattr(bot, "trust", 1.0))
     reliability = getattr(bot, "reliability", None)

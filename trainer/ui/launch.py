@@ -17,10 +17,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_SCRIPT = REPO_ROOT / "streamlit_app.py"

@@ -18,6 +18,7 @@ import streamlit as st
 from trainer.signals.gestures import Gesture, Side
 from trainer.signals.signs import Sign
 from trainer.ui import drill, modes
+from trainer.ui.saved_game import SavedGame
 
 PRACTICE_KIND = "practice_attempt"
 PROFILE_KIND = "calibration_profile"
@@ -249,8 +250,6 @@ def iso_now() -> str:
 
 MAX_NAME = 200
 AUTOSAVE_PREFIX = "autosave"
-MAX_INPUTS = 2000
-"""A whole game is a few hundred inputs; more is not a save of this app."""
 
 
 class SaveError(ValueError):
@@ -347,79 +346,19 @@ def load_game(name: str) -> dict | None:
     return None if db is None else db.get(GAME_KIND, name)
 
 
-def check_saved_game(data: Any) -> dict:
-    """The stored value of an app save, checked field by field before anything replays it."""
-    from trainer.bots.table_setup import TABLE_SIZES
-    from trainer.ui.game_session import BOT_NAMES, CAMERA_KEYS, READABLE_VERSIONS, SAVE_FORMAT
-
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError("it is not a saved game of this app")
-    version = data.get("version")
-    if isinstance(version, bool) or version not in READABLE_VERSIONS:
-        raise SaveError(f"it was saved in format {version!r}, this app reads "
-                        f"{', '.join(map(str, READABLE_VERSIONS))}")
-    for field in ("preset", "convention", "partner", "opponents"):
-        if not isinstance(data.get(field), str):
-            raise SaveError(f"its {field!r} is missing or not a name")
-    for field in ("partner", "opponents"):
-        if data[field] not in BOT_NAMES:
-            raise SaveError(f"its {field} {data[field]!r} is not one of the bots ({', '.join(BOT_NAMES)})")
-    # The table settings added with every table size: absent from older saves (defaults then).
-    players = data.get("players", 4)
-    if isinstance(players, bool) or players not in TABLE_SIZES:
-        raise SaveError(f"its table size {players!r} is not one of {', '.join(map(str, TABLE_SIZES))} players")
-    if not isinstance(data.get("vigilance", "normal"), str):
-        raise SaveError(f"its vigilance {data.get('vigilance')!r} is not a name")
-    calls = data.get("calls")
-    if calls is not None and (isinstance(calls, bool) or not isinstance(calls, int) or not 1 <= calls <= 20):
-        raise SaveError(f"its 'seen!' calls a deal {calls!r} are not a whole number from 1 to 20")
-    if not isinstance(data.get("lies", False), bool):
-        raise SaveError(f"its 'lies' setting {data.get('lies')!r} is not true or false")
-    seed = data.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
-        raise SaveError(f"its seed {seed!r} is not a whole number of at most 63 bits")
-    inputs = data.get("inputs")
-    if not isinstance(inputs, list) or len(inputs) > MAX_INPUTS:
-        raise SaveError(f"its inputs are not a list of at most {MAX_INPUTS}")
-    if not isinstance(data.get("timed", False), bool):
-        raise SaveError(f"its 'timed' {data.get('timed')!r} is not true or false")
-    for n, item in enumerate(inputs, 1):
-        # A timed game's input carries its moment ("t"; a camera sign also its onset, "at").
-        moments = {k: item[k] for k in ("t", "at") if isinstance(item, dict) and k in item}
-        if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e9 for v in moments.values()):
-            raise SaveError(f"its input {n} ({str(item)[:80]}) has a moment that is not a number of seconds")
-        if moments:
-            item = {k: v for k, v in item.items() if k not in moments}
-        ok = isinstance(item, dict) and (
-            (set(item) == {"act"} and isinstance(item["act"], str))
-            or (set(item) == {"seen"} and isinstance(item["seen"], int) and not isinstance(item["seen"], bool)
-                and 0 < item["seen"] < 6 and data.get("timed") is True)
-            or (item == {"next": True} and version >= 2)  # "next" after a closed trick (version 2)
-            or (set(item) == {"announce"} and isinstance(item["announce"], str) and len(item["announce"]) <= 400)
-            or (set(item) <= {"sign", "count", *CAMERA_KEYS} and isinstance(item.get("sign"), str)
-                and isinstance(item.get("count", 1), int) and not isinstance(item.get("count", 1), bool)
-                and 1 <= item.get("count", 1) <= 9 and _camera_fields_ok(item))
-        )
-        if not ok:
-            raise SaveError(f"its input {n} ({str(item)[:80]}) is not a move, a sign, words after a sign or a catch")
-    return data
+def read_saved_game(data: Any) -> SavedGame:
+    """The stored value of an app save as typed values, checked field by field (once, by
+    :meth:`SavedGame.from_json`) before anything replays it; SaveError otherwise."""
+    try:
+        return SavedGame.from_json(data)
+    except ValueError as error:
+        raise SaveError(str(error)) from None
 
 
-def _camera_fields_ok(item: dict) -> bool:
-    """A camera sign's saved reading: a known gesture and side, a confidence in 0..1, finite times."""
-    import math
-
-    def number(v: Any) -> bool:
-        return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-    confidence = item.get("confidence", 0.5)
-    return (
-        (not any(k in item for k in ("gesture", "side", "start", "end")) or "confidence" in item)
-        and number(confidence) and 0.0 <= confidence <= 1.0
-        and item.get("gesture", "wink") in {g.value for g in Gesture}
-        and item.get("side", "left") in {s.value for s in Side}
-        and all(number(item[k]) for k in ("start", "end") if k in item)
-    )
+def check_saved_game(data: Any) -> dict[str, Any]:
+    """The stored value of an app save, once :func:`read_saved_game` has read it."""
+    read_saved_game(data)
+    return dict(data)
 
 
 def _unexpected(what: str, name: str, error: BaseException) -> SaveError:
@@ -440,7 +379,7 @@ def resume_game(name: str) -> Any:
         data = load_game(name)
         if data is None:
             raise SaveError("there is no such save (was it deleted in another tab?)")
-        return GameSession.from_json(check_saved_game(data))
+        return GameSession.replay(read_saved_game(data))
     except ValueError as error:
         raise SaveError(f"Cannot resume {name!r}: {error}. {way_out}") from None
     except Exception as error:  # noqa: BLE001 - a damaged save must never become a page traceback

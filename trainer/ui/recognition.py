@@ -26,7 +26,7 @@ def require() -> None:
         raise RecognitionUnavailable(piece.reason)
 
 
-def make_pipeline(profile: Any = None, personal: "PersonalState | None" = None) -> Any:
+def make_pipeline(profile: Any = None, personal: PersonalState | None = None) -> Any:
     """A fresh vision pipeline for a live stream (one per session; MediaPipe graphs are not shared).
 
     With ``personal`` (the session's taught signs and teaching session) the pipeline runs the Tasks
@@ -124,7 +124,7 @@ def make_watcher(settings: Settings, profile: Any = None, personal: Any = None) 
     them: ``watcher.personal.model``)."""
     state = PersonalState(personal if personal is not None else _saved_personal(), _saved_sensitivity())
     watcher = SignWatcher(lambda p: make_pipeline(p, state), draw, mirror=settings.mirror)
-    watcher.personal = state
+    watcher.personal = state  # type: ignore[attr-defined]  # the watcher (evening's file) carries it for the pages
     if profile is not None:
         watcher.use_profile(profile)
     return watcher
@@ -184,9 +184,9 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
             GestureEvent(gesture=g, start=0.0, end=0.0, confidence=float(image.scores[g]), side=image.sides.get(g))
             for g in image.gestures
         )
-        features = (dict(image.result.scores.features),) if image.face else ()
-        return FileResult(1, events, image.face, image.hands, features)
-    features: list[dict] = []
+        found = (dict(image.result.scores.features),) if image.face else ()
+        return FileResult(1, events, image.face, image.hands, found)
+    features: list[dict[str, float]] = []
     hands = 0
 
     def keep(frame, result) -> None:

@@ -22,7 +22,8 @@ def svg_html(svg: str, *, width: int | None = None, title: str = "") -> str:
     """An ``<img>`` carrying the SVG as a data URI (keeps the SVG's own styles out of the page's)."""
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     size = f' width="{width}"' if width else ""
-    return f'<img src="data:image/svg+xml;base64,{data}"{size} title="{html.escape(title)}" alt="{html.escape(title)}"/>'
+    alt = html.escape(title)
+    return f'<img src="data:image/svg+xml;base64,{data}"{size} title="{alt}" alt="{alt}"/>'
 
 
 def show_svg(svg: str, *, width: int | None = None, title: str = "") -> None:

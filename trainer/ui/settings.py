@@ -61,5 +61,5 @@ class Settings:
                 f"unknown convention {self.convention!r}: choose one of {', '.join(CONVENTIONS)}"
             )
 
-    def with_(self, **changes) -> "Settings":
+    def with_(self, **changes) -> Settings:
         return replace(self, **changes)

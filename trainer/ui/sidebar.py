@@ -40,7 +40,7 @@ def convention_note(name: str) -> str:
     from trainer.signals.conventions import CONVENTIONS as known
 
     convention = known[name]
-    held = [f"{g.value} ({convention.sign_for(g).english})" for g, _ in convention.holds]
+    held = [f"{g.value} ({sign.english})" for g, _ in convention.holds if (sign := convention.sign_for(g))]
     if not held:
         return ""
     seconds = max(s for _, s in convention.holds)
@@ -61,7 +61,7 @@ def render_sidebar() -> Settings:
             "Sign convention", names, index=names.index(current.convention), key="opt_convention",
             format_func=convention_label,
         )
-        note = convention_note(convention)
+        note = convention_note(convention or current.convention)
         if note:
             st.caption(note)
         languages = tuple(Language)
@@ -79,8 +79,10 @@ def render_sidebar() -> Settings:
         camera = st.toggle("Camera on", value=current.camera, key="opt_camera",
                            help="Switch on to use the live webcam; off, give signs with the buttons "
                                 "(Practice also reads an uploaded clip or photo).")
+    # A widget given an index always returns a choice; the current setting stands in otherwise.
     new = Settings(
-        preset=preset, convention=convention, language=language, handedness=handedness,
+        preset=preset or current.preset, convention=convention or current.convention,
+        language=language or current.language, handedness=handedness or current.handedness,
         mirror=bool(mirror), camera=bool(camera),
     )
     if new != current:

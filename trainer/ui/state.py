@@ -8,10 +8,12 @@ is shared between sessions.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
+from trainer.ui.page_state import PlayPage
 from trainer.ui.settings import Settings
 
 # key -> factory of its default. Factories, not values, so mutable defaults are never shared.
@@ -22,7 +24,7 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "practice_started": lambda: None,  # source time (s) when the target was named
     "practice_feedback": lambda: None,  # last Attempt shown to the user
     "practice_log": list,  # Attempts of this session, newest last
-    "practice_seen": list,  # (GestureEvent, Sign | None, reported at) recently recognised, newest last
+    "practice_seen": list,  # page_state.SeenGesture recently recognised, newest last
     "practice_live": lambda: None,  # the latest FrameReport (live meters)
     "practice_failure": lambda: None,  # why the recognizer stopped, if it did
     "practice_seed": lambda: None,  # seed of the next target pick (None: fresh entropy)
@@ -39,8 +41,7 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "play_camera_failure": lambda: None,  # why the recognizer stopped, on Play
     # Play
     "game": lambda: None,  # trainer.ui.game_session.GameSession
-    "sent_signs": list,  # (source, SignEvent) the user sent to the partner
-    "play_error": lambda: None,  # why the table refused the last input
+    "play_page": PlayPage,  # page_state.PlayPage: signs sent, the last refusal, the "seen!" note
     "play_seed": lambda: None,  # seed of the next new game (None: fresh entropy; tests set it)
     "replay": lambda: None,  # a saved game being replayed trick by trick
     # Quiz

@@ -7,7 +7,7 @@ of tricks or results compared before and after an action.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from trainer.narration import narrate_in
 from trainer.rules.events import CardPlayed, CardsDealt, DealScored, Event, TrickEnded

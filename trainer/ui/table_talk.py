@@ -4,7 +4,8 @@
 Seats are named as a card player names them ("you", "West", "North", "East") with the verb agreeing
 ("you lead", "West leads"); cards by their name in the chosen language (the code only as a tooltip).
 The sentences are English; card and sign names follow the language setting (French names first,
-as the game is French).
+as the game is French), and so does the deal's result, which the narration words
+(:mod:`trainer.narration.words`, the one text of it in French, English and Italian).
 
 Holds no game logic and no Streamlit: pure functions, tested on their own.
 """
@@ -13,27 +14,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainer.bots.table_setup import seat_names, team_names
+from trainer.narration.words import words_for
 from trainer.rules.actions import Declaration, Phase
 from trainer.rules.cards import Card
-from trainer.rules.game import Contract, DealEnd, DealResult, Outcome, TrickRecord
+from trainer.rules.game import DealEnd, DealResult, Outcome, TrickRecord
 from trainer.signals.signs import Sign, Signal
 from trainer.ui.settings import Language
 
 HUMAN_SEAT = 0
 PARTNER_SEAT = 2
-_NAMES = {0: "you", 1: "West", 2: "North", 3: "East"}
 
 
 def seat_name(seat: int, *, capital: bool = False, players: int = 4) -> str:
     """``you``, ``West``, ``North``…: the compass names of the table's size (``South-West`` at six)."""
-    if players == 4:
-        name = _NAMES.get(seat, f"player {seat + 1}")
-    elif seat == HUMAN_SEAT:
-        name = "you"
-    else:
-        names = seat_names(players)
-        name = names[seat] if 0 <= seat < players else f"player {seat + 1}"
+    name = words_for("en", players).who(seat) if 0 <= seat < players else f"player {seat + 1}"
     return name[0].upper() + name[1:] if capital else name
 
 
@@ -43,12 +37,12 @@ def says(seat: int, you: str, other: str, *, capital: bool = True, players: int 
 
 
 def team_of(seat: int, players: int = 4) -> int:
-    return seat % {3: 3, 4: 2, 6: 3}.get(players, 2)
+    return words_for("en", players).rules.team_of(seat)
 
 
 def team_name(team: int, *, capital: bool = False, players: int = 4) -> str:
     """``your team`` / ``the opponents`` at four; ``you`` / ``West`` at three; the pairs at six."""
-    name = ("your team" if team == 0 else "the opponents") if players == 4 else team_names(players)[team]
+    name = words_for("en", players).team(team)
     return name[0].upper() + name[1:] if capital else name
 
 
@@ -82,7 +76,7 @@ def join(items: list[str]) -> str:
 # -- the trick --------------------------------------------------------------------------------------
 
 def trick_outcome(trick: TrickRecord, players: int = 4) -> str:
-    if trick.spoiled:
+    if trick.winner is None:  # spoiled
         return "spoiled (pourri): equal top cards, nobody takes it"
     return f"won by {seat_name(trick.winner, players=players)}"
 
@@ -93,9 +87,10 @@ def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, de
     if over or to_move is None:
         return "Game over"
     if paused:
+        who = seat_name(to_move, capital=True, players=players)
         if deal_over:
-            return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next deal when you have seen the result"
-        return f"{seat_name(to_move, capital=True, players=players)} plays next: click Next trick when you have seen the trick"
+            return f"{who} plays next: click Next deal when you have seen the result"
+        return f"{who} plays next: click Next trick when you have seen the trick"
     what = {
         Phase.PLAY: "play a card", Phase.CHANT_VOTE: "vote on the chant", Phase.DISCARD: "discard",
         Phase.DECLARE: "declare", Phase.ANSWER: "answer",
@@ -107,49 +102,10 @@ def turn_text(phase: Phase, to_move: int | None, *, over: bool, paused: bool, de
 
 # -- the deal ---------------------------------------------------------------------------------------
 
-def deal_result_text(result: DealResult, players: int = 4) -> str:
-    """Why the deal scored what it did, from the DealResult's fields."""
-    points = _points_text(result, players)
-    if result.end is DealEnd.GIVEN_UP:
-        seat = result.declared_by
-        # The left-hand opponent answers for the other team (RULES.md, Declarations).
-        answerer = (seat + 1) % players
-        return (f"{says(seat, 'gave', 'gave')} the deal up; {seat_name(answerer, capital=True)} "
-                f"accepted for {team_name(team_of(answerer))}. No cards were played. {points}")
-    if result.end is DealEnd.MORDIENNE_DECLINED:
-        seat = result.declared_by
-        answerer = (seat + 1) % players
-        return (f"{says(seat, 'announced', 'announced')} mordienne; {seat_name(answerer, capital=True)} "
-                f"declined for {team_name(team_of(answerer))}"
-                f"{' (you were not asked: the player on the announcer’s left answers)' if answerer != HUMAN_SEAT and team_of(answerer) == 0 else ''}"
-                f". The deal is not played. {points}")
-    if result.deal_winner is None:
-        return f"Every trick was spoiled: nobody took a trick. {points}"
-    winner = result.deal_winner
-    best = result.tricks_won[winner]
-    text = f"{says(winner, 'took', 'took', players=players)} the most tricks ({best})"
-    tied = [s for s, n in enumerate(result.tricks_won) if n == best and s != winner]
-    if tied:
-        text += (f"; {join([seat_name(s, players=players) for s in tied])} also took {best}, "
-                 f"but {seat_name(winner, players=players)} got there first")
-    if result.mordienne:
-        text += "; mordienne: no trick before, then the last tricks in a row"
-    if result.contract is Contract.ANNOUNCED:
-        text += "; mordienne was announced and accepted, so the deal is worth 2"
-    elif result.contract is Contract.COMMITTED:
-        text += "; the give-up was refused, so the refusing team had to make mordienne"
-    return f"{text}. {points}"
-
-
-def _points_text(result: DealResult, players: int = 4) -> str:
-    scored = [(team, n) for team, n in enumerate(result.points) if n]
-    if not scored:
-        return "Nobody scores."
-    # "Your team scores", "The opponents score", "You score", "West scores", "South-West and North-East score".
-    return " ".join(
-        f"{team_name(team, capital=True, players=players)} "
-        f"{'score' if (players == 3 and team == 0) or (players != 3 and team != 0) else 'scores'} {n}."
-        for team, n in scored)
+def deal_result_text(result: DealResult, players: int = 4, language: Language = Language.ENGLISH) -> str:
+    """Why the deal scored what it did, in ``language``: the narration's one text of a deal's
+    result (:meth:`trainer.narration.words.TableWords.deal_result`)."""
+    return words_for(language.value, players).deal_result(result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,14 +134,21 @@ def score_sheet(results: tuple[DealResult, ...] | list[DealResult], players: int
             how = "all spoiled" if r.deal_winner is None else f"{seat_name(r.deal_winner, players=players)} took it" + (
                 " (mordienne)" if r.mordienne else "")
         elif r.end is DealEnd.GIVEN_UP:
-            how = f"given up by {seat_name(r.declared_by, players=players)}"
+            how = f"given up by {seat_name(_declarer(r), players=players)}"
         else:
-            how = f"mordienne of {seat_name(r.declared_by, players=players)} declined"
+            how = f"mordienne of {seat_name(_declarer(r), players=players)} declined"
         tricks = (" · ".join(f"{seat_name(s, players=players)} {n}" for s, n in enumerate(r.tricks_won))
                   if r.tricks else "not played")
         rows.append(SheetRow(r.deal, seat_name(r.dealer, players=players), how, tricks, r.points[0], r.points[1],
                              total[0], total[1], tuple(r.points), tuple(total)))
     return rows
+
+
+def _declarer(result: DealResult) -> int:
+    """Who gave the deal up or announced mordienne (every unplayed deal has one)."""
+    if result.declared_by is None:
+        raise ValueError(f"deal {result.deal} ended {result.end.value} without a declaration")
+    return result.declared_by
 
 
 def outcome_text(outcome: Outcome, players: int = 4) -> str:

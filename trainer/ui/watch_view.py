@@ -53,8 +53,10 @@ class Showing:
     hold: float
 
     @classmethod
-    def of(cls, event: SignEvent, svg: str, starts_in: float, hold: float) -> "Showing":
+    def of(cls, event: SignEvent, svg: str, starts_in: float, hold: float) -> Showing:
         """A timed sign of the table."""
+        if event.at is None:
+            raise ValueError(f"sign {event.index} has no moment: only a timed table's signs are shown on the avatars")
         what = event.gesture.description if event.gesture is not None else event.sign.value
         return cls(event.index, event.at, event.sign.value, what, svg, starts_in, hold)
 

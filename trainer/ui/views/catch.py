@@ -50,7 +50,6 @@ def panel(settings: Settings) -> None:
     """The drill: start a round, watch the face, click "seen!" on the real signs."""
     from trainer.deck import avatar_svg
 
-    convention = Convention.named(settings.convention)
     st.subheader("Catch drill")
     st.caption("The face across the table makes gestures; some are signs of your convention, some are "
                "decoys. Click **seen!** while a real sign shows (about 1.5 s).")
@@ -85,6 +84,7 @@ def panel(settings: Settings) -> None:
             (st.success if last.verdict is catch_drill.Verdict.CAUGHT else st.warning)(words)
     tally = catch_drill.score(shows, clicks, now)
     over = now > catch_drill.round_end(shows)
-    st.markdown(f"{'Round over' if over else 'So far'}: caught **{tally.caught}** of {tally.signs if not over else sum(s.is_sign for s in shows)} "
+    signs = sum(s.is_sign for s in shows) if over else tally.signs
+    st.markdown(f"{'Round over' if over else 'So far'}: caught **{tally.caught}** of {signs} "
                 f"signs · missed {tally.missed} · fooled by {tally.fooled} decoy(s) · late {tally.late} · "
                 f"on nothing {tally.empty}")

@@ -21,20 +21,23 @@ from __future__ import annotations
 import html
 import random
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
+from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings
+from trainer.narration.words import words_for
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
 from trainer.rules.game import DealResult, TrickRecord
-from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings, partner_seat, seat_names, team_names
 from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
-from trainer.signals.table import VIGILANCE_LEVELS, is_truthful
+from trainer.signals.table import VIGILANCE_LEVELS, SignEvent, is_truthful
 from trainer.ui import coach, persistence, render, state, watch_view
 from trainer.ui import table_talk as talk
-from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession
+from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, SessionError
+from trainer.ui.page_state import CatchNote, PlayPage, Refusal, SentSign
 from trainer.ui.settings import Settings
 from trainer.ui.views import play_camera
 
@@ -56,15 +59,32 @@ def seat_label(seat: int, players: int = 4) -> str:
     """The seat's name under its avatar: the partner marked (``North — your partner``)."""
     if players == 4:
         return SEAT_NAMES[seat]
-    name = seat_names(players)[seat]
+    words = words_for("en", players)
+    name = words.compass(seat)
     if seat == HUMAN_SEAT:
         return f"You ({name})"
-    return f"{name} — your partner" if seat == partner_seat(players) else name
+    return f"{name} — your partner" if words.is_partner(seat) else name
 TURN_COLOUR = "#f9a825"
+
+
+def _team_names(players: int) -> tuple[str, ...]:
+    """The teams as the score line names them: ``your team`` / ``opponents`` at four."""
+    if players == 4:
+        return ("your team", "opponents")
+    words = words_for("en", players)
+    return tuple(words.team(t) for t in range(words.rules.team_count))
 
 
 def _session() -> GameSession | None:
     return st.session_state["game"]
+
+
+def _game() -> GameSession:
+    """The game on the page, for the callbacks of buttons drawn only while there is one."""
+    session = _session()
+    if session is None:
+        raise SessionError("there is no game on the Play page: start a new game first")
+    return session
 
 
 def _autosave(session: GameSession) -> None:
@@ -73,6 +93,12 @@ def _autosave(session: GameSession) -> None:
 
 
 # -- moments: what a message speaks of ---------------------------------------------------------------
+
+def _page() -> PlayPage:
+    """The Play page's own state (:class:`~trainer.ui.page_state.PlayPage`)."""
+    page: PlayPage = st.session_state["play_page"]
+    return page
+
 
 def _deal_moment(session: GameSession) -> tuple:
     return (id(session), shown_deal(session))
@@ -94,14 +120,11 @@ def _trick_moment(session: GameSession) -> tuple:
 
 def _say_error(session: GameSession, text: str) -> None:
     """A refusal speaks of the trick it was made in: gone once that trick is over."""
-    st.session_state["play_error"] = (_trick_moment(session), text)
+    _page().refusal = Refusal(_trick_moment(session), text)
 
 
 def _current_error(session: GameSession) -> str | None:
-    error = st.session_state["play_error"]
-    if not isinstance(error, tuple) or error[0] != _trick_moment(session):
-        return None
-    return error[1]
+    return _page().refusal_at(_trick_moment(session))
 
 
 def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult | None] | None:
@@ -136,8 +159,7 @@ def _new_game(settings: Settings) -> None:
     st.session_state["play_seed"] = None
     # A timed table: the opponents look at you or away, and you catch their signs by eye.
     st.session_state["game"] = GameSession.begin(table_settings(settings), seed, timed=True)
-    st.session_state["sent_signs"] = []
-    st.session_state["play_error"] = None
+    st.session_state["play_page"] = PlayPage()
     st.session_state["replay"] = None
 
 
@@ -189,7 +211,7 @@ def _setup_panel(settings: Settings) -> None:
         saved = persistence.saved_games()
         if saved:
             load_cols = st.columns([3, 1, 1, 1])
-            chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved")
+            chosen = load_cols[0].selectbox("Saved games", saved, key="play_saved") or saved[0]
             if load_cols[3].button("Delete", key="play_delete", help="Delete this saved game for good"):
                 problem = persistence.delete_game(chosen)
                 st.error(problem) if problem else st.toast(f"Deleted {chosen}")
@@ -202,8 +224,7 @@ def _setup_panel(settings: Settings) -> None:
                         resumed.autosave_name = chosen  # the game goes on in its own autosave
                     st.session_state["game"] = resumed
                     st.session_state["replay"] = None
-                    st.session_state["sent_signs"] = []
-                    st.session_state["play_error"] = None
+                    st.session_state["play_page"] = PlayPage()
                 except ValueError as error:  # persistence.SaveError: the reason and what to do
                     st.error(str(error))
             if load_cols[2].button("Replay", key="play_replay"):
@@ -236,7 +257,7 @@ def _replay_panel(settings: Settings) -> bool:
             won[t.winner] += 1
     st.markdown(f"**Deal {deal}, trick {trick.number}** — led by {short_name(trick.leader, n)}")
     cols = st.columns(n)
-    for col, (seat, card) in zip(cols, trick.plays(n)):
+    for col, (seat, card) in zip(cols, trick.plays(n), strict=False):
         with col:
             _card_picture(card, settings, width=90)
             st.caption(f"{short_name(seat, n)}: {talk.card_name(card, settings.language)}")
@@ -245,7 +266,7 @@ def _replay_panel(settings: Settings) -> bool:
                 ", ".join(f"{short_name(s, n)} {won[s]}" for s in range(n)))
     for result in game.results:
         if result.deal == deal and number == len([1 for d, _ in tricks if d <= deal]):
-            st.info(talk.deal_result_text(result, n))
+            st.info(talk.deal_result_text(result, n, settings.language))
     return True
 
 
@@ -259,8 +280,8 @@ def _card_html(card: Card, settings: Settings, width: int, *, mark: str | None =
     if seat is not None:
         name = f"{'you' if seat == HUMAN_SEAT else short_name(seat, players)}: {name}"
     title = f"{render.card_label(card, settings.language)} [{card.code}]"
-    svg = render.svg_html(render.card_svg(card, language=settings.language, width=width, convention=settings.convention),
-                          width=width, title=title)
+    picture = render.card_svg(card, language=settings.language, width=width, convention=settings.convention)
+    svg = render.svg_html(picture, width=width, title=title)
     where = "" if seat is None else f" class='aluette-card' data-seat='{seat}'"
     if seat is not None:  # a card on the table: as wide as its drawing, placed by its seat's side
         where += " style='display:inline-block;text-align:center'"
@@ -351,21 +372,25 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
     from trainer.deck import avatar_svg
 
     table = session.table
+    watch = table.watch
+    if watch is None:
+        raise SessionError("the watched avatars need a timed table (GameSession.begin(..., timed=True))")
     now = session.game_time()
-    hold = table.watch.gaze.hold_s
+    hold = watch.gaze.hold_s
     n = session.players
     label = short_name(seat, n)
-    opponent = seat in table.watch.watchers(HUMAN_SEAT)
+    opponent = seat in watch.watchers(HUMAN_SEAT)
     deal = shown_deal(session)
     events = [t.event for t in table.history if t.deal == deal and t.event.seat == seat]
     showing = tuple(
-        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label), e.at - now, hold)
+        watch_view.Showing.of(e, avatar_svg(e.gesture, variant=seat, width=84, label=label),
+                              (now if e.at is None else e.at) - now, hold)
         for e in watch_view.to_show(events, now=now, hold=hold)
     )
     if opponent:
         base = avatar_svg(None, variant=seat, width=84, label=label, away=True)
         looking = avatar_svg(None, variant=seat, width=84, label=label)
-        spells = table.watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
+        spells = watch.looks(seat, HUMAN_SEAT, now + watch_view.LOOK_AHEAD_S)
     else:
         base = avatar_svg(latest.gesture if latest else None, variant=seat, width=84, label=label)
         looking, spells = None, ()
@@ -383,7 +408,7 @@ def _watched_avatar(session: GameSession, seat: int, latest) -> None:
 
 def _seen(seat: int) -> None:
     """The person says they saw ``seat`` sign just now: caught if a sign of that seat showed."""
-    session = _session()
+    session = _game()
     if session.table.is_over:
         return
     try:
@@ -400,7 +425,7 @@ def _seen(seat: int) -> None:
         text = f"Missed: nothing of {short_name(seat, session.players)}'s was showing when you clicked.{spent}"
     else:
         text = f"Caught! {short_name(seat, session.players)} signed **{_signal_text(event.signal, settings)}**."
-    st.session_state["catch_note"] = (_deal_moment(session), event is not None, text)
+    _page().catch = CatchNote(_deal_moment(session), event is not None, text)
     _autosave(session)
 
 
@@ -410,11 +435,11 @@ def _catch_note(session: GameSession) -> None:
     if session.timed and session.partner_seat is not None and not session.reviewing and calls is not None:
         left = session.table.calls_left(HUMAN_SEAT)
         st.caption(f"'seen!' calls left this deal: **{left} of {calls}** — a wrong call spends one too.")
-    note = st.session_state.get("catch_note")
-    if not isinstance(note, tuple) or note[0] != _deal_moment(session):
+    note = _page().catch_at(_deal_moment(session))
+    if note is None:
         return
     with st.container(key="catch_result"):
-        (st.success if note[1] else st.warning)(note[2], icon=":material/visibility:")
+        (st.success if note.caught else st.warning)(note.text, icon=":material/visibility:")
 
 
 def _table_cards(session: GameSession, view, settings: Settings) -> dict[int, str]:
@@ -444,14 +469,15 @@ def _centre(session: GameSession, view, settings: Settings) -> None:
     """The middle of the table: which trick, who led, or the closed trick's result."""
     number = len(view.tricks) + 1
     if view.current_trick:
-        st.markdown(f"**Trick in progress** (trick {number}) — {talk.says(view.trick_leader, 'led', 'led', players=view.players)}")
+        led = talk.says(view.trick_leader, 'led', 'led', players=view.players)
+        st.markdown(f"**Trick in progress** (trick {number}) — {led}")
         return
     closed = _closed_trick(session)
     if closed is not None:
         trick, result = closed
         if trick is not None:
-            st.markdown(f"**Last trick** (trick {trick.number}"
-                        + (", the deal's last" if result is not None else "") + f"): **{talk.trick_outcome(trick, view.players)}**")
+            last = ", the deal's last" if result is not None else ""
+            st.markdown(f"**Last trick** (trick {trick.number}{last}): **{talk.trick_outcome(trick, view.players)}**")
         if result is not None:
             st.markdown(f"**Deal {result.deal} is over.**")
         return
@@ -579,14 +605,14 @@ def _score_sheet(view, *, expanded: bool = False) -> None:
     rows = talk.score_sheet(view.results, n)
     if not rows:
         return
-    teams = ("your team", "opponents") if n == 4 else team_names(n)
+    teams = _team_names(n)
     # A static table: its cells wrap, so six seats' tricks and three teams fit the page's width
     # (a data grid keeps each cell on one line and scrolls sideways).
     with st.expander(f"Score sheet ({len(rows)} deal{'s' if len(rows) > 1 else ''})", expanded=expanded):
         with st.container(key="score_sheet"):
             st.table([
                 {"deal": r.deal, "dealer": r.dealer, "how it ended": r.how, "tricks": r.tricks,
-                 **dict(zip(teams, r.points)), "total": "–".join(map(str, r.totals))}
+                 **dict(zip(teams, r.points, strict=False)), "total": "–".join(map(str, r.totals))}
                 for r in rows
             ])
 
@@ -613,7 +639,8 @@ def _catch_banner(session: GameSession, settings: Settings) -> None:
     if session.timed:
         hints = coach.watched_notes(session.table.history, session.table.watch, deal)
         if hints:
-            st.caption(" ".join(coach.watched_text(h, {s: short_name(s, n) for s in range(n)}, lambda s: _signal_text(s, settings)) for h in hints))
+            names = {s: short_name(s, n) for s in range(n)}
+            st.caption(" ".join(coach.watched_text(h, names, lambda s: _signal_text(s, settings)) for h in hints))
     if ours:
         st.info("Caught by you this deal: " + "; ".join(ours) + ".", icon=":material/visibility:")
 
@@ -651,8 +678,8 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
         if note.partner_card is not None:
             # North's own reading of each sign it had received: the one story its card came from.
             if note.readings:
-                lines.append("**What North made of them:** "
-                             + "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings) + ".")
+                readings = "; ".join(coach.reading_text(r, settings.language, players) for r in note.readings)
+                lines.append(f"**What North made of them:** {readings}.")
             elif note.signs:
                 lines.append("**North believed:** nothing from you — it had missed your signs.")
             lines.append(f"**North played {talk.card_name(note.partner_card, settings.language)}** in trick "
@@ -682,30 +709,36 @@ def _coach_panel(session: GameSession, settings: Settings) -> None:
 
 # -- the person's decisions ----------------------------------------------------------------------
 
-def _act(action) -> None:
-    session = _session()
+def _give(session: GameSession, give: Callable[[], object], refused: str) -> None:
+    """Give the table an input: once taken the page's last refusal goes and the game is saved; a
+    refusal is said (``refused``, and the table's reason)."""
     try:
-        session.act(action)
+        give()
     except ValueError as error:
-        _say_error(session, f"Not allowed now: {error}.")
+        _say_error(session, f"{refused}: {error}.")
         return
-    st.session_state["play_error"] = None
+    _page().refusal = None
     _autosave(session)
+
+
+def _act(action) -> None:
+    session = _game()
+    _give(session, lambda: session.act(action), "Not allowed now")
 
 
 def _next() -> None:
-    session = _session()
+    session = _game()
     session.next()
-    st.session_state["play_error"] = None
+    _page().refusal = None
     _autosave(session)
 
 
-def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -> None:
-    """A button's Signal or the camera's MadeSign (with its gesture and confidence) to the table;
-    a camera sign began ``ago`` seconds before now."""
-    session = _session()
+def _send_sign(made: MadeSign, source: str, ago: float | None = None) -> None:
+    """A sign to the table: a button's (the convention's gesture) or the camera's (with its gesture
+    and confidence); a camera sign began ``ago`` seconds before now."""
+    session = _game()
     settings = state.settings()
-    signal = sign.signal if isinstance(sign, MadeSign) else sign
+    signal = made.signal
     if session.table.is_over:
         _say_error(session, "The game is over: start a new game to sign again.")
         return
@@ -715,12 +748,12 @@ def _send_sign(sign: Signal | MadeSign, source: str, ago: float | None = None) -
     try:
         # A camera sign began ``ago`` seconds before now: the opponents' eyes judge that moment.
         at = None if ago is None or not session.timed else max(0.0, session.game_time() - ago)
-        event = session.sign(sign, at=at)
+        event = session.sign(made, at=at)
     except ValueError as error:
         _say_error(session, f"Your sign {talk.sign_name(signal, settings.language)} was not sent: {error}.")
         return
-    st.session_state["play_error"] = None
-    st.session_state["sent_signs"].append((source, event, _deal_moment(session)))
+    _page().refusal = None
+    _page().sent.append(SentSign(source, event, _deal_moment(session)))
     _autosave(session)
 
 
@@ -770,7 +803,7 @@ def _decision_buttons(view) -> None:
         st.markdown("**Before the first trick** you may pass, announce mordienne (to take the last tricks "
                     "in a row, for 2 points) or give the deal up (the opponents take 1 point):")
     cols = st.columns(len(options))
-    for col, action in zip(cols, options):
+    for col, action in zip(cols, options, strict=False):
         if isinstance(action, Vote):
             label = "Play the chant" if action.agree else "No chant"
         elif isinstance(action, Declare):
@@ -786,9 +819,10 @@ def _hand(session: GameSession, view, settings: Settings) -> None:
     discarding = view.phase is Phase.DISCARD and view.to_move == HUMAN_SEAT
     playing = view.phase is Phase.PLAY and view.to_move == HUMAN_SEAT and not session.paused
     legal = {a.card if isinstance(a, Discard) else a for a in view.legal_actions if isinstance(a, (Card, Discard))}
-    st.markdown("**Your hand**" + (" — click a card to play it" if playing else " — choose a card to discard" if discarding else ""))
+    how = " — click a card to play it" if playing else " — choose a card to discard" if discarding else ""
+    st.markdown("**Your hand**" + how)
     cols = st.columns(max(len(view.hand), 1))
-    for col, card in zip(cols, view.hand):
+    for col, card in zip(cols, view.hand, strict=False):
         with col:
             _card_picture(card, settings, width=88)
             label = "Discard" if discarding else "Play"
@@ -815,18 +849,21 @@ def _sign_buttons(session: GameSession, settings: Settings) -> None:
             else:
                 signal = Signal(sign)
             st.button(render.sign_label(sign, settings.language), key=f"sign_{sign.value}",
-                      on_click=_send_sign, args=(signal, "button"), width="stretch",
+                      on_click=_send_sign, args=(convention.made(signal), "button"), width="stretch",
                       type="primary" if sign in true_now or sign is Sign.MORDIENNE else "secondary",
                       help=convention.gesture_for(sign).description)
     moment = _deal_moment(session)
     # The table's own record of each sign (its words told aloud since, its catches by eye since).
     now = {t.event.index: t.event for t in session.table.history if t.deal == moment[1] and t.event.seat == HUMAN_SEAT}
-    sent = [(source, now.get(e.index, e)) for source, e, when in st.session_state["sent_signs"] if when == moment]
+    sent = [(s.source, now.get(s.event.index, s.event)) for s in _page().sent_at(moment)]
     if sent:
+        def caught(e: SignEvent) -> str:
+            names = talk.join([short_name(c, session.players) for c in e.caught_by])
+            return f", caught by {names}" if e.caught_by else ""
+
         st.caption("Sent to your partner this deal: " + "; ".join(
             f"{_signal_text(e.signal, settings)}{_words(e, settings)} ({source}"
-            f"{', a bluff' if not e.truthful else ''}, North saw it"
-            f"{', caught by ' + talk.join([short_name(c, session.players) for c in e.caught_by]) if e.caught_by else ''})"
+            f"{', a bluff' if not e.truthful else ''}, North saw it{caught(e)})"
             for source, e in sent[-6:]))
     _announce_buttons(session, settings)
 
@@ -851,14 +888,14 @@ def _announce_buttons(session: GameSession, settings: Settings) -> None:
     after = st.checkbox("après (count from my previous words)", key="announce_after",
                         disabled=not last.announcements)
     cols = st.columns(len(_STEPS))
-    for col, step in zip(cols, _STEPS):
+    for col, step in zip(cols, _STEPS, strict=False):
         col.button(f"{'après ' if after and last.announcements else ''}{step.french}",
                    key=f"announce_{step.name.lower()}", on_click=_announce, args=(step,), width="stretch",
                    help=f"{step.english} {'your previous words' if after else 'the sign'}")
 
 
 def _announce(step: Step) -> None:
-    session = _session()
+    session = _game()
     settings = state.settings()
     last = _last_sign(session)
     if session.table.is_over or last is None:
@@ -874,13 +911,7 @@ def _announce(step: Step) -> None:
     if unheld and not session.table.lying_allowed:
         _say_error(session, talk.announcement_refusal_text(last.signal, unheld, settings.language))
         return
-    try:
-        session.announce(words)
-    except ValueError as error:
-        _say_error(session, f"Not said: {error}.")
-        return
-    st.session_state["play_error"] = None
-    _autosave(session)
+    _give(session, lambda: session.announce(words), "Not said")
 
 
 def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str | None:
@@ -888,26 +919,34 @@ def _camera_send(made: MadeSign, source: str, ago: float | None = None) -> str |
     whole MadeSign goes to the table, so the partner weighs the sign by the recognizer's confidence,
     and the opponents' eyes judge the moment it began (``ago`` seconds before now)."""
     _send_sign(made, source, ago)
-    error = st.session_state["play_error"]  # (moment, text) of a refusal; None once sent
-    return None if error is None else error[1]
+    refusal = _page().refusal  # a refusal; None once sent
+    return None if refusal is None else refusal.text
+
+
+def _deal_result(result: DealResult, session: GameSession, settings: Settings) -> None:
+    """The deal's result in the player's language (the narration's one text of it)."""
+    text = talk.deal_result_text(result, session.players, settings.language)
+    st.success(f"Deal {result.deal}: {text}", icon=":material/emoji_events:")
 
 
 def _scores(view, deal: int) -> None:
-    target = f" (game to {view.target})" if view.target else f" ({view.deals_played} of {view.ruleset.deals} deals played)"
+    target = (f" (game to {view.target})" if view.target
+              else f" ({view.deals_played} of {view.ruleset.deals} deals played)")
     n = view.players
-    teams = ("your team", "opponents") if n == 4 else team_names(n)
-    st.markdown(
-        f"**Score{target}:** " + " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores)) +
-        f" · deal {deal}" + (f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else "")
-    )
+    teams = _team_names(n)
+    scores = " — ".join(f"{name} **{score}**" for name, score in zip(teams, view.scores, strict=False))
+    dealer = f" · dealer {short_name(view.dealer, n)}" if view.dealer is not None and deal == view.deal_number else ""
+    st.markdown(f"**Score{target}:** {scores} · deal {deal}{dealer}")
 
 
 def _game_over(session: GameSession, view, settings: Settings) -> None:
     """The end: the result, the last trick and deal as cards, the score sheet, a new game."""
     outcome = session.table.game.outcome
+    if outcome is None:
+        return
     st.subheader(f"Game over — {talk.outcome_text(outcome, session.players)}")
     last = session.table.game.results[-1]
-    st.success(f"Deal {last.deal}: {talk.deal_result_text(last, session.players)}", icon=":material/emoji_events:")
+    _deal_result(last, session, settings)
     _table(session, view, settings, None)
     _coach_panel(session, settings)
     _score_sheet(view, expanded=True)
@@ -941,7 +980,7 @@ def show() -> None:
     closed = _closed_trick(session)
     if closed is not None and closed[1] is not None:
         result = closed[1]
-        st.success(f"Deal {result.deal}: {talk.deal_result_text(result, session.players)}", icon=":material/emoji_events:")
+        _deal_result(result, session, settings)
     _turn_banner(session, view)
     _catch_banner(session, settings)
     _catch_note(session)

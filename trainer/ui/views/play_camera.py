@@ -10,8 +10,9 @@ partner's beliefs, the coach) shows the signs at the next full run, i.e. the per
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import streamlit as st
 
@@ -116,7 +117,8 @@ def _draw_status(live: camera.Live | None, deal: int, log: list[CameraSign]) -> 
     if live is None or not live.playing:
         st.caption("Camera stopped: press START in the sidebar.")
     elif frame is not None:
-        st.caption(f"Camera on · {frame.fps:.0f} frames/s analysed · face {'found' if frame.face_found else 'not found'}")
+        face = "found" if frame.face_found else "not found"
+        st.caption(f"Camera on · {frame.fps:.0f} frames/s analysed · face {face}")
         starved = camera.starved_notice(frame.fps, frame.frames)
         if starved:
             st.warning(starved, icon=":material/speed:")

@@ -23,6 +23,7 @@ from trainer.signals.conventions import Convention
 from trainer.signals.gestures import GestureEvent, Side
 from trainer.signals.signs import Sign
 from trainer.ui import camera, drill, modes, persistence, recognition, render, state, tries, uploads
+from trainer.ui.page_state import SeenGesture
 from trainer.ui.settings import Handedness, Settings
 from trainer.ui.views import catch, sensitivity, teach
 from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, WatcherFailure
@@ -79,10 +80,11 @@ def _record(attempt: drill.Attempt) -> None:
 
 def _note_seen(event: GestureEvent, reported_at: float, settings: Settings) -> None:
     """List a recognised gesture (once: its end replaces its confirmation), newest last."""
-    seen = st.session_state["practice_seen"]
-    sign = _convention(settings).sign_for(event.gesture)
-    seen[:] = [s for s in seen if not (s[0].gesture is event.gesture and s[0].start == event.start)]
-    seen.append((event, sign, reported_at))
+    seen: list[SeenGesture] = st.session_state["practice_seen"]
+    # Read as the table reads a camera's gesture: a sign only when held as long as the convention asks.
+    made = _convention(settings).read(event)
+    seen[:] = [s for s in seen if not (s.event.gesture is event.gesture and s.event.start == event.start)]
+    seen.append(SeenGesture(event, made, reported_at))
     del seen[:-MAX_SEEN]
 
 
@@ -111,7 +113,9 @@ def _on_upload_events(events: tuple[GestureEvent, ...], settings: Settings) -> N
 
 
 def _describe(event: GestureEvent, sign: Sign | None, settings: Settings, when: str = "") -> str:
-    what = render.sign_label(sign, settings.language) if sign else "no sign in this convention"
+    hold = _convention(settings).hold(event.gesture)
+    what = (render.sign_label(sign, settings.language) if sign
+            else f"no sign: hold it {hold:g} s" if hold else "no sign in this convention")
     count = f" ×{event.count}" if event.count > 1 else ""
     return (f"{when}{render.gesture_label(event.gesture, settings.language)}{count}"
             f"{render.side_label(event.side)} → **{what}** "
@@ -148,12 +152,13 @@ def _show_feedback(settings: Settings) -> None:
 
 
 def _show_seen(settings: Settings) -> None:
-    seen = st.session_state["practice_seen"]
+    seen: list[SeenGesture] = st.session_state["practice_seen"]
     st.markdown("**Signs seen**")
     if not seen:
         st.caption("Nothing yet.")
     origin = st.session_state["practice_started"]  # when the latest sign was asked (camera clock)
-    for event, sign, _reported in reversed(seen):
+    for entry in reversed(seen):
+        event, sign = entry.event, entry.sign
         # When the gesture began, counted from the ask.
         when = f"+{event.start - origin:.1f} s · " if origin is not None and event.start >= origin else ""
         st.markdown(f"- {_describe(event, sign, settings, when)}")
@@ -178,7 +183,7 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
     for gesture, score in report.scores:
         if gesture not in used:
             continue
-        sign = convention.sign_for(gesture)
+        sign = convention.sign_of(gesture)
         threshold = thresholds.get(gesture, 0.5)
         width = int(round(100 * min(1.0, max(0.0, score))))
         colour = "#2e7d32" if score >= threshold else "#90a4ae"
@@ -188,7 +193,8 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
             f'{html.escape(render.sign_label(sign, settings.language))}{_alternative(gesture, convention)}</span>'
             f'<div style="position:relative;flex:1;height:10px;background:#eceff1">'
             f'<div style="width:{width}%;height:10px;background:{colour}"></div>'
-            f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;background:#d32f2f"></div>'
+            f'<div style="position:absolute;left:{100 * threshold:.0f}%;top:-2px;width:2px;height:14px;'
+            'background:#d32f2f"></div>'
             f"</div></div>"
         )
     st.markdown("".join(bars), unsafe_allow_html=True)
@@ -197,7 +203,7 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
 def _alternative(gesture, convention: Convention) -> str:
     """" (2nd way)" on the meter of a sign's alternative gesture, so that a sign's two meters are
     told apart (the gesture itself in words is the label's tooltip)."""
-    way = convention.gestures_for(convention.sign_for(gesture)).index(gesture)
+    way = convention.gestures_for(convention.sign_of(gesture)).index(gesture)
     return "" if way == 0 else f" ({way + 1}{'nd' if way == 1 else 'rd' if way == 2 else 'th'} way)"
 
 
@@ -256,8 +262,9 @@ def _calibration_status(profile) -> None:
             return
         if calibration.profile is None:
             done = calibration.progress * CALIBRATION_SECONDS
-            st.progress(calibration.progress, text=f"Calibrating: keep a relaxed, neutral face… "
-                                                   f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
+            st.progress(calibration.progress,
+                        text=f"Calibrating: keep a relaxed, neutral face… "
+                             f"{done:.1f} s of {CALIBRATION_SECONDS:g} s ({calibration.frames} frames)")
             return
         profile = calibration.profile
     if profile is None:
@@ -354,7 +361,8 @@ def _upload_panel(settings: Settings) -> None:
             return
     st.session_state["practice_upload_done"] = marker
     st.caption(
-        f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; hands {result.hands_found}."
+        f"{result.frames} frame(s) analysed; face {'found' if result.face_found else 'not found'}; "
+        f"hands {result.hands_found}."
     )
     if not result.events:
         st.warning("No sign recognised in this file.")
@@ -383,9 +391,9 @@ def _save_upload(upload, folder: str) -> Path:
 def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
     with st.expander("Calibrate (neutral face)", expanded=False):
         st.markdown(
-            f"Look at the camera with a relaxed, neutral face for {CALIBRATION_SECONDS:g} seconds of video (or upload a neutral "
-            "photo or clip). Thresholds then follow your own face; without calibration the population "
-            "defaults are used."
+            f"Look at the camera with a relaxed, neutral face for {CALIBRATION_SECONDS:g} seconds of video "
+            "(or upload a neutral photo or clip). Thresholds then follow your own face; without calibration the "
+            "population defaults are used."
         )
         store = persistence.store_piece()
         if not store.available:

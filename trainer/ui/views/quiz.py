@@ -131,13 +131,13 @@ def _choice_label(choice, language: str) -> str:
     return choice.text.show(language)
 
 
-def _show_question(session, question, settings: Settings) -> None:
+def _show_question(session, question, settings: Settings) -> bool | None:
     language = settings.language.value
     st.caption(question.kind.title.show(language))
     st.subheader(question.prompt.show(language))
     if question.cards:
         cols = st.columns(max(4, len(question.cards)))
-        for col, card in zip(cols, question.cards):
+        for col, card in zip(cols, question.cards, strict=False):
             with col:
                 svg = render.card_svg(card, language=settings.language, width=110, hints=False)
                 render.show_svg(svg, width=110, title=card.code)
@@ -195,7 +195,6 @@ def _camera_fragment(session, settings: Settings) -> None:
     goes on): the first sign begun after the person is ready answers (``camera_answer``), and the
     feedback, with what the camera saw, is drawn here at once, under the question."""
     shown = st.session_state["quiz_question"]
-    convention = Convention.named(settings.convention)
 
     def answer_with_sign(reports: list) -> None:
         if st.session_state["quiz_question"] is not shown:

@@ -29,13 +29,15 @@ cards by four players in two teams, partners facing each other.
   catch the opponents' signs. Learn them on the Practice page.
 """
 
-PRESET_TABLE = """
-| preset | chant receivers | lead after pourri | game end | giving up | announced mordienne |
-|---|---|---|---|---|---|
-| `vendee` (default) | left opponent + dealer's partner | leader of the spoiled trick | first to 5 points | opponents +1 | accept/decline |
-| `pagat` | left opponent + dealer | leader of the spoiled trick | exactly 5 deals | accept +1 / refuse → mordienne or +2 | extends to 10 points |
-| `english` | left opponent + dealer | the spoiler | exactly 5 deals | opponents +1 | off |
-"""
+PRESET_TABLE = "\n" + "\n".join((
+    "| preset | chant receivers | lead after pourri | game end | giving up | announced mordienne |",
+    "|---|---|---|---|---|---|",
+    "| `vendee` (default) | left opponent + dealer's partner | leader of the spoiled trick | first to 5 points "
+    "| opponents +1 | accept/decline |",
+    "| `pagat` | left opponent + dealer | leader of the spoiled trick | exactly 5 deals "
+    "| accept +1 / refuse → mordienne or +2 | extends to 10 points |",
+    "| `english` | left opponent + dealer | the spoiler | exactly 5 deals | opponents +1 | off |",
+)) + "\n"
 
 
 def show() -> None:
@@ -71,7 +73,8 @@ def show() -> None:
             names = " · ".join(render.card_label(c, settings.language) for c in cards)  # codes: the pictures' tooltips
             st.markdown(f"{cards[0].group.value} — {names}")
             st.markdown(
-                " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention), width=90, title=c.code) for c in cards),
+                " ".join(render.svg_html(render.card_svg(c, language=settings.language, convention=settings.convention),
+                                         width=90, title=c.code) for c in cards),
                 unsafe_allow_html=True,
             )
 

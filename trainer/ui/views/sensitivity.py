@@ -71,7 +71,7 @@ def panel(settings: Settings) -> None:
 
         saved, defaults = current(), RecognizerConfig()
         for gesture in Convention.named(settings.convention).gestures:
-            sign = Convention.named(settings.convention).sign_for(gesture)
+            sign = Convention.named(settings.convention).sign_of(gesture)
             default = defaults.timing(gesture).enter
             own = saved.own(gesture)
             st.slider(

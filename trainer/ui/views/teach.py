@@ -1,6 +1,6 @@
 """Practice's "teach your signs" panel: a few seconds of neutral face, a few seconds of talking,
-then 2-3 takes of each face sign of the chosen convention, with progress; the taught signs are saved in the Store and used by
-Practice and Play (``recognition.PersonalState`` on the session's watcher).
+then 2-3 takes of each face sign of the chosen convention, with progress; the taught signs are saved in
+the Store and used by Practice and Play (``recognition.PersonalState`` on the session's watcher).
 
 The teaching itself is the vision layer's ``SignTeacher``, fed by the live pipeline on the camera
 thread (``recognition._TeachingTap``); this module only starts it, follows its progress and saves the
@@ -55,13 +55,15 @@ def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal,
     saved = save(teacher_state.result)
     watcher.use_profile(persistence.load_profile())
     taught = ", ".join(render.gesture_label(s.gesture, language) for s in teacher_state.result.signs)
-    message = f"Taught {taught} from {teacher_state.frames} frames" + (" and saved." if saved else " (not saved: no Store).")
+    message = (f"Taught {taught} from {teacher_state.frames} frames"
+               + (" and saved." if saved else " (not saved: no Store)."))
     left_out = sorted({c.gesture.value for c in teacher_state.checks if not c.accepted}
                       - {s.gesture.value for s in teacher_state.result.signs})
     if left_out:
         message += f" Not taught (no take showed it clearly): {', '.join(left_out)}."
     if teacher_state.reliability:
-        message += " How reliably each will be seen: " + "; ".join(r.describe() for r in teacher_state.reliability) + "."
+        reliability = "; ".join(r.describe() for r in teacher_state.reliability)
+        message += f" How reliably each will be seen: {reliability}."
     return message
 
 
@@ -167,5 +169,5 @@ def panel(settings: Settings, mode: modes.ModeReport) -> None:
         if watcher is None:
             st.caption("Start the camera above first.")
         if st.button("Start teaching", key="teach_start", disabled=not chosen or watcher is None):
-            teacher = start(watcher, tuple(chosen), int(takes), persistence.iso_now())
+            teacher = start(watcher, tuple(chosen), int(takes or 2), persistence.iso_now())
             _follow(watcher, teacher, settings.language, status)
