@@ -199,3 +199,9 @@ def bench_vision(
         sequential_ms=1000 * seq_time / frames,
         scoring_ms=scoring_ms / frames,
     )
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("bench", __doc__))

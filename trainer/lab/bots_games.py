@@ -208,7 +208,7 @@ def paired_margin(x: list[dict], y: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_games", description=__doc__.splitlines()[0])
     p.add_argument("team_a", nargs="?")
     p.add_argument("team_b", nargs="?")
     p.add_argument("--games", type=int, default=100)

@@ -126,7 +126,7 @@ def summarise(specs, rows, games, seed, rollouts) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_regret", description=__doc__.splitlines()[0])
     p.add_argument("candidates", nargs="+")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)

@@ -208,7 +208,7 @@ def _errorbars(path: Path, xs, rows, xlabel, ylabel, title, *, logx=False, label
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_report", description=__doc__.splitlines()[0])
     p.add_argument("folder", type=Path)
     p.add_argument("--out", type=Path)
     p.add_argument("--plots", nargs="+", type=Path, metavar="PNG",

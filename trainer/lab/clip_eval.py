@@ -307,3 +307,9 @@ def _span_json(span: ClipSpan) -> dict:
         "end": span.end,
         "note": span.note,
     }
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("clip_eval", __doc__))

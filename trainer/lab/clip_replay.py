@@ -1,6 +1,19 @@
-"""Replay recorded clip runs (``scripts/record_clip_runs.py``) through the product's scoring and
-recognizer, and score them: event recall on the annotated sign spans, false events per minute on the
+"""Replay recorded clip runs (``python -m trainer.lab.record_clip_runs``) through the product's scoring
+and recognizer, and score them: event recall on the annotated sign spans, false events per minute on the
 annotated clips and on the talking clips.
+
+    nice -n 10 .venv/bin/python -m trainer.lab.record_clip_runs ../shared/gestures /tmp/vision_runs
+    python -m trainer.lab.clip_replay figures ../shared/gestures /tmp/vision_runs [--mistakes]
+    python -m trainer.lab.clip_replay lopo ../shared/gestures /tmp/vision_runs NAME=EXPR ...
+
+``figures`` prints the held-out figures of the shipped temporal options and of the earlier ones
+(``VARIANTS``). ``lopo`` chooses a temporal option leave-one-person-out: each NAME=EXPR is a
+``PipelineOptions`` expression (``RecognizerConfig``, ``Gesture`` and ``PipelineOptions`` in scope), the
+shipped one first, e.g. ``now=PipelineOptions()``; each person's fold picks the variant with the most
+reported signs minus false events on everyone else's clips, then is scored on its own clips with it.
+Held out: each clip is replayed with the face signs refitted on the photos of everyone but the clip's
+person (samples/face_signs.json, MANIFEST / spans ``person``): every signing person of the clips also
+has photos in the fit, so the shipped parameters would give in-sample figures.
 
 MediaPipe runs once per clip when recording; a replay re-scores each frame's kept features (geometry,
 mouth appearance, ``bs_`` blendshapes) with a fresh ``Pipeline``'s static stage (hands off) and
@@ -204,7 +217,7 @@ REPO = Path(__file__).resolve().parents[2]
 @dataclass(frozen=True, slots=True)
 class HeldOutClips:
     """The recorded runs, their spans, the talking clips and each clip's person, with each person's
-    face signs refitted without them: what ``scripts/clip_figures.py`` and ``scripts/clip_lopo.py``
+    face signs refitted without them: what ``figures`` and ``lopo`` below
     replay."""
 
     runs: Mapping[str, ClipRun]
@@ -307,3 +320,80 @@ def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options, als
             return options if path is None else dataclass_replace(options, face_signs=str(path))
 
         yield HeldOutOptions(options_for, persons, frozenset(people & fitted))
+
+
+def _variants():
+    """The temporal side now and before its two changes of 2026-12-01/02 (speech assumed in a stream's
+    first second, the lips' gap alone for the talking detector, winks free to start during eye
+    closures; then the unsure band): what ``figures`` compares."""
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+    from trainer.vision.recognizer import RecognizerConfig  # noqa: PLC0415
+
+    morning = dict(talk_warmup_reversals=None, talk_jaw_min_move=None, yields_to=())
+    return {
+        "2026-12-01": PipelineOptions(baseline_sign_level=None,
+                                      recognizer=RecognizerConfig(unsure_enter=None, **morning)),
+        "2026-12-02a": PipelineOptions(recognizer=RecognizerConfig(**morning)),
+        "now": PipelineOptions(),
+    }
+
+
+def _print_figures(args) -> int:
+    from trainer.lab.clip_eval import SpanKind  # noqa: PLC0415
+
+    with held_out_clips(args.folder, args.runs) as clips:
+        people = len({s.person for s in clips.spans if s.kind is SpanKind.SIGN})
+        for name, options in _variants().items():
+            fig = clips.figures(options)
+            print(f"{name:10s} held out: {fig.line()}; {people} signing people")
+            if args.mistakes:
+                print(fig.mistakes())
+    return 0
+
+
+def _print_lopo(args) -> int:
+    from collections import Counter  # noqa: PLC0415
+
+    from trainer.signals.gestures import Gesture  # noqa: PLC0415
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+    from trainer.vision.recognizer import RecognizerConfig  # noqa: PLC0415
+
+    scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture}
+    variants = {}
+    for spec in args.variants:
+        name, _, expr = spec.partition("=")
+        variants[name] = eval(expr, scope)  # noqa: S307 - a lab tool's own command line
+    with held_out_clips(args.folder, args.runs) as clips:
+        figs = {}
+        for name, options in variants.items():
+            figs[name] = clips.figures(options)
+            print(f"{name:12s} all clips: {figs[name].line()}", flush=True)
+    folds = choose_by_person(figs, clips.persons)
+    picks = Counter(f.chosen for f in folds)
+    reported, signs = sum(f.reported for f in folds), sum(f.signs for f in folds)
+    false, minutes = sum(f.false_events for f in folds), sum(f.minutes for f in folds)
+    print(f"folds: {len(folds)} people; picks {dict(picks)}; held out through the choice: signs "
+          f"{reported}/{signs}, {false} false events in {minutes:.2f} min ({false / minutes:.2f} / min, "
+          "annotated and talking clips together)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.clip_replay", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    for name, run, helptext in (("figures", _print_figures, "held-out figures, now and before"),
+                                ("lopo", _print_lopo, "choose a temporal option leave-one-person-out")):
+        cmd = sub.add_parser(name, help=helptext)
+        cmd.add_argument("folder", type=Path, help="the labelled gestures folder (../shared/gestures)")
+        cmd.add_argument("runs", type=Path, help="the runs recorded by trainer.lab.record_clip_runs")
+        cmd.set_defaults(run=run)
+    sub.choices["figures"].add_argument("--mistakes", action="store_true", help="list each missed or false event")
+    sub.choices["lopo"].add_argument("variants", nargs="+", metavar="NAME=EXPR", help="PipelineOptions expressions")
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,7 +1,8 @@
 """The coach's claims checked by replaying the deal: does the partner's play change as the coach says?
 
-Used by ``tests/ui/test_ui_coach.py`` (a few seeds, with thresholds) and ``scripts/coach_claims.py``
-(many seeds, counts printed), so both drive the games and judge a claim the same way.
+Used by ``tests/ui/test_ui_coach.py`` (a few seeds, with thresholds) and by
+``python -m trainer.lab.coach_replay [--seeds 40]`` (many seeds, counts printed), so both drive the
+games and judge a claim the same way.
 
 * "A sign would have helped": a game where the person passes, refuses the chant, plays its strongest
   legal card and makes no sign; the claim is replayed to that deal with the sign made first, and is
@@ -129,3 +130,29 @@ def helped_claims(seed: int) -> list[Helped]:
             claims.append(Helped(line, north_move(session, result.deal, trick),
                                  north_move(silent, result.deal, trick)))
     return claims
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print how many of each kind of claim the replays confirm over ``--seeds`` games."""
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.coach_replay", description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40, help="games with seeds 0..N-1")
+    args = parser.parse_args(argv)
+    deals, claims = 0, []
+    for seed in range(args.seeds):
+        played, found = would_help_claims(seed)
+        deals += played
+        claims += found
+    confirmed = sum(c.confirmed for c in claims)
+    print(f"seeds 0..{args.seeds - 1}: {deals} deals, {len(claims)} 'a sign would have helped' claims, "
+          f"{confirmed} confirmed by replay ({100 * confirmed / max(len(claims), 1):.0f} %)")
+    helped = [c for seed in range(args.seeds) for c in helped_claims(seed)]
+    confirmed = sum(c.confirmed for c in helped)
+    print(f"seeds 0..{args.seeds - 1}, honest signs every deal: {len(helped)} 'your signs helped' claims, "
+          f"{confirmed} confirmed by replaying the deal without them ({100 * confirmed / max(len(helped), 1):.0f} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -52,3 +52,9 @@ def _run_game_bench(args) -> int:
     for line in bench_game_api(args.games, preset=args.preset, rounds=args.rounds).lines():
         print(line)
     return 0
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import commands_main
+
+    raise SystemExit(commands_main("engine_cli"))

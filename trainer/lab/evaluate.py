@@ -442,3 +442,9 @@ def _held_out(root: Path, readings, signs, gestures, faceless=()) -> tuple[tuple
 
 def save_report(report: EvalReport, path: Path | str) -> None:
     Path(path).write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("evaluate", __doc__))

@@ -236,3 +236,9 @@ def labelled_stills(gestures: Path):
             print(f"  skipped unreadable {item.file}: {error}", file=sys.stderr)
             continue
         yield item, image
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("labels", __doc__))

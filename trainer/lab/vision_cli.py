@@ -209,3 +209,9 @@ def run_bench(args) -> int:
     else:
         print(result.format(time.perf_counter() - started))
     return 0
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import commands_main
+
+    raise SystemExit(commands_main("vision_cli"))

@@ -2,10 +2,10 @@
 
 Usage (slow: minutes to hours per area on 2 cores; run it on purpose, never in CI)::
 
-    nice -n 19 .venv/bin/python scripts/mutation.py rules signals      # chosen areas
-    nice -n 19 .venv/bin/python scripts/mutation.py --all              # every area, in order
-    nice -n 19 .venv/bin/python scripts/mutation.py --minutes 40 rules # stop the area after 40 min
-    .venv/bin/python scripts/mutation.py --report-only rules signals   # rewrite the report from the last runs
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation rules signals      # chosen areas
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation --all              # every area, in order
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation --minutes 40 rules # stop the area after 40 min
+    .venv/bin/python -m trainer.lab.mutation --report-only rules signals   # rewrite the report from the last runs
 
 Needs the ``[mutation]`` extra (``pip install -e ".[mutation]"``). Each area runs in its own scratch
 copy of the checkout under ``.mutation/<area>/`` (git-ignored), with a ``[tool.mutmut]`` section that
@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRATCH = REPO / ".mutation"
 DOC = REPO / "docs" / "mutation.md"
 BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
@@ -452,7 +452,7 @@ def write_doc(results: list[Result]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.mutation", description=__doc__.splitlines()[0])
     parser.add_argument("areas", nargs="*", help=f"areas to run, of {', '.join(AREAS)}")
     parser.add_argument("--all", action="store_true", help="run every area in order")
     parser.add_argument("--report-only", action="store_true", help="only rewrite docs/mutation.md")

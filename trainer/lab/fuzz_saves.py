@@ -1,7 +1,7 @@
 """Fuzz the app's saved games: resuming or replaying a mutated save gives a message (SaveError), a
 working game, and never any other exception.
 
-    nice .venv/bin/python scripts/fuzz_saves.py --count 2000 --seed 1
+    nice .venv/bin/python -m trainer.lab.fuzz_saves --count 2000 --seed 1
 
 A real save is made by playing a game through ``GameSession`` (the person's moves chosen from the
 legal ones, the bots playing on), then mutated: a field removed, retyped or set to a hostile value
@@ -25,8 +25,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 
 def real_save(seed: int = 3, moves: int = 12) -> dict:
@@ -162,11 +161,11 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.fuzz_saves", description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     summary = run(args.count, args.seed)
     print(json.dumps(summary, indent=1))
     return 0 if summary["uncaught"] == 0 and summary["unexpected"] == 0 else 1

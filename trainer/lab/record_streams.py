@@ -7,8 +7,8 @@ clock), the Tasks FaceLandmarker's 52 blendshapes (MediaPipe names), the face fe
 face width, both eyes' centres, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
 names its source. Rerun after the face features change:
 
-    nice .venv/bin/python scripts/record_streams.py            # every talking clip of the MANIFEST + OTHER_CLIPS
-    nice .venv/bin/python scripts/record_streams.py talking/lp_d20_talking.mp4 ...
+    nice .venv/bin/python -m trainer.lab.record_streams            # every talking clip of the MANIFEST + OTHER_CLIPS
+    nice .venv/bin/python -m trainer.lab.record_streams talking/lp_d20_talking.mp4 ...
 """
 
 from __future__ import annotations
@@ -19,14 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
-from trainer.vision.face_features import face_features, mouth_appearance  # noqa: E402
-from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
-from trainer.vision.pipeline import eye_centres, mouth_and_width  # noqa: E402
-from trainer.vision.sources import open_source  # noqa: E402
-from trainer.vision.types import VisionError  # noqa: E402
+from trainer.vision.face_features import face_features, mouth_appearance
+from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.pipeline import eye_centres, mouth_and_width
+from trainer.vision.sources import open_source
+from trainer.vision.types import VisionError
 
 VIDEO_SUFFIXES = (".mp4", ".mpg", ".avi", ".mov", ".webm")
 OTHER_CLIPS = (
@@ -97,7 +96,7 @@ def record(gestures: Path, rel: str) -> Path:
     np.savez_compressed(
         out,
         source=np.array(f"../shared/gestures/{rel}"),
-        about=np.array(f"computed by scripts/record_streams.py with MediaPipe {mediapipe.__version__} (Tasks, "
+        about=np.array(f"computed by python -m trainer.lab.record_streams with MediaPipe {mediapipe.__version__} (Tasks, "
                        "video mode): FaceLandmarker blendshapes, HandLandmarker, and trainer.vision.face_features "
                        "(geometry + mouth appearance)"),
         size=np.array(source.info.size or (0, 0)),
@@ -114,13 +113,18 @@ def record(gestures: Path, rel: str) -> Path:
     return out
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_streams", description=__doc__.split("\n\n")[0])
+    parser.add_argument("clips", nargs="*", help="clips of ../shared/gestures (default: the talking clips and OTHER_CLIPS)")
+    clips = parser.parse_args(argv).clips
     gestures = REPO.parent / "shared" / "gestures"
-    for rel in argv or [*talking_clips(gestures), *OTHER_CLIPS]:
+    for rel in clips or [*talking_clips(gestures), *OTHER_CLIPS]:
         out = record(gestures, rel)
         print(f"{rel} -> {out.relative_to(REPO)} ({out.stat().st_size // 1024} KiB)", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -1,7 +1,7 @@
 """Screenshots of the Play page as a card player sees it, taken on purpose (not by the tests):
 a new game, the person's turn, a closed trick with the coach, a deal's end, the game-over screen.
 
-    .venv/bin/python scripts/play_screenshots.py [--out docs/screenshots] [--port 8512]
+    .venv/bin/python -m trainer.lab.play_screenshots [--out docs/screenshots] [--port 8512]
 
 Starts the app on a localhost port with a fresh data folder, drives Debian's Chromium through
 Playwright (no browser download), clicks through a whole game (Pass / No chant / Refuse, the weakest
@@ -37,8 +37,8 @@ def _click(page, role_name: str, *, last: bool = False) -> None:
     page.wait_for_timeout(1500)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.play_screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("--port", type=int, default=8512)
     parser.add_argument("--max-seconds", type=float, default=900)
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--prefix", default="play", help="file names: PREFIX-chant.png, ...")
     parser.add_argument("--players", type=int, choices=(3, 4, 6), default=4,
                         help="table size chosen in the table settings before New game")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import expect
 
     args.out.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ now in a temporary folder and deleted after). The times are the page's own:
   clock from the gesture's first frame to the moment the page handed it to the table. A camera sign
   is sent when the gesture *ends* (its repeat count is then known), so this includes the hold.
 
-    python scripts/bench_app_camera.py [--seconds 20] [--signs 4]
+    python -m trainer.lab.bench_app_camera [--seconds 20] [--signs 4]
 """
 
 from __future__ import annotations
@@ -29,20 +29,19 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 SAVE_NAME = "bench-deal"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.bench_app_camera", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to sample frames/s on Practice")
     parser.add_argument("--signs", type=int, default=4, help="camera signs to time on Play (the page lists 4)")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import expect
 
     with tempfile.TemporaryDirectory() as folder:

@@ -7,7 +7,7 @@ START, and counts the frames the page's <video> element presents (``requestVideo
 each one is a frame that went through the app's frame callback and carries the overlay. Also prints
 how many frames per second the recognizer analysed (the page's own figure). Target: overlay >= 25 fps.
 
-    python scripts/bench_app_overlay.py [--seconds 10]
+    python -m trainer.lab.bench_app_overlay [--seconds 10]
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.ui.fakecam import make_sign_clip  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
+from trainer.ui.fakecam import make_sign_clip
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 COUNT_FRAMES = """async (seconds) => {
   const video = document.querySelector('video');
@@ -42,12 +41,12 @@ COUNT_FRAMES = """async (seconds) => {
 }"""
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.bench_app_overlay", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds to let the stream settle first")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         clip = make_sign_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
         with serve_app(home=Path(folder)) as app, \

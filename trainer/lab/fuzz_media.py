@@ -1,7 +1,7 @@
 """Fuzz the media input: corrupt images and clips must give a VisionError, never a traceback, a crash
 or a memory blow-up.
 
-    nice .venv/bin/python scripts/fuzz_media.py --count 2000 --seed 1
+    nice .venv/bin/python -m trainer.lab.fuzz_media --count 2000 --seed 1
 
 Seeds are real photos of ``../shared/gestures`` (read at run time, never copied) re-encoded by
 OpenCV as PNG, JPEG, BMP, WebP, TIFF and PPM, plus small clips written here (y4m, MJPEG AVI, MP4).
@@ -28,8 +28,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 SUFFIXES = (".png", ".jpg", ".bmp", ".webp", ".tiff", ".ppm", ".gif", ".y4m", ".avi", ".mp4", ".mov", "", ".bin")
 
@@ -153,7 +152,6 @@ def make_cases(count: int, seed: int, shared: Path, folder: Path) -> list[Path]:
 
 _WORKER = r"""
 import json, resource, sys, traceback
-sys.path.insert(0, sys.argv[1])
 from trainer.vision.sources import open_source
 from trainer.vision.types import VisionError
 for line in open(sys.argv[2]).read().splitlines()[int(sys.argv[3]):]:
@@ -213,12 +211,12 @@ def run(paths: list[Path]) -> dict:
     return {"files": len(paths), **counts, "peak_rss_mb": round(peak / 1024, 1), "problems": details[:20]}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.fuzz_media", description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="aluette-fuzz-") as folder:
         paths = make_cases(args.count, args.seed, args.shared, Path(folder))
         summary = run(paths)

@@ -3,10 +3,10 @@
 Three steps, two Pythons (the two mediapipe versions cannot share one environment):
 
     OLD=/work/venv-old/bin/python  NEW=/work/venv-mp12/bin/python
-    $OLD scripts/pose_bundle_equivalence.py solutions /tmp/old.json [GESTURES_DIR]
-    $NEW scripts/pose_bundle_equivalence.py tasks /tmp/new.json [GESTURES_DIR]
-    $NEW scripts/pose_bundle_equivalence.py compare /tmp/old.json /tmp/new.json
-    $NEW scripts/pose_bundle_equivalence.py samples /tmp/old.json
+    $OLD -m trainer.lab.pose_bundle_equivalence solutions /tmp/old.json [GESTURES_DIR]
+    $NEW -m trainer.lab.pose_bundle_equivalence tasks /tmp/new.json [GESTURES_DIR]
+    $NEW -m trainer.lab.pose_bundle_equivalence compare /tmp/old.json /tmp/new.json
+    $NEW -m trainer.lab.pose_bundle_equivalence samples /tmp/old.json
 
 ``solutions`` runs ``mp.solutions.pose.Pose`` as trainer/vision/landmarks.py does on stills
 (static_image_mode, model_complexity=1, no smoothing, no segmentation, detection confidence 0.5);
@@ -29,8 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 FOLDERS = ("shrug", "shrug_baseline", "neutral")
 KEY_POINTS = {"nose": 0, "left_ear": 7, "right_ear": 8, "left_shoulder": 11, "right_shoulder": 12,
@@ -218,7 +217,7 @@ def write_samples(old: dict[str, list | None]) -> None:
     head = {
         "about": "33 pose points (x px, y px, z * width px, visibility) that mediapipe 0.10.21's solutions Pose "
                  "(static_image_mode, model_complexity=1, no smoothing) finds on these photos of ../shared/gestures",
-        "created": "scripts/pose_bundle_equivalence.py solutions, then samples",
+        "created": "python -m trainer.lab.pose_bundle_equivalence solutions, then samples",
     }
     lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     rows = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in points.items()]  # one photo a line
@@ -226,10 +225,15 @@ def write_samples(old: dict[str, list | None]) -> None:
     print(f"{SAMPLES}: {len(points)} photos")
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[0] not in {"solutions", "tasks", "compare", "samples"}:
-        print(__doc__)
-        return 2
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.pose_bundle_equivalence", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("step", choices=("solutions", "tasks", "compare", "samples"))
+    parser.add_argument("files", nargs="+", help="the step's JSON file(s), then an optional GESTURES_DIR")
+    args = parser.parse_args(argv)
+    argv = [args.step, *args.files]
     if argv[0] == "samples":
         write_samples(json.loads(Path(argv[1]).read_text()))
         return 0
@@ -249,4 +253,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -8,11 +8,11 @@ pipeline on the newest frame. This script times each of those stages, one after 
 thread, on the frames of the real clip the browser test's fake camera plays (``trainer.ui.fakecam``,
 made in a temporary folder from ../shared/gestures and deleted after), at the camera's 640x480:
 
-    nice python scripts/profile_camera_path.py [--frames 150] [--shared ../shared]
+    nice python -m trainer.lab.profile_camera_path [--frames 150] [--shared ../shared]
 
 It prints milliseconds per frame for each stage and what they leave for analysis on one core at
 30 frames/s. Browser-side costs (Chromium's fake camera, its encoder and decoder, rendering) are not
-in it: ``scripts/bench_app_camera.py`` measures the whole thing in a real browser.
+in it: ``python -m trainer.lab.bench_app_camera`` measures the whole thing in a real browser.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainer.ui.fakecam import make_signing_clip  # noqa: E402
-from trainer.ui.launch import REPO_ROOT  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip
+from trainer.ui.launch import REPO_ROOT
 
 
 def _timed(samples: dict[str, list[float]], name: str, work):
@@ -39,11 +38,11 @@ def _timed(samples: dict[str, list[float]], name: str, work):
     return value
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.profile_camera_path", description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=150, help="frames to time (the clip loops)")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     import av
     from aiortc.codecs.vpx import Vp8Encoder
