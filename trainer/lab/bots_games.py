@@ -6,8 +6,8 @@ same seeds and seats as ``aluette arena``) and appends one JSON line per game to
 order, so a run cut short keeps every finished game and a second run resumes after the last one.
 
     nice -n 10 python -m trainer.lab.bots_games oracle heuristic --games 1000 --seed 1 \
-        --workers 2 --out docs/bots_games/oracle_vs_heuristic.jsonl
-    python -m trainer.lab.bots_games --summary docs/bots_games/*.jsonl
+        --workers 2 --out data/bots_games/oracle_vs_heuristic.jsonl
+    python -m trainer.lab.bots_games --summary data/bots_games/*.jsonl
 
 Several matches in one run (``--also A B`` adds a pair; ``--channels`` a noisy channel between team
 A's partners per match) are interleaved seed by seed, so when the run is cut short every match has

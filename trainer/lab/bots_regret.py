@@ -10,7 +10,7 @@ position; the 95% interval is over positions. Far less noisy than games won: one
 mixes a few good or bad cards with the luck of the deal.
 
     nice -n 10 python -m trainer.lab.bots_regret "search:infer=0,max_ms=none" "search:max_ms=none" \
-        --games 40 --seed 1 --out docs/bots_regret.json
+        --games 40 --seed 1 --out data/bots/regret.json
 
 Imports the bots' modules; run on purpose, never imported by the app.
 """

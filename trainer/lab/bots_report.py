@@ -1,6 +1,6 @@
 """Tables and plots for docs/bots.md from the per-game logs of :mod:`trainer.lab.bots_games`.
 
-    python -m trainer.lab.bots_report docs/bots_games --out docs/bots_issue14_session2.json \
+    python -m trainer.lab.bots_report data/bots_games --out data/bots/report_1000_seeds.json \
         --plots docs/bots_strength_time.png docs/bots_channel_search.png
 
 Prints Markdown tables: the oracle / search comparison on the seeds both played (with the paired
