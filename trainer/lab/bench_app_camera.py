@@ -29,7 +29,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
 from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 

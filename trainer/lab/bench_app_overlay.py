@@ -19,7 +19,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from trainer.ui.fakecam import make_sign_clip
 from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
@@ -42,7 +41,8 @@ COUNT_FRAMES = """async (seconds) => {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.bench_app_overlay", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.bench_app_overlay", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds to let the stream settle first")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
@@ -58,7 +58,11 @@ def main(argv: list[str] | None = None) -> int:
             frame.get_by_role("button", name=re.compile("start", re.I)).click(timeout=60_000)
             page.get_by_text(re.compile(r"frames/s analysed")).first.wait_for(timeout=90_000)
             time.sleep(args.warmup)
-            iframe = next(f for f in page.frames if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url)
+            iframe = next(
+                f
+                for f in page.frames
+                if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url
+            )
             result = iframe.evaluate(COUNT_FRAMES, args.seconds)
             analysed = page.get_by_text(re.compile(r"frames/s analysed")).first.inner_text()
     if not result:

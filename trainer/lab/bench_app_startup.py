@@ -17,7 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from trainer.ui.launch import CHROMIUM, chromium_args, free_port, start_server, stop_server, wait_healthy
 
 
@@ -43,7 +42,8 @@ def one_run(playwright, home: Path) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.bench_app_startup", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.bench_app_startup", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright

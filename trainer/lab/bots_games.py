@@ -74,7 +74,7 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
     tasks, labels = [], []
     for i in range(games):
         for a, b in pairs:
-            for name, ch in zip(channels, chans):
+            for name, ch in zip(channels, chans, strict=False):
                 if (str(a), str(b), name, vig.catch, i) in done:
                     continue
                 tasks.append(GameTask(a, b, i, game_seed(seed, i), ruleset, vig, False, clock,
@@ -83,7 +83,7 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with out.open("a") as f:
-        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels), 1):
+        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels, strict=False), 1):
             f.write(json.dumps(record_line(a, b, record, record.index + seed, name, vig.catch)) + "\n")
             f.flush()
             if k % 10 == 0:
@@ -200,7 +200,9 @@ def paired_margin(x: list[dict], y: list[dict]) -> dict:
     n = len(pairs)
     if n < 2:
         return {"games": n}
-    per = lambda line: statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
+    def per(line: dict) -> float:
+        return statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
+
     diffs = [per(a) - per(b) for a, b in pairs]
     mean = statistics.fmean(diffs)
     half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)

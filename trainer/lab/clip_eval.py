@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.signals.gestures import Gesture, GestureEvent
@@ -95,7 +95,7 @@ def load_spans(path: Path | str) -> list[ClipSpan]:
     spans: list[ClipSpan] = []
     for number, line in numbered[1:]:
         values = line.split("\t")
-        row = dict(zip(header, values + [""] * (len(header) - len(values))))
+        row = dict(zip(header, values + [""] * (len(header) - len(values)), strict=False))
         spans.append(_span(row, f"{path}:{number}"))
     return spans
 

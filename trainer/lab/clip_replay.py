@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipScore, ClipSpan, load_spans, score_clip
+from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
@@ -98,17 +98,9 @@ class ReplayFigures:
     talking: tuple[tuple[str, float, tuple[GestureEvent, ...]], ...]
 
     @property
-    def signs(self) -> int:
-        return sum(len(c.reported) + len(c.missed) for c in self.clips)
-
-    @property
-    def reported(self) -> int:
-        return sum(len(c.reported) for c in self.clips)
-
-    @property
-    def false_per_min(self) -> float:
-        minutes = sum(c.duration for c in self.clips) / 60.0
-        return sum(len(c.false_events) for c in self.clips) / minutes if minutes else 0.0
+    def annotated(self) -> ClipReport:
+        """The annotated clips' figures: signs, reported, false events per minute."""
+        return ClipReport(self.clips)
 
     @property
     def talking_per_min(self) -> float:
@@ -116,15 +108,18 @@ class ReplayFigures:
         return sum(len(e) for _, _, e in self.talking) / minutes if minutes else 0.0
 
     def line(self) -> str:
-        return (f"signs {self.reported}/{self.signs} ({self.reported / max(1, self.signs):.2f}), "
-                f"{self.false_per_min:.2f} false/min on {len(self.clips)} clips; talking "
+        clips = self.annotated
+        return (f"signs {clips.reported}/{clips.signs} ({clips.reported / max(1, clips.signs):.2f}), "
+                f"{clips.false_per_minute:.2f} false/min on {len(self.clips)} clips; talking "
                 f"{self.talking_per_min:.2f} false/min on {len(self.talking)} clips")
 
     def mistakes(self) -> str:
         lines = []
         for clip in self.clips:
             for span in clip.missed:
-                lines.append(f"  missed {span.gesture.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}")
+                lines.append(
+                    f"  missed {span.gesture.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}"
+                )
             for event in clip.false_events:
                 lines.append(f"  false  {event.gesture.value:<11} {clip.file} {event.start:.2f}-{event.end:.2f}")
         for file, _, events in self.talking:
@@ -139,7 +134,8 @@ def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Ite
     events_of = events_of or (lambda _file, run: replay(run, options))
     annotated = list(dict.fromkeys(s.file for s in spans))
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
-    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f]))) for f in talking if f in runs and f not in annotated)
+    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f])))
+                 for f in talking if f in runs and f not in annotated)
     return ReplayFigures(clips, talk)
 
 
@@ -202,7 +198,7 @@ def choose_by_person(variants: Mapping[str, ReplayFigures], person_of: Mapping[s
     people = sorted({p for table in rows.values() for p in table})
     folds = []
     for person in people:
-        def merit(name: str) -> int:
+        def merit(name: str, person: str = person) -> int:
             return sum(r[0] - r[2] for p, r in rows[name].items() if p != person)
 
         best = max(variants, key=merit)  # max keeps the first of equals

@@ -16,8 +16,9 @@ games and judge a claim the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from trainer.bots import tactics
 from trainer.rules.actions import Declaration, Declare

@@ -1,6 +1,7 @@
 """The lab's engine commands: ``aluette bench engine`` (random full deals per second through the
-playout API) and ``aluette bench game`` (milliseconds per random game through the Game API). Run on purpose to measure the engine; never imported by the app. Imports stay light
-here as in every command module: the benchmark is imported inside the handler.
+playout API) and ``aluette bench game`` (milliseconds per random game through the Game API). Run on
+purpose to measure the engine; never imported by the app. Imports stay light here as in every
+command module: the benchmark is imported inside the handler.
 """
 
 from __future__ import annotations

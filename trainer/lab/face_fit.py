@@ -5,8 +5,9 @@ A labelled face is a ``LabelledFace`` (its reading, its person, its truth per si
 None = don't care). Per sign, ``fit_sign`` fits a logistic regression over the sign's few cues
 (``SIGN_CUES``), with an L2 penalty on the standardised weights, so that a handful of odd photos cannot
 push a weight far; the signs of a ``COMPETING`` group (wink and eyes_closed) are fitted together by
-``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits without each person in turn and scores that person with the
-product's own ``score_face_signs``: the figures it returns are figures for faces never fitted.
+``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits
+without each person in turn and scores that person with the product's own ``score_face_signs``: the
+figures it returns are figures for faces never fitted.
 
 Each person weighs the same in the fit whatever their number of photos (one person's video frames must
 not decide a sign for everyone), and the positives of a sign weigh as much in total as its negatives
@@ -35,7 +36,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainer.signals.gestures import Gesture
-from trainer.vision.types import Rates
 from trainer.vision.face_signs import (
     FACE_SIGNS,
     MOUTH_SIGNS,
@@ -46,6 +46,7 @@ from trainer.vision.face_signs import (
     cue_values,
     score_face_signs,
 )
+from trainer.vision.types import Rates
 
 SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.WINK: ("blink_asym", "eye_ratio"),
@@ -88,7 +89,9 @@ class LabelledFace:
     """The pipeline saw a hand in front of the mouth (it mutes the mouth signs there)."""
 
 
-def population_neutral(faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})) -> Neutral:
+def population_neutral(
+    faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})
+) -> Neutral:
     """Median of each value over the neutral faces (the uncalibrated default)."""
     chosen = [f.reading for f in faces if f.label in neutral_labels]
     if not chosen:
@@ -176,7 +179,7 @@ def _softmax_fit(blocks: list[np.ndarray], y: np.ndarray, w: np.ndarray, penalty
     reg = np.concatenate([np.r_[np.full(s - 1, penalty), 0.0] for s in sizes])
     onehot = np.stack([(y == k + 1).astype(float) for k in range(len(blocks))], axis=1)
     for _ in range(100):
-        z = np.stack([d @ beta[a:b] for d, a, b in zip(designs, starts[:-1], starts[1:])], axis=1)
+        z = np.stack([d @ beta[a:b] for d, a, b in zip(designs, starts[:-1], starts[1:], strict=False)], axis=1)
         z = np.clip(z, -30, 30)
         top = np.maximum(0.0, z.max(axis=1, keepdims=True))
         e = np.exp(z - top)
@@ -191,7 +194,7 @@ def _softmax_fit(blocks: list[np.ndarray], y: np.ndarray, w: np.ndarray, penalty
         beta -= step
         if np.abs(step).max() < 1e-7:
             break
-    return [(beta[a:b - 1], float(beta[b - 1])) for a, b in zip(starts[:-1], starts[1:])]
+    return [(beta[a:b - 1], float(beta[b - 1])) for a, b in zip(starts[:-1], starts[1:], strict=False)]
 
 
 def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: Neutral,
@@ -222,7 +225,7 @@ def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: 
         stats.append((center, scale))
     fitted = _softmax_fit(blocks, y, w, penalty)
     return tuple(SignModel(g, SIGN_CUES[g], tuple(c.tolist()), tuple(s.tolist()), tuple(wt.tolist()), b)
-                 for g, (c, s), (wt, b) in zip(present, stats, fitted))
+                 for g, (c, s), (wt, b) in zip(present, stats, fitted, strict=False))
 
 
 def fit_params(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,

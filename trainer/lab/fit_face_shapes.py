@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
-
 from trainer.vision.face_shape import DEFAULT_SHAPE_FILE, fit_shape_basis
+
+REPO = Path(__file__).resolve().parents[2]
 
 LANDMARKS = REPO / "samples" / "face_landmarks.npz"
 

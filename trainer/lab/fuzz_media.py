@@ -65,7 +65,9 @@ def seeds(shared: Path, folder: Path) -> list[Path]:
             if path.exists() and path.stat().st_size:
                 out.append(path)
     gif = folder / "seed.gif"
-    gif.write_bytes(b"GIF89a" + struct.pack("<HH", 16, 16) + b"\x00\x00\x00" + b"\x2c" + b"\0" * 9 + b"\x02\x02\x44\x01\x00\x3b")
+    gif.write_bytes(
+        b"GIF89a" + struct.pack("<HH", 16, 16) + b"\x00\x00\x00" + b"\x2c" + b"\0" * 9 + b"\x02\x02\x44\x01\x00\x3b"
+    )
     out.append(gif)
     return out
 

@@ -20,7 +20,6 @@ import json
 import random
 import resource
 import sqlite3
-import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -69,8 +68,15 @@ def mutate(save: dict, rng: random.Random) -> object:
         elif choice == 2 and isinstance(target.get("inputs"), list) and target["inputs"]:
             items = target["inputs"]
             n = rng.randrange(len(items))
-            items[n] = rng.choice([rng.choice(HOSTILE), {"act": rng.choice(HOSTILE)}, {"sign": "monsieur", "count": rng.choice(HOSTILE)},
-                                   {"sign": rng.choice(HOSTILE)}, {"act": "pass", "sign": "x"}])
+            items[n] = rng.choice(
+                [
+                    rng.choice(HOSTILE),
+                    {"act": rng.choice(HOSTILE)},
+                    {"sign": "monsieur", "count": rng.choice(HOSTILE)},
+                    {"sign": rng.choice(HOSTILE)},
+                    {"act": "pass", "sign": "x"},
+                ]
+            )
         elif choice == 3 and isinstance(target.get("inputs"), list):
             rng.shuffle(target["inputs"])
         elif choice == 4 and isinstance(target.get("inputs"), list) and target["inputs"]:
@@ -109,12 +115,13 @@ def run(count: int, seed: int) -> dict:
 def _run(count: int, seed: int) -> dict:
     import os
 
-    from trainer.ui import persistence
     from trainer.storage import Store
+    from trainer.ui import persistence
 
     rng = random.Random(seed)
     save = real_save()
-    counts = {"unstorable": 0, "resumed": 0, "refused": 0, "replayed": 0, "replay_refused": 0, "unexpected": 0, "uncaught": 0}
+    outcomes = ("unstorable", "resumed", "refused", "replayed", "replay_refused", "unexpected", "uncaught")
+    counts = dict.fromkeys(outcomes, 0)
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="aluette-saves-") as folder:
         os.environ["ALUETTE_HOME"] = folder

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
+from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.personal import PersonalSigns, RestSpace, teach, teachable
 from trainer.vision.takes import check_take
@@ -257,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", default=str(repo.parent / "shared" / "gestures"))
     parser.add_argument("--spans", default=str(repo / "samples" / "clip_spans.tsv"))
     parser.add_argument("--face-model", default=None)
-    parser.add_argument("--cache", metavar="DIR", help="keep each clip's run (pickle) here: a second call only re-scores")
+    parser.add_argument(
+        "--cache", metavar="DIR", help="keep each clip's run (pickle) here: a second call only re-scores"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     spans = load_spans(args.spans)

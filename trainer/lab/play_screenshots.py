@@ -26,6 +26,13 @@ def _shot(page, out: Path, name: str) -> None:
     print(f"wrote {out / (name + '.png')}")
 
 
+def _shot_once(page, out: Path, name: str, taken: set[str]) -> None:
+    """``_shot`` the first time ``name`` comes up."""
+    if name not in taken:
+        _shot(page, out, name)
+        taken.add(name)
+
+
 def _visible(page, role_name: str) -> bool:
     button = page.get_by_role("button", name=role_name, exact=True)
     return button.count() > 0 and button.first.is_visible() and button.first.is_enabled()
@@ -72,28 +79,22 @@ def main(argv: list[str] | None = None) -> None:
                 _shot(page, args.out, f"{args.prefix}-game-over")
                 break
             if _visible(page, "Next deal"):
-                if f"{args.prefix}-deal-over" not in taken:
-                    _shot(page, args.out, f"{args.prefix}-deal-over")
-                    taken.add(f"{args.prefix}-deal-over")
+                _shot_once(page, args.out, f"{args.prefix}-deal-over", taken)
                 _click(page, "Next deal")
             elif _visible(page, "Next trick"):
-                if f"{args.prefix}-closed-trick" not in taken:
-                    _shot(page, args.out, f"{args.prefix}-closed-trick")
-                    taken.add(f"{args.prefix}-closed-trick")
+                _shot_once(page, args.out, f"{args.prefix}-closed-trick", taken)
                 _click(page, "Next trick")
             elif _visible(page, "Play"):
-                if f"{args.prefix}-your-turn" not in taken and page.get_by_text("Trick in progress").count():
-                    _shot(page, args.out, f"{args.prefix}-your-turn")
-                    taken.add(f"{args.prefix}-your-turn")
+                if page.get_by_text("Trick in progress").count():
+                    _shot_once(page, args.out, f"{args.prefix}-your-turn", taken)
                 enabled = [b for b in page.get_by_role("button", name="Play", exact=True).all() if b.is_enabled()]
                 enabled[-1].click()
                 page.wait_for_timeout(1500)
             else:
                 for choice in ("Pass", "No chant", "Refuse"):
                     if _visible(page, choice):
-                        if f"{args.prefix}-chant" not in taken and choice == "No chant":
-                            _shot(page, args.out, f"{args.prefix}-chant")
-                            taken.add(f"{args.prefix}-chant")
+                        if choice == "No chant":
+                            _shot_once(page, args.out, f"{args.prefix}-chant", taken)
                         _click(page, choice)
                         break
                 else:

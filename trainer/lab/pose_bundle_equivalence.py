@@ -11,8 +11,9 @@ Three steps, two Pythons (the two mediapipe versions cannot share one environmen
 ``solutions`` runs ``mp.solutions.pose.Pose`` as trainer/vision/landmarks.py does on stills
 (static_image_mode, model_complexity=1, no smoothing, no segmentation, detection confidence 0.5);
 ``tasks`` runs ``PoseLandmarker`` in IMAGE mode on the bundle with the same thresholds. Each then times
-60 bare video-mode calls on one 640x480 frame (on a shared machine: say its load when quoting). Both record the 33 points in pixels (x, y, z * width,
-visibility) for every photo of shrug/, shrug_baseline/ and neutral/. ``compare`` prints per photo the
+60 bare video-mode calls on one 640x480 frame (on a shared machine: say its load when quoting).
+Both record the 33 points in pixels (x, y, z * width, visibility) for every photo of shrug/,
+shrug_baseline/ and neutral/. ``compare`` prints per photo the
 mean and max pixel distance of the 33 points and of the points the shrug reads, and whether
 trainer/vision/body.py decides the same: the single-photo decision (no baseline: score >= 0.5 and the
 upper-body check) and, for each shrugged photo, the decision against its own relaxed photo as baseline.
@@ -23,7 +24,6 @@ samples/pose_solutions_shrug.json, which tests/vision/test_model_bundles.py comp
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -166,7 +166,9 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         same_check += ca == cb
         row = f"{sa:.2f} {ca:11} {sb:.2f} {cb:11}  {(sa >= 0.5) == (sb >= 0.5)!s:5} {ca == cb!s:5}"
         if a is None or b is None:
-            print(f"{name:64} {'-':>5} {'-':>6} {'-':>6} {'-':>6}  {row}  pose: old {a is not None}, new {b is not None}")
+            print(
+                f"{name:64} {'-':>5} {'-':>6} {'-':>6} {'-':>6}  {row}  pose: old {a is not None}, new {b is not None}"
+            )
             continue
         both += 1
         pa, pb = np.array(a), np.array(b)
@@ -184,7 +186,8 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
           f"on {same_shrug}/{len(old)}, upper-body check the same on {same_check}/{len(old)}")
     if means:
         print(f"33 points: mean distance {np.mean(means):.2f} px (per-photo means up to {np.max(means):.2f} px), "
-              f"largest {np.max(maxes):.2f} px; largest among points visible (>= 0.5) in both {np.max(visible_maxes):.2f} px")
+              f"largest {np.max(maxes):.2f} px; largest among points visible (>= 0.5) in both "
+              f"{np.max(visible_maxes):.2f} px")
         print(f"nose, ears, shoulders, wrists visible in both: largest distance {np.max(key_maxes):.2f} px, "
               f"median of the per-photo largest {np.median(key_maxes):.2f} px")
     pairs = same_pairs = 0
@@ -203,9 +206,12 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         pairs += 1
         same = (rows[0][0] >= 0.5) == (rows[1][0] >= 0.5) and rows[0][1] == rows[1][1]
         same_pairs += same
-        print(f"  against its relaxed photo: {name:66} old {rows[0][0]:.2f} {rows[0][1]!s:10} "
-              f"new {rows[1][0]:.2f} {rows[1][1]!s:10} same {same}")
-    print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} shrugged photos")
+        print(
+            f"  against its relaxed photo: {name:66} old {rows[0][0]:.2f} {rows[0][1]!s:10} "
+            f"new {rows[1][0]:.2f} {rows[1][1]!s:10} same {same}"
+        )
+    print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} "
+          "shrugged photos")
 
 
 SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"

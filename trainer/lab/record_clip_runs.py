@@ -14,7 +14,6 @@ import pickle
 import sys
 from pathlib import Path
 
-
 from trainer.lab.clip_eval import clip_files, load_spans
 from trainer.lab.labels import read_labels
 from trainer.vision.clip_run import run_clip
@@ -26,7 +25,8 @@ SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
 def main(argv: list[str] | None = None) -> int:
     import argparse  # noqa: PLC0415
 
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_clip_runs", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_clip_runs", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the labelled gestures folder (../shared/gestures)")
     parser.add_argument("out", type=Path, help="where to write one pickled run per clip")
     parser.add_argument("--reverse", action="store_true", help="start from the last clip (a second recorder)")

@@ -13,15 +13,14 @@ each row naming its source file.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
-
-from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance
 from trainer.lab.labels import read_labels
+from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance
+
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "face_landmarks.npz"
 CLIP_LABELS = ("talking",)
@@ -76,7 +75,8 @@ def record(gestures: Path) -> dict[str, np.ndarray]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_face_landmarks", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_face_landmarks", description=__doc__.splitlines()[0])
     parser.add_argument("gestures", nargs="?", default=str(REPO.parent / "shared" / "gestures"))
     parser.add_argument("--out", default=str(OUT))
     args = parser.parse_args(argv)

@@ -21,15 +21,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-
-from trainer.vision.face_signs import FACE_SIGNS
 from trainer.lab.labels import labelled_stills, read_labels
+from trainer.vision.face_signs import FACE_SIGNS
 from trainer.vision.pipeline import Pipeline, PipelineOptions
 from trainer.vision.types import Frame
+
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "face_signs.json"
 
@@ -78,7 +77,8 @@ def relabel(gestures: Path) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     import argparse  # noqa: PLC0415
 
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_face_signs", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_face_signs", description=__doc__.split("\n\n")[0])
     parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
     parser.add_argument("--labels-only", action="store_true", help="refresh the labels, keep the readings")
     args = parser.parse_args(argv)

@@ -8,14 +8,13 @@ photos themselves are never copied. Rerun: ``.venv/bin/python -m trainer.lab.rec
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
 
 from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.sources import IMAGE_SUFFIXES, read_image
 from trainer.vision.types import Frame
+
+REPO = Path(__file__).resolve().parents[2]
 
 HAND_FOLDERS = ("thumb", "pinky", "index", "index_middle", "ring", "open_palm", "fist", "other")
 
@@ -23,7 +22,8 @@ HAND_FOLDERS = ("thumb", "pinky", "index", "index_middle", "ring", "open_palm", 
 def main(argv: list[str] | None = None) -> int:
     import argparse  # noqa: PLC0415
 
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_hand_samples", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_hand_samples", description=__doc__.split("\n\n")[0])
     parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
     gestures = parser.parse_args(argv).gestures
     records = []

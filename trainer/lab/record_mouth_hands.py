@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
 
 from trainer.lab.labels import labelled_stills
 from trainer.vision.pipeline import Pipeline, PipelineOptions, mouth_and_width
 from trainer.vision.types import Frame
+
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "mouth_hands.json"
 
@@ -49,14 +48,18 @@ def record(gestures: Path) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     import argparse  # noqa: PLC0415
 
-    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_mouth_hands", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_mouth_hands", description=__doc__.split("\n\n")[0])
     parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
     gestures = parser.parse_args(argv).gestures
     rows = record(gestures)
-    header = {"about": "Hands found beside a face on the stills of ../shared/gestures by the product's "
-                       "Pipeline (still mode): mouth centre, face width and hand points in pixels; "
-                       "'file' names the source (never copied here). Written by python -m trainer.lab.record_mouth_hands.",
-              "created": dt.date.today().isoformat(), "rows": rows}
+    header = {
+        "about": "Hands found beside a face on the stills of ../shared/gestures by the product's "
+        "Pipeline (still mode): mouth centre, face width and hand points in pixels; "
+        "'file' names the source (never copied here). Written by python -m trainer.lab.record_mouth_hands.",
+        "created": dt.date.today().isoformat(),
+        "rows": rows,
+    }
     OUT.write_text(json.dumps(header, indent=0) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(rows)} stills with a face and a hand)")
     return 0

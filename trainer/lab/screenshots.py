@@ -20,7 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-
 from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
 from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
@@ -93,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
             page.get_by_label("Saved games").first.click()
             page.get_by_role("option", name=SAVE_NAME).click()
             page.get_by_role("button", name="Resume", exact=True).click()
-            expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
+            expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(
+                timeout=120_000
+            )
             shoot(page, args.out, "play")
 
             # The quiz: the first question (a card's name) answered by a click, then "which sign tells

@@ -75,8 +75,8 @@ def frontier(rows: list[dict]) -> list[dict]:
     for read in sorted(by_read, reverse=True):
         points = sorted(by_read[read], key=lambda x: x[0])
 
-        def crossing(value) -> float | None:
-            for (f0, r0), (f1, r1) in zip(points, points[1:]):
+        def crossing(value, points=points) -> float | None:
+            for (f0, r0), (f1, r1) in zip(points, points[1:], strict=False):
                 v0, v1 = value(r0), value(r1)
                 if v0 > 0 >= v1:
                     return round(f0 + (f1 - f0) * v0 / (v0 - v1), 2)
@@ -146,13 +146,17 @@ def unchosen_signs(games: int, seed: int = 1, figures=None) -> dict:
 
 
 def markdown(rows: list[dict]) -> str:
-    lines = ["| team | channel | games | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | against perfect, same seeds |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| team | channel | games | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) "
+        "| against perfect, same seeds |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         d_lo, d_hi = r["difference_ci95"]
         m, mlo, mhi = r["points_margin_per_deal"]
         vs = r.get("vs_perfect")
-        vs_text = "—" if vs is None else f"{100 * vs['difference']:+.1f} ({100 * vs['ci95'][0]:+.1f} to {100 * vs['ci95'][1]:+.1f})"
+        vs_text = ("—" if vs is None else
+                   f"{100 * vs['difference']:+.1f} ({100 * vs['ci95'][0]:+.1f} to {100 * vs['ci95'][1]:+.1f})")
         lines.append(f"| {r['team']} | {r['channel']} | {r['games']} | {100 * r['win_rate_signing']:.1f}% | "
                      f"{100 * r['win_rate_difference']:+.1f} pts ({100 * d_lo:+.1f} to {100 * d_hi:+.1f}) | "
                      f"{m:+.3f} ({mlo:+.3f} to {mhi:+.3f}) | {vs_text} |")
@@ -174,7 +178,9 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
         ys = [100 * r["win_rate_difference"] for _, r in pts]
         lo = [100 * r["difference_ci95"][0] for _, r in pts]
         hi = [100 * r["difference_ci95"][1] for _, r in pts]
-        left.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo)], [b - y for y, b in zip(ys, hi)]],
+        below = [y - a for y, a in zip(ys, lo, strict=False)]
+        above = [b - y for y, b in zip(ys, hi, strict=False)]
+        left.errorbar(xs, ys, yerr=[below, above],
                       marker="o", capsize=3, label=f"{100 * f['read']:.0f} % of signs read")
     from trainer.bots.channel import NoisyChannel
 
@@ -197,7 +203,7 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
     reads = [f["read"] for f in front]
     be = [f["break_even_false_per_min"] for f in front]
     xs = [b for b in be if b is not None]
-    ys = [100 * r for r, b in zip(reads, be) if b is not None]
+    ys = [100 * r for r, b in zip(reads, be, strict=False) if b is not None]
     right.plot(xs, ys, "k-o", label="break-even: signing pays to the left")
     for f in front:
         a, b = f["break_even_range"]

@@ -153,22 +153,24 @@ def _give_to_nobody(*paths: Path) -> None:
 
 # -- the trials -------------------------------------------------------------------------------------
 
-def read_only_file(folder: Path) -> Trial:
-    home = folder / "ro-file"
+def _nobodys_database(folder: Path, name: str) -> tuple[Path, Path]:
+    """(its folder, the file) of a seeded database in ``folder/name``, both owned by user nobody."""
+    home = folder / name
     home.mkdir()
     path = home / "aluette.sqlite3"
     seed_database(path)
     _give_to_nobody(home, path)
+    return home, path
+
+
+def read_only_file(folder: Path) -> Trial:
+    _, path = _nobodys_database(folder, "ro-file")
     path.chmod(0o444)
     return _trial("read-only file (user nobody)", path, lambda: quiz(path, user="nobody"))
 
 
 def read_only_folder(folder: Path) -> Trial:
-    home = folder / "ro-folder"
-    home.mkdir()
-    path = home / "aluette.sqlite3"
-    seed_database(path)
-    _give_to_nobody(home, path)
+    home, path = _nobodys_database(folder, "ro-folder")
     home.chmod(0o555)
     return _trial("healthy file in a read-only folder (user nobody)", path, lambda: quiz(path, user="nobody"))
 

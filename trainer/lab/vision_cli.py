@@ -55,7 +55,9 @@ def add_bench_commands(bench_subparsers) -> None:
         "MediaPipe graphs on the same frames, and print both rates.",
     )
     bench.add_argument("clip", nargs="?", help=f"a video or .y4m (default: ../shared/{DEFAULT_BENCH_CLIP})")
-    bench.add_argument("--json", action="store_true", help='one object {"frames", "size", "pipeline_fps", "mediapipe_fps"}')
+    bench.add_argument(
+        "--json", action="store_true", help='one object {"frames", "size", "pipeline_fps", "mediapipe_fps"}'
+    )
     bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300; the clip loops)")
     bench.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
     bench.add_argument("--hands-every", type=int, default=2,
