@@ -24,6 +24,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from trainer.bots.arena import GameRecord, GameTask, TeamSpec, game_seed, run_tasks, wilson
@@ -59,7 +60,7 @@ def _key(line: dict) -> tuple:
 
 def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers: int = 1,
          preset: str = "vendee", vigilance: str = "normal", cpu_clock: bool = True,
-         also: list[tuple[str, str]] = (), channels: list[str] = ("perfect",)) -> None:
+         also: Sequence[tuple[str, str]] = (), channels: Sequence[str] = ("perfect",)) -> None:
     """Play games ``seed .. seed+games-1`` of every match (``team_a`` vs ``team_b``, the ``also``
     pairs, each through every channel), interleaved seed by seed, skipping the games already in
     ``out``, and append a line each."""
@@ -83,8 +84,8 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with out.open("a") as f:
-        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels, strict=False), 1):
-            f.write(json.dumps(record_line(a, b, record, record.index + seed, name, vig.catch)) + "\n")
+        for k, (record, (name_a, name_b, name)) in enumerate(zip(run_tasks(tasks, workers), labels, strict=False), 1):
+            f.write(json.dumps(record_line(name_a, name_b, record, record.index + seed, name, vig.catch)) + "\n")
             f.flush()
             if k % 10 == 0:
                 print(f"{out.name}: {k}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",

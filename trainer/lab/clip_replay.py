@@ -118,7 +118,7 @@ class ReplayFigures:
         for clip in self.clips:
             for span in clip.missed:
                 lines.append(
-                    f"  missed {span.gesture.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}"
+                    f"  missed {span.sign.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}"
                 )
             for event in clip.false_events:
                 lines.append(f"  false  {event.gesture.value:<11} {clip.file} {event.start:.2f}-{event.end:.2f}")

@@ -109,9 +109,11 @@ def would_help_claims(seed: int) -> tuple[int, list[WouldHelp]]:
     claims = []
     for result, review in _reviews(session):
         for line in review.would_help:
-            trick = int(re.match(r"trick (\d+):", line).group(1))
+            trick = _number(r"trick (\d+):", line)
             mine = dict(result.tricks[trick - 1].plays(4))[HUMAN_SEAT]
             sign = Sign.AS if mine in ACES else Sign.for_card(mine)
+            if sign is None:
+                raise ValueError(f"the coach said a sign would have helped in {line!r}, but {mine} has no sign")
             again = play(seed, until_deal=result.deal, sign_in_deal=(result.deal, sign))
             replayed = next(r for r in again.table.game.results if r.deal == result.deal)
             claims.append(WouldHelp(line, north_move(session, result.deal, trick),
@@ -120,13 +122,21 @@ def would_help_claims(seed: int) -> tuple[int, list[WouldHelp]]:
     return len(session.table.game.results), claims
 
 
+def _number(pattern: str, line: str) -> int:
+    """The trick number a coach's line starts with (``pattern``'s group); ValueError naming the line."""
+    match = re.match(pattern, line)
+    if match is None:
+        raise ValueError(f"a coach's line without a trick number: {line!r}")
+    return int(match.group(1))
+
+
 def helped_claims(seed: int) -> list[Helped]:
     """Each "your signs helped" claim of the honest signer's game with that seed, replayed silent."""
     session = play(seed, honest_except=0)
     claims = []
     for result, review in _reviews(session):
         for line in review.helped:
-            trick = int(re.match(r"tricks? (\d+)", line).group(1))
+            trick = _number(r"tricks? (\d+)", line)
             silent = play(seed, until_deal=result.deal, honest_except=result.deal)
             claims.append(Helped(line, north_move(session, result.deal, trick),
                                  north_move(silent, result.deal, trick)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from trainer.lab.clip_eval import ClipSpan, SpanKind
 from trainer.signals.conventions import Convention
 from trainer.signals.gestures import GestureEvent
+from trainer.vision.clip_run import ClipRun
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ def _held_out_events(folder, runs_dir, base):
 
     events: dict = {}
     with held_out_clips(folder, runs_dir) as clips:
-        def events_of(file, run):
+        def events_of(file: str, run: ClipRun) -> list[GestureEvent]:
             options = replace(base, face_signs=str(clips.signs_of[clips.persons[file]]))
             events[file] = replay(run, options)
             return events[file]
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         if convention.holds:
             print(f"  without its holds: {bare.per_minute:.2f} false signs/min ({bare.signs}); the holds lose "
                   f"{len(lost)} real sign(s) of the annotated clips"
-                  + "".join(f"\n    {f} {s.gesture.value} {s.start:.2f}-{s.end:.2f}: event {d:.2f} s"
+                  + "".join(f"\n    {f} {s.sign.value} {s.start:.2f}-{s.end:.2f}: event {d:.2f} s"
                             for f, s, d in lost))
         rows[convention.name] = {"per_minute": round(held.per_minute, 3), "signs": held.signs,
                                  "minutes": round(held.minutes, 3), "clips": held.clips, "people": held.people,

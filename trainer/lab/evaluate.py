@@ -30,7 +30,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.signals.gestures import Gesture, Side
@@ -258,10 +258,10 @@ def score_stills(
     for item, scores, _face, _hands in rows:
         row = confusion.setdefault(item.label, {"_stills": 0})
         row["_stills"] += 1
-        fired = [g for g in gestures if scores.get(g, 0.0) >= THRESHOLD]
-        for g in fired:
+        firing = [g for g in gestures if scores.get(g, 0.0) >= THRESHOLD]
+        for g in firing:
             row[g.value] = row.get(g.value, 0) + 1
-        if not fired:
+        if not firing:
             row[NONE_COLUMN] = row.get(NONE_COLUMN, 0) + 1
     order = {g.value: i for i, g in enumerate(Gesture)}
     confusion = dict(sorted(confusion.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
@@ -306,7 +306,7 @@ def evaluate_folder(
     labelled = read_labels(root, review=review)
     manifest = {item.file: item for item in read_labels(root, review=None)} if review is not None else {}
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
-    face_options = {
+    face_options: dict[str, Any] = {
         "face_model": None if face_model is None else str(face_model),
         "mouth_image": backend.endswith("+image"),
     }
@@ -315,7 +315,8 @@ def evaluate_folder(
     results, rows, readings, signs = _read_stills(root, stills, options, profile, progress, errors)
     stats, confusion, mistakes = score_stills(rows)
     manifest_stats = _manifest_stats(manifest, rows, stats)
-    held_out, people = (), 0
+    held_out: tuple[tuple[GestureStats, int], ...] = ()
+    people = 0
     if signs is not None and profile is None and readings:
         faceless = [item for item, _scores, face, _hands in rows if not face]
         held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)

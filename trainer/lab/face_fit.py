@@ -134,7 +134,7 @@ def fit_sign(gesture: Gesture, faces: Sequence[LabelledFace], neutral: Neutral,
     x = np.array([cue_values(f.reading, neutral, cues) for f, _ in rows], dtype=float)
     y = np.array([1.0 if t else 0.0 for _, t in rows])
     # Every person weighs the same; then positives and negatives are balanced to `share`.
-    per_person = defaultdict(int)
+    per_person: dict[str, int] = defaultdict(int)
     for f, _ in rows:
         per_person[f.person] += 1
     w = np.array([1.0 / per_person[f.person] for f, _ in rows])
@@ -202,8 +202,8 @@ def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: 
     """The models of signs that exclude each other, fitted jointly: a softmax over "none" and each
     member, each member's logit over its own cues (``SIGN_CUES``: as many parameters as fitting them
     one by one). Members without a positive among ``faces`` are left out (no model)."""
-    rows = [(f, group_class(f, group)) for f in faces]
-    rows = [(f, k) for f, k in rows if k is not None]
+    classes = [(f, group_class(f, group)) for f in faces]
+    rows = [(f, k) for f, k in classes if k is not None]
     present = [g for i, g in enumerate(group) if any(k == i + 1 for _, k in rows)]
     if not present or not any(k == 0 for _, k in rows):
         return ()
@@ -288,7 +288,7 @@ def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | No
     """Every face scored by parameters fitted without its person (on the other people's faces that
     ``fit_on`` accepts)."""
     signs = tuple(signs)
-    out = []
+    out: list[tuple[LabelledFace, dict[Gesture, float]]] = []
     by_person: dict[str, list[LabelledFace]] = defaultdict(list)
     for f in faces:
         by_person[f.person].append(f)

@@ -46,8 +46,10 @@ def seeds(shared: Path, folder: Path) -> list[Path]:
         raise SystemExit(f"no photos under {shared}/gestures: set --shared")
     out: list[Path] = []
     for n, photo in enumerate(photos):
-        image = cv2.imread(str(photo))
-        image = cv2.resize(image, (160, 120))
+        read = cv2.imread(str(photo))
+        if read is None:
+            raise SystemExit(f"cannot read {photo}: a photo of the shared data is damaged")
+        image = cv2.resize(read, (160, 120))
         for suffix in (".png", ".jpg", ".bmp", ".webp", ".tiff", ".ppm"):
             path = folder / f"seed{n}{suffix}"
             cv2.imwrite(str(path), image)
@@ -58,7 +60,7 @@ def seeds(shared: Path, folder: Path) -> list[Path]:
         out.append(clip)
         for suffix, fourcc in ((".avi", "MJPG"), (".mp4", "mp4v")):
             path = folder / f"seed{n}{suffix}"
-            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 10, (160, 120))
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 10, (160, 120))
             for frame in frames:
                 writer.write(frame)
             writer.release()

@@ -41,8 +41,10 @@ def real_save(seed: int = 3, moves: int = 12) -> dict:
     return session.to_json()
 
 
-HOSTILE = (None, True, 0, -1, 2 ** 64, 1.5, float("inf"), "", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
-           "vendee", "random", "search", "heuristic", "regional", "pass", "AD", "9Z", "\u0000", "🐄")
+HOSTILE: tuple[object, ...] = (
+    None, True, 0, -1, 2 ** 64, 1.5, float("inf"), "", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
+    "vendee", "random", "search", "heuristic", "regional", "pass", "AD", "9Z", "\u0000", "🐄",
+)
 
 
 def _nested(depth: int) -> object:

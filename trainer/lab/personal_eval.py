@@ -140,7 +140,7 @@ class PersonalReport:
 
 def _teaching_takes(mine: Sequence[ClipSpan]) -> tuple[dict[Gesture, ClipSpan], list[ClipSpan]]:
     """(the teaching take per gesture, the later takes tested) of one person's spans."""
-    signs = sorted((s for s in mine if s.kind is SpanKind.SIGN and teachable(s.gesture)),
+    signs = sorted((s for s in mine if s.kind is SpanKind.SIGN and teachable(s.sign)),
                    key=lambda s: (s.file, s.start))
     # The teaching take is the first take of a sign made alone (a take that overlaps another sign,
     # a wink made with a smirk, would teach both at once); the test is every later take.
@@ -149,7 +149,7 @@ def _teaching_takes(mine: Sequence[ClipSpan]) -> tuple[dict[Gesture, ClipSpan], 
         alone = not any(o.gesture is not s.gesture and o.file == s.file and o.start < s.end and s.start < o.end
                         for o in signs)
         if alone:
-            first.setdefault(s.gesture, s)
+            first.setdefault(s.sign, s)
     tests = [s for s in signs if s.gesture in first and (s.file, s.start) > (first[s.gesture].file,
                                                                               first[s.gesture].start)]
     return first, tests
@@ -189,7 +189,7 @@ def _score_person(person: str, mine: Sequence[ClipSpan], spans: Sequence[ClipSpa
         test_here = [s for s in tests if s.file == file]
         reported += sum(1 for s in test_here if s in mine_scored.reported)
         population_reported += sum(1 for s in test_here if s in pop_scored.reported)
-        missed += [f"missed {s.gesture.value} {s.start:.2f}-{s.end:.2f} s in {file}"
+        missed += [f"missed {s.sign.value} {s.start:.2f}-{s.end:.2f} s in {file}"
                    for s in test_here if s not in mine_scored.reported]
         false += len(mine_scored.false_events)
         population_false += len(pop_scored.false_events)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -195,7 +196,7 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         if not name.startswith("shrug/"):
             continue
         base = name.replace("shrug/", "shrug_baseline/").replace("_1_up", "_0_down")
-        rows = []
+        rows: list[tuple[float, Any]] = []
         for run in (old, new):
             _, _, f_now = decisions(run.get(name))
             _, _, f_base = decisions(run.get(base))

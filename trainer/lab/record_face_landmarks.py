@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     data = record(Path(args.gestures))
     out = Path(args.out)
     tmp = out.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **data)
+    np.savez_compressed(tmp, **data)  # type: ignore[arg-type]  # numpy's stub lets **kwargs fill allow_pickle
     tmp.replace(out)
     print(f"wrote {out}: {len(data['files'])} faces ({int(data['from_clip'].sum())} clip frames)")
     return 0

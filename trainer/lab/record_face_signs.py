@@ -49,8 +49,8 @@ def record(gestures: Path) -> list[dict]:
             frame = pipe.process(Frame(image, 0.0)).scores
             row = {"file": item.file, "label": item.label, "person": who.get(item.file, item.file),
                    "truth": {g.value: item.truth(g) for g in FACE_SIGNS}}
-            if frame.face_found and frame.blendshapes:
-                reading = frame.face
+            reading = frame.face
+            if frame.face_found and frame.blendshapes and reading is not None:
                 row["mouth_hidden"] = frame.mouth_hidden
                 row["blendshapes"] = {k: round(v, 5) for k, v in reading.blendshapes.items() if not k.startswith("_")}
                 row["geometry"] = {k: round(v, 5) for k, v in reading.geometry.items()}

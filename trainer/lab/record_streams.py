@@ -82,7 +82,7 @@ def record(gestures: Path, rel: str) -> Path:
                 shape_keys = sorted(k for k in marks.blendshapes if not k.startswith("_"))
             faces.append(feats)
             shapes.append(marks.blendshapes if feats is not None else None)
-            if feats is not None:
+            if feats is not None and marks.face is not None:  # features only come with a face
                 (mx, my), width = mouth_and_width(marks.face)
                 mouths.append((mx, my, width))
                 (lx, ly), (rx, ry) = eye_centres(marks.face)

@@ -171,8 +171,11 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
     for f in front:
-        pts = [(_rates(r["channel"])[1], r) for r in grid_rows
-               if _rates(r["channel"]) is not None and _rates(r["channel"])[0] == f["read"]]
+        pts = []
+        for r in grid_rows:
+            rates = _rates(r["channel"])
+            if rates is not None and rates[0] == f["read"]:
+                pts.append((rates[1], r))
         pts.sort(key=lambda x: x[0])
         xs = [x for x, _ in pts]
         ys = [100 * r["win_rate_difference"] for _, r in pts]
