@@ -182,7 +182,7 @@ def test_every_lab_module_answers_help(name, monkeypatch):
 def test_every_lab_module_is_listed_in_the_architecture_doc():
     table = _section((REPO / "docs" / "architecture.md").read_text(encoding="utf-8"), "Where code goes")
     listed = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
-    assert listed == set(LAB_MODULES), (sorted(set(LAB_MODULES) - listed), sorted(listed - set(LAB_MODULES)))
+    assert not set(LAB_MODULES) - listed, f"not in docs/architecture.md: {sorted(set(LAB_MODULES) - listed)}"
 
 
 def _anchors(path: Path) -> set[str]:
