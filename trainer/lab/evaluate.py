@@ -315,11 +315,7 @@ def evaluate_folder(
     results, rows, readings, signs = _read_stills(root, stills, options, profile, progress, errors)
     stats, confusion, mistakes = score_stills(rows)
     manifest_stats = _manifest_stats(manifest, rows, stats)
-    held_out: tuple[tuple[GestureStats, int], ...] = ()
-    people = 0
-    if signs is not None and profile is None and readings:
-        faceless = [item for item, _scores, face, _hands in rows if not face]
-        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
+    held_out, people = _stills_held_out(root, rows, readings, signs, stats, profile)
     clip_results: list[ClipResult] = []
     if clips:
         video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
@@ -333,6 +329,15 @@ def evaluate_folder(
         review=None if review is None else str(review), manifest_gestures=manifest_stats, held_out=held_out,
         people=people, clips_held_out=bool(clip_results) and clip_options_for is not None,
     )
+
+
+def _stills_held_out(root: Path, rows, readings, signs, stats,
+                     profile) -> tuple[tuple[tuple[GestureStats, int], ...], int]:
+    """(held-out figures per gesture, people) of the stills, when the face signs can be refitted."""
+    if signs is None or profile is not None or not readings:
+        return (), 0
+    faceless = [item for item, _scores, face, _hands in rows if not face]
+    return _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
 
 
 def _manifest_stats(manifest: dict[str, LabelledFile], rows, stats) -> tuple[GestureStats, ...]:

@@ -153,7 +153,6 @@ def decisions(points: list | None) -> tuple[float, str, dict[str, float]]:
 
 
 def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
-    from trainer.vision.body import score_shrug
 
     print(f"{'photo':64} {'mean':>5} {'max':>6} {'vismax':>6} {'keyvis':>6}  old score/check  new score/check"
           "  shrug same, check same, shoulder_drop old/new")
@@ -191,6 +190,16 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
               f"{np.max(visible_maxes):.2f} px")
         print(f"nose, ears, shoulders, wrists visible in both: largest distance {np.max(key_maxes):.2f} px, "
               f"median of the per-photo largest {np.median(key_maxes):.2f} px")
+    _compare_with_baselines(old, new)
+
+
+SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"
+
+
+def _compare_with_baselines(old: dict[str, list | None], new: dict[str, list | None]) -> None:
+    """Each shrugged photo's decision against its own relaxed photo as baseline, old and new."""
+    from trainer.vision.body import score_shrug
+
     pairs = same_pairs = 0
     for name in old:
         if not name.startswith("shrug/"):
@@ -213,9 +222,6 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         )
     print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} "
           "shrugged photos")
-
-
-SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"
 
 
 def write_samples(old: dict[str, list | None]) -> None:

@@ -163,6 +163,22 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _draw_camera_rows(axes, camera_rows: list[dict]) -> None:
+    """The measured camera, at its own total false reads a minute (the heuristic team's rows: the
+    search team's are too few games to draw)."""
+    from trainer.bots.channel import NoisyChannel
+
+    for r in camera_rows:
+        if r["channel"].startswith("camera") and r["team"].startswith("heuristic"):
+            x = NoisyChannel.parse(r["channel"]).false_per_min
+            y = 100 * r["win_rate_difference"]
+            lo, hi = (100 * v for v in r["difference_ci95"])
+            axes.errorbar([x], [y], yerr=[[y - lo], [hi - y]], marker="D", capsize=3, linestyle="none",
+                          color="tab:red" if "app" not in r["channel"] else "tab:purple",
+                          label=f"measured camera{' + app rule' if 'app' in r['channel'] else ''} "
+                                f"({r['games']} games): {y:+.1f}")
+
+
 def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_rows: list[dict], path: Path) -> None:
     import matplotlib
 
@@ -185,19 +201,7 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
         above = [b - y for y, b in zip(ys, hi, strict=False)]
         left.errorbar(xs, ys, yerr=[below, above],
                       marker="o", capsize=3, label=f"{100 * f['read']:.0f} % of signs read")
-    from trainer.bots.channel import NoisyChannel
-
-    for r in camera_rows:
-        # The measured camera, at its own total false reads a minute (the heuristic team's rows:
-        # the search team's are too few games to draw).
-        if r["channel"].startswith("camera") and r["team"].startswith("heuristic"):
-            x = NoisyChannel.parse(r["channel"]).false_per_min
-            y = 100 * r["win_rate_difference"]
-            lo, hi = (100 * v for v in r["difference_ci95"])
-            left.errorbar([x], [y], yerr=[[y - lo], [hi - y]], marker="D", capsize=3, linestyle="none",
-                          color="tab:red" if "app" not in r["channel"] else "tab:purple",
-                          label=f"measured camera{' + app rule' if 'app' in r['channel'] else ''} "
-                                f"({r['games']} games): {y:+.1f}")
+    _draw_camera_rows(left, camera_rows)
     left.axhline(0, color="grey", linewidth=0.8)
     left.set_xlabel("false reads a minute (a random sign of the convention, never made)")
     left.set_ylabel("signing team's win rate − silent team's (points of %)")
