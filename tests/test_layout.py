@@ -22,7 +22,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 LAB = REPO / "trainer" / "lab"
-DOCS = sorted((REPO / "docs").glob("*.md"))
+DOCS = sorted((REPO / "docs").rglob("*.md"))
 
 
 def _section(text: str, title: str) -> str:
