@@ -111,7 +111,7 @@ def mirror_image(image: np.ndarray) -> np.ndarray:
 
     OpenCV's flip when OpenCV is loaded (0.15 ms at 640x480); numpy's reversed-stride copy of a
     3-byte pixel takes about 9 ms, which every shown frame paid on the frame callback (a quarter of a
-    core at 30 frames/s, taken from the analysis; scripts/profile_camera_path.py)."""
+    core at 30 frames/s, taken from the analysis; python -m trainer.lab.profile_camera_path)."""
     cv2 = sys.modules.get("cv2")
     flip = getattr(cv2, "flip", None)  # None too while another thread is still importing OpenCV
     if flip is not None:
