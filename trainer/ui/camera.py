@@ -94,6 +94,9 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
     st_adapter.keep_worker_across_pages(ctx)
+    # Only the newest frame waits between the browser and the watcher: a server behind the camera's
+    # rate otherwise piles frames up in the libraries' unbounded queues (issue 28's soak).
+    st_adapter.keep_newest_frames(st_adapter.worker_of(ctx))
     _remember_answered_offer(key, ctx)
     if answered and st_adapter.answer_of(ctx) is None and st_adapter.worker_of(ctx) is None:
         # The stream ended and the library dropped its answer, but this run already drew the widget
