@@ -4,6 +4,7 @@ exists in the installed libraries; the version check names what is wrong and how
 from __future__ import annotations
 
 import inspect
+import weakref
 
 import pytest
 
@@ -54,6 +55,7 @@ def test_every_internal_the_adapter_names_exists():
     assert "self._queue" in inspect.getsource(RemoteStreamTrack) and "_queue" in inspect.getsource(RelayStreamTrack)
     assert "self._in_queue" in inspect.getsource(process.AsyncMediaProcessTrack)
     assert callable(webrtc._wrap_with_processor) and callable(process.AsyncMediaProcessTrack._start)
+    assert isinstance(webrtc._live_workers, weakref.WeakSet)
 
 
 def test_no_module_but_the_adapter_reaches_into_the_libraries():
@@ -63,7 +65,7 @@ def test_no_module_but_the_adapter_reaches_into_the_libraries():
 
     private = {"_get_worker", "_sdp_answer_json", "_reset_context", "_session_shutdown_observer",
                "SafeSessionState", "generate_frontend_component_key", "_queue", "_in_queue",
-               "_output_video_track", "_wrap_with_processor"}
+               "_output_video_track", "_wrap_with_processor", "_live_workers"}
     modules = ("streamlit_webrtc.component", "streamlit_webrtc.shutdown", "streamlit.components.v1",
                "streamlit.runtime")
     root = Path(st_adapter.__file__).resolve().parents[1]

@@ -305,3 +305,11 @@ class VideoPath:
 
     def stop(self) -> None:
         self.processed.stop()
+
+
+def live_workers() -> list[Any]:
+    """Every webrtc worker of this server whose connection has not been stopped (streamlit-webrtc's
+    own registry, kept to stop their decoder threads at exit)."""
+    from streamlit_webrtc.webrtc import _live_workers  # noqa: PLC0415
+
+    return list(_live_workers)
