@@ -296,9 +296,10 @@ class Session:
         line = self.page.get_by_text(FPS).first
         try:
             if line.count():
-                value = int(FPS.search(line.inner_text(timeout=2_000)).group(1))
-                self.fps.append(value)
-                self.totals.fps_samples.append(value)
+                match = FPS.search(line.inner_text(timeout=2_000))
+                if match:
+                    self.fps.append(int(match.group(1)))
+                    self.totals.fps_samples.append(int(match.group(1)))
         except Exception:  # the fragment redrew the line under the read: the next read will do
             pass
 

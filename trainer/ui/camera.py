@@ -46,7 +46,7 @@ from trainer.ui.watcher import Report, SignWatcher
 
 WIDGET_KEY = "sign-camera"
 """The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
-RTC_CONFIGURATION = {"iceServers": []}
+RTC_CONFIGURATION: dict[str, list[Any]] = {"iceServers": []}
 MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}},
                      "audio": False}
 PER_PAGE_KEYS = ("practice_live", "play_camera_frame")

@@ -224,8 +224,10 @@ class SignWatcher:
                     return
                 if self._closed:
                     return
-                image, timestamp, begins = self._pending
-                self._pending = None
+                pending, self._pending = self._pending, None
+            if pending is None:  # not reached: wait_for returns with a frame or a close (for mypy)
+                continue
+            image, timestamp, begins = pending
             try:
                 analysis = self.analyse(image, timestamp, new_stream=begins)
             except RuntimeError as error:
