@@ -27,6 +27,7 @@ def test_the_verdict_compares_the_last_minute_with_minute_five_and_the_quarters(
     rows = [_row(m, 500 + 10 * m, 20 if m <= 2 else 10, 1.0 + m / 10) for m in range(1, 9)]
     verdict = soak.verdict({"minutes": 8, "minute_rows": rows})
     assert verdict["complete"] and verdict["rss_minute5_mb"] == 550 and verdict["rss_last_mb"] == 580
+    assert verdict["rss_minute1_mb"] == 510
     assert verdict["rss_growth"] == pytest.approx(30 / 550, abs=1e-4)
     assert verdict["fps_first_quarter"] == 20 and verdict["fps_last_quarter"] == 10
     assert verdict["click_median_of_minutes_s"] == pytest.approx(1.45)

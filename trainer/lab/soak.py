@@ -549,6 +549,7 @@ def verdict(record: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"complete": len(rows) >= record["minutes"], "minutes_measured": len(rows)}
     base = rows[min(4, len(rows) - 1)]["rss_mb"]
     out["rss_minute5_mb"] = base
+    out["rss_minute1_mb"] = rows[0]["rss_mb"]  # the base a run shorter than 5 minutes can compare with
     out["rss_last_mb"] = rows[-1]["rss_mb"]
     out["rss_growth"] = round(rows[-1]["rss_mb"] / base - 1.0, 4) if base else None
     quarter = max(1, len(rows) // 4)
@@ -565,7 +566,8 @@ def verdict(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def plot(record: dict[str, Any], path: Path) -> Path | None:
-    """Three panels over the minutes: frames analysed per second, server RSS, click to update."""
+    """Panels over the minutes: frames analysed per second, server RSS (and the most frames seen
+    waiting on the server, when logged), click to update."""
     try:
         import matplotlib
     except ImportError:
@@ -585,6 +587,11 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[0].legend()
     axes[1].plot(minutes, [r["rss_mb"] for r in rows], marker=".")
     axes[1].set_ylabel("server RSS (MB)")
+    waiting = [sum(r.get("frames_waiting", {}).values()) if r.get("frames_waiting") else None for r in rows]
+    if any(w is not None for w in waiting):
+        frames = axes[1].twinx()
+        frames.plot(minutes, waiting, color="#8e24aa", linestyle="--", marker="x")
+        frames.set_ylabel("frames waiting (most)", color="#8e24aa")
     axes[2].plot(minutes, [r["click_median_s"] for r in rows], marker=".", label="median")
     axes[2].plot(minutes, [r["click_p90_s"] for r in rows], linestyle=":", label="90th percentile")
     axes[2].axhline(2.0, color="#d32f2f", linewidth=0.8, label="2 s target")
@@ -592,8 +599,11 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[2].set_xlabel("minute")
     axes[2].legend()
     load = record.get("verdict", {}).get("load1_range")
-    fig.suptitle(f"{record['sessions']} browser session(s), camera on, Play · "
-                 f"{record['started_utc'][:16].replace('T', ' ')} UTC"
+    starved = record.get("starved_fraction") or 0
+    fig.suptitle(f"{record['sessions']} browser session(s), camera on, Play"
+                 + (" · frame queues unbounded" if record.get("unbounded_frame_queues") else "")
+                 + (f" · server stopped {starved:.0%} of the time" if starved else "")
+                 + f"\n{record['started_utc'][:16].replace('T', ' ')} UTC"
                  + (f" · load {load[0]:.1f}–{load[1]:.1f} on {record['cores']} cores" if load else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=90)
