@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import queue
 from types import SimpleNamespace
 
 import pytest
@@ -43,8 +44,8 @@ def _worker_with_real_tracks():
     path = st_adapter.VideoPath.build(lambda frame: frame)
     path.start()  # makes the processing track's in-queue, as its first recv does
     audio = SimpleNamespace(kind="audio", receiver=SimpleNamespace(track=None), sender=SimpleNamespace(track=None))
-    video = SimpleNamespace(kind="video", receiver=SimpleNamespace(track=path.incoming),
-                            sender=SimpleNamespace(track=path.sent))
+    receiver = SimpleNamespace(track=path.incoming, _RTCRtpReceiver__decoder_queue=queue.Queue())
+    video = SimpleNamespace(kind="video", receiver=receiver, sender=SimpleNamespace(track=path.sent))
     pc = SimpleNamespace(getTransceivers=lambda: [audio, video])
     return SimpleNamespace(pc=pc, _output_video_track=path.processed), path
 
@@ -52,8 +53,12 @@ def _worker_with_real_tracks():
 def test_the_app_bounds_every_asyncio_frame_queue_of_its_worker_once():
     worker, path = _worker_with_real_tracks()
     try:
-        assert set(st_adapter.frame_queues(worker)) == set(st_adapter.FRAME_QUEUES)
+        assert set(st_adapter.frame_queues(worker)) == {st_adapter.ENCODED, *st_adapter.FRAME_QUEUES}
         assert st_adapter.keep_newest_frames(worker) == 3
+        encoded = st_adapter.frame_queues(worker)[st_adapter.ENCODED]
+        for item in ("key frame", "delta 1", "delta 2"):
+            encoded.put_nowait(item)
+        assert encoded.qsize() == 3  # a VP8 frame needs the ones before it: never dropped
         assert st_adapter.keep_newest_frames(worker) == 0  # every run calls it: bound once
         out = st_adapter.frame_queues(worker)["relay_out"]
         for item in ("frame 1", "frame 2", "frame 3", None):
@@ -67,7 +72,7 @@ def test_the_app_bounds_every_asyncio_frame_queue_of_its_worker_once():
 
         asyncio.run(decoder_puts())
         assert decoded.qsize() == 1 and decoded.get_nowait() == "c"
-        assert st_adapter.queue_depths(worker) == {name: 0 for name in st_adapter.FRAME_QUEUES}
+        assert st_adapter.queue_depths(worker) == {st_adapter.ENCODED: 3, **dict.fromkeys(st_adapter.FRAME_QUEUES, 0)}
     finally:
         path.stop()
 
@@ -91,6 +96,7 @@ def test_the_camera_widget_bounds_the_queues_of_the_connection_it_answered(monke
     try:
         assert camera.live_camera("probe-camera", watcher=object()) is ctx
         assert all(getattr(q, "keeps_newest", None) == st_adapter.NEWEST_FRAMES
-                   for name, q in st_adapter.frame_queues(worker).items() if name != "process_in")
+                   for name, q in st_adapter.frame_queues(worker).items()
+                   if name not in ("process_in", st_adapter.ENCODED))
     finally:
         path.stop()

@@ -56,6 +56,9 @@ def test_every_internal_the_adapter_names_exists():
     assert "self._in_queue" in inspect.getsource(process.AsyncMediaProcessTrack)
     assert callable(webrtc._wrap_with_processor) and callable(process.AsyncMediaProcessTrack._start)
     assert isinstance(webrtc._live_workers, weakref.WeakSet)
+    from aiortc.rtcrtpreceiver import RTCRtpReceiver
+
+    assert "self.__decoder_queue: queue.Queue" in inspect.getsource(RTCRtpReceiver)
 
 
 def test_no_module_but_the_adapter_reaches_into_the_libraries():
@@ -65,7 +68,8 @@ def test_no_module_but_the_adapter_reaches_into_the_libraries():
 
     private = {"_get_worker", "_sdp_answer_json", "_reset_context", "_session_shutdown_observer",
                "SafeSessionState", "generate_frontend_component_key", "_queue", "_in_queue",
-               "_output_video_track", "_wrap_with_processor", "_live_workers"}
+               "_output_video_track", "_wrap_with_processor", "_live_workers",
+               "_RTCRtpReceiver__decoder_queue"}
     modules = ("streamlit_webrtc.component", "streamlit_webrtc.shutdown", "streamlit.components.v1",
                "streamlit.runtime")
     root = Path(st_adapter.__file__).resolve().parents[1]

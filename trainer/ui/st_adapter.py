@@ -187,7 +187,11 @@ the libraries):
   by its processing thread, which calls the watcher with the newest frame and drops the rest;
 * ``relay_out``: the relay's queue of processed frames (BGR, 0.9 MB each at 640x480) waiting for the
   ``RTCRtpSender`` to encode them back to the browser at whatever rate the processor lets it.
+
+Before them, aiortc's receiver queues the *encoded* frames for its decoder thread (``ENCODED``, a
+``queue.Queue``, tens of kB a frame): counted, never bounded (a VP8 frame needs the ones before it).
 """
+ENCODED = "encoded"
 
 
 def frame_queues(worker: Any) -> dict[str, Any]:
@@ -195,14 +199,16 @@ def frame_queues(worker: Any) -> dict[str, Any]:
     not have yet (no connection, no track) are left out."""
     if worker is None:
         return {}
-    receiver_track = sender_track = None
+    receiver = sender_track = None
     pc = getattr(worker, "pc", None)
     for transceiver in pc.getTransceivers() if pc is not None else ():
-        if getattr(transceiver, "kind", None) != "video":
-            continue
-        receiver_track = receiver_track or getattr(transceiver.receiver, "track", None)
-        sender_track = sender_track or getattr(transceiver.sender, "track", None)
-    return frame_queues_of(receiver_track, getattr(worker, "_output_video_track", None), sender_track)
+        if getattr(transceiver, "kind", None) == "video":
+            receiver, sender_track = transceiver.receiver, getattr(transceiver.sender, "track", None)
+            break
+    found = frame_queues_of(getattr(receiver, "track", None), getattr(worker, "_output_video_track", None),
+                            sender_track)
+    encoded = getattr(receiver, "_RTCRtpReceiver__decoder_queue", None)
+    return {ENCODED: encoded, **found} if encoded is not None else found
 
 
 def frame_queues_of(receiver_track: Any, process_track: Any, sender_track: Any) -> dict[str, Any]:
@@ -230,7 +236,8 @@ waits, as a live camera needs (an older frame is already stale when a newer one 
 def keep_newest_frames(worker: Any, *, keep: int = NEWEST_FRAMES) -> int:
     """Bound the worker's asyncio frame queues (``decoded``, ``relay_in``, ``relay_out``) so that a
     frame arriving at a full queue drops the oldest waiting one; returns how many queues were bound
-    now (0 once done). ``process_in`` needs nothing: its thread already takes all and keeps the newest.
+    now (0 once done). ``process_in`` needs nothing: its thread already takes all and keeps the newest;
+    ``encoded`` must keep every frame.
 
     Why: with every queue unbounded, a consumer slower than the camera's 30 frames a second (the
     sender's VP8 encoder on a starved server) lets decoded and processed frames pile up without
@@ -243,7 +250,7 @@ def keep_newest_in(queues: dict[str, Any], *, keep: int = NEWEST_FRAMES) -> int:
     """:func:`keep_newest_frames` on queues found by :func:`frame_queues_of`."""
     bound = 0
     for name, q in queues.items():
-        if name == "process_in" or getattr(q, "keeps_newest", None) is not None:
+        if name in ("process_in", ENCODED) or getattr(q, "keeps_newest", None) is not None:
             continue
         _bind_newest(q, keep)
         bound += 1
