@@ -587,11 +587,13 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[0].legend()
     axes[1].plot(minutes, [r["rss_mb"] for r in rows], marker=".")
     axes[1].set_ylabel("server RSS (MB)")
+    axes[1].set_ylim(bottom=0)  # growth read against the whole, not a zoomed band
     waiting = [sum(r.get("frames_waiting", {}).values()) if r.get("frames_waiting") else None for r in rows]
     if any(w is not None for w in waiting):
         frames = axes[1].twinx()
         frames.plot(minutes, waiting, color="#8e24aa", linestyle="--", marker="x")
-        frames.set_ylabel("frames waiting (most)", color="#8e24aa")
+        frames.set_ylabel("frames waiting, all queues (most)", color="#8e24aa")
+        frames.set_ylim(bottom=0)
     axes[2].plot(minutes, [r["click_median_s"] for r in rows], marker=".", label="median")
     axes[2].plot(minutes, [r["click_p90_s"] for r in rows], linestyle=":", label="90th percentile")
     axes[2].axhline(2.0, color="#d32f2f", linewidth=0.8, label="2 s target")
@@ -600,11 +602,12 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[2].legend()
     load = record.get("verdict", {}).get("load1_range")
     starved = record.get("starved_fraction") or 0
-    fig.suptitle(f"{record['sessions']} browser session(s), camera on, Play"
-                 + (" · frame queues unbounded" if record.get("unbounded_frame_queues") else "")
-                 + (f" · server stopped {starved:.0%} of the time" if starved else "")
-                 + f"\n{record['started_utc'][:16].replace('T', ' ')} UTC"
-                 + (f" · load {load[0]:.1f}–{load[1]:.1f} on {record['cores']} cores" if load else ""))
+    control = [text for text, on in (("frame queues unbounded", record.get("unbounded_frame_queues")),
+                                     (f"server stopped {starved:.0%} of the time", starved)) if on]
+    fig.suptitle("\n".join([f"{record['sessions']} browser session(s), camera on, Play", *([" · ".join(control)]
+                            if control else []),
+                            f"{record['started_utc'][:16].replace('T', ' ')} UTC"
+                            + (f" · load {load[0]:.1f}–{load[1]:.1f} on {record['cores']} cores" if load else "")]))
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
