@@ -241,6 +241,29 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+SETUP_TRIES = 3
+SETUP_WAIT_MS = 90_000
+
+
+def _click_until(target: Any, shown: Any) -> None:
+    """Click ``target`` until ``shown`` is visible, :data:`SETUP_TRIES` times at most. On a loaded
+    machine a click during a rerun can be lost (the 8-session attempt of 2026-12-04 waited 3 minutes
+    on one Play link); a second click on a link or on "New game" does no harm once the first took."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
+    for attempt in range(1, SETUP_TRIES + 1):
+        try:
+            if not shown.is_visible():
+                target.click(timeout=SETUP_WAIT_MS)
+            expect(shown).to_be_visible(timeout=SETUP_WAIT_MS)
+            return
+        except (AssertionError, PlaywrightError):
+            if attempt == SETUP_TRIES:
+                raise
+            print(f"  set-up: {shown} not shown after a click; clicking again", flush=True)
+
+
 class Session:
     """One browser session playing on Play; :meth:`step` makes at most one click."""
 
@@ -282,10 +305,9 @@ class Session:
         page = self.page
         if camera:
             expect(page.get_by_text(FPS).first).to_be_visible(timeout=300_000)
-        page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=180_000)
-        page.locator(".st-key-play_new button").click(timeout=120_000)
-        expect(page.get_by_text("Your hand").first).to_be_visible(timeout=180_000)
+        _click_until(page.get_by_role("link", name=re.compile(r"\bPlay$")).first,
+                     page.get_by_role("heading", name="Play Aluette").first)
+        _click_until(page.locator(".st-key-play_new button"), page.get_by_text("Your hand").first)
 
     # -- one step -------------------------------------------------------------------------------
 
