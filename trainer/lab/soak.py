@@ -2,8 +2,8 @@
 for a long time, on one app server; every minute the frames analysed per second, the server's memory
 (RSS) and the page's response to a click.
 
-    python -m trainer.lab.soak --sessions 1 --minutes 60 --out docs/soak/one_session_60min
-    python -m trainer.lab.soak --sessions 8 --minutes 10 --out docs/soak/eight_sessions_10min
+    python -m trainer.lab.soak --sessions 1 --minutes 60 --out data/soak/one_session_60min
+    python -m trainer.lab.soak --sessions 8 --minutes 10 --out data/soak/eight_sessions_10min
 
 Starts the app like ``aluette app`` (``trainer.ui.launch.serve_app``: headless, localhost, a
 temporary data folder, the server's output in a log file) and one Debian Chromium whose fake camera
@@ -33,7 +33,8 @@ What is measured, per minute:
 
 Printed as it goes, one line a minute; written as JSON (``OUT.json``: settings, every minute, each
 session's totals) after every minute, so a stopped run keeps what it measured, and a plot
-(``OUT.png``) at the end. Run it niced on a shared machine: ``nice -n 10 python -m trainer.lab.soak``.
+(``OUT.png``) at the end (run data stays in data/soak/; a plot quoted by the docs is moved to
+docs/soak/). Run it niced on a shared machine: ``nice -n 10 python -m trainer.lab.soak``.
 """
 
 from __future__ import annotations
@@ -640,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1, help="browser sessions on the one server")
     parser.add_argument("--minutes", type=float, default=60.0, help="minutes of play measured")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "soak" / "soak",
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "data" / "soak" / "soak",
                         help="where OUT.json and OUT.png go")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
     parser.add_argument("--no-camera", action="store_true", help="a control: play without the camera")
