@@ -32,3 +32,14 @@ def test_engine_commands_work_without_the_vision_extra():
     result = _aluette_without_numpy("--help")
     assert result.returncode == 0, result.stderr
     assert "replay" in result.stdout and "recognize" in result.stdout
+
+
+def test_the_labs_commands_load_lazily_and_name_the_extra_they_need(tmp_path):
+    """The CLI loads trainer.lab's command modules by name at start-up: the engine's benchmark runs on
+    a core install, and the vision evaluation says which extra it needs."""
+    bench = _aluette_without_numpy("bench", "engine", "--deals", "50")
+    assert bench.returncode == 0, bench.stderr
+    assert "deals/s" in bench.stdout
+    evaluate = _aluette_without_numpy("eval-vision", str(tmp_path))
+    assert evaluate.returncode == 2 and "Traceback" not in evaluate.stderr
+    assert "needs numpy" in evaluate.stderr and '".[vision]"' in evaluate.stderr

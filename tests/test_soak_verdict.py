@@ -4,9 +4,11 @@ purpose (python -m trainer.lab.soak), not a test."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ def test_the_verdict_compares_the_last_minute_with_minute_five_and_the_quarters(
     rows = [_row(m, 500 + 10 * m, 20 if m <= 2 else 10, 1.0 + m / 10) for m in range(1, 9)]
     verdict = soak.verdict({"minutes": 8, "minute_rows": rows})
     assert verdict["complete"] and verdict["rss_minute5_mb"] == 550 and verdict["rss_last_mb"] == 580
+    assert verdict["rss_minute1_mb"] == 510
     assert verdict["rss_growth"] == pytest.approx(30 / 550, abs=1e-4)
     assert verdict["fps_first_quarter"] == 20 and verdict["fps_last_quarter"] == 10
     assert verdict["click_median_of_minutes_s"] == pytest.approx(1.45)
@@ -59,3 +62,38 @@ def test_server_errors_are_the_logs_exception_lines(tmp_path):
                    "ValueError: bad\nall fine\n")
     assert soak.server_error_count(log) == 3
     assert soak.server_error_count(tmp_path / "missing.log") == 0
+
+
+def test_the_queue_log_gives_each_minute_the_most_frames_seen_waiting_in_each_queue(tmp_path):
+    log = soak.QueueLog(tmp_path / "queues.jsonl")
+    assert log.take() == {}  # the server has not written yet
+    lines = [{"t": 1, "workers": [{"decoded": 0, "relay_out": 4}]},
+             {"t": 3, "workers": [{"decoded": 2, "relay_out": 1}, {"decoded": 0, "relay_out": 9}]}]
+    log.path.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"t": 5, "work')
+    assert log.take() == {"decoded": 2, "relay_out": 9}  # a line being written is skipped
+    with log.path.open("a") as out:
+        out.write('\n{"t": 7, "workers": [{"decoded": 1, "relay_out": 1}]}\n')
+    assert log.take() == {"decoded": 1, "relay_out": 1}  # only what came since the last minute
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc (Linux)")
+def test_the_starver_stops_the_server_part_of_the_time_and_always_leaves_it_running():
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+    try:
+        seen = set()
+        with soak.Starver(server.pid, 0.5):
+            for _ in range(80):
+                seen.add(_state(server.pid))
+                time.sleep(0.01)
+        assert "T" in seen and seen - {"T"}  # stopped, and running (sleeping) in between
+        assert _state(server.pid) != "T"
+        with soak.Starver(server.pid, 0.0):
+            time.sleep(0.3)
+            assert _state(server.pid) != "T"
+    finally:
+        server.kill()
+        server.wait()

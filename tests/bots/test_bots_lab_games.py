@@ -99,13 +99,13 @@ def test_ranking_ranks_budgets_only_when_the_paired_interval_says_so():
 
 
 def test_summary_over_the_committed_oracle_log_is_consistent(tmp_path):
-    # The committed logs (docs/bots_games) read back: every line a finished game of the oracle,
+    # The committed logs (data/bots_games) read back: every line a finished game of the oracle,
     # seeds contiguous from 1, and the report's share equals the ratio of the two win rates.
     from pathlib import Path
 
     from trainer.lab.bots_report import oracle_table
 
-    folder = Path(__file__).resolve().parents[2] / "docs" / "bots_games"
+    folder = Path(__file__).resolve().parents[2] / "data" / "bots_games"
     lines = read_lines(folder / "oracle_vs_heuristic.jsonl")
     assert lines and all(line["team_a"] == "oracle" for line in lines)
     assert sorted(line["seed"] for line in lines) == list(range(1, len(lines) + 1))

@@ -1,7 +1,7 @@
 """Every storage fault, tried on real files through the real ``aluette quiz``: one clear message
 (the path, the cause, a way out that exists), exit code 2, no traceback, the file left as found.
 
-The trials live in ``scripts/storage_faults.py`` (which also prints the table in
+The trials live in ``trainer/lab/storage_faults.py`` (which also prints the table in
 docs/storage-faults.md). Read-only cases run as the user ``nobody`` (tests run as root in CI, and
 root may write anything); the full disk and the read-only mount need root for a tmpfs and are
 skipped otherwise.
@@ -9,7 +9,6 @@ skipped otherwise.
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
 import subprocess
 import sys
@@ -17,14 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from trainer.lab import storage_faults as faults
 from trainer.quiz.memory import DOC_KIND
 from trainer.storage import Store
-
-_SPEC = importlib.util.spec_from_file_location("storage_faults",
-                                               Path(__file__).parents[2] / "scripts" / "storage_faults.py")
-faults = importlib.util.module_from_spec(_SPEC)
-sys.modules["storage_faults"] = faults
-_SPEC.loader.exec_module(faults)
 
 # the words that say the cause, and a way out each message must offer
 CAUSES = {

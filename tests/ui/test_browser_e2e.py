@@ -12,7 +12,7 @@ never kept. One START for the whole test: the stream must survive signs, reruns 
 Debian's /usr/bin/chromium is driven by Playwright's Python package with ``executable_path``; no
 browser is downloaded. A failure leaves a screenshot, the browser console and the server log
 (``ui_browser_support.browser_page``). The test waits on the page's own state, never on fixed sleeps. Screenshots
-are taken by ``scripts/screenshots.py``, not here.
+are taken by ``python -m trainer.lab.screenshots``, not here.
 """
 
 from __future__ import annotations

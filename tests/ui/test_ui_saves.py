@@ -3,20 +3,15 @@ browser session autosaves in its own slot, and no damaged save reaches the page 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from trainer.lab import fuzz_saves as fuzz
 from trainer.ui import persistence
 
 APP = str(Path(__file__).resolve().parents[2] / "streamlit_app.py")
-_SPEC = importlib.util.spec_from_file_location("fuzz_saves", Path(__file__).parents[2] / "scripts" / "fuzz_saves.py")
-fuzz = importlib.util.module_from_spec(_SPEC)
-sys.modules["fuzz_saves"] = fuzz
-_SPEC.loader.exec_module(fuzz)
 
 
 @pytest.mark.parametrize("name, message", [

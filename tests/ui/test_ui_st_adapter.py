@@ -4,6 +4,7 @@ exists in the installed libraries; the version check names what is wrong and how
 from __future__ import annotations
 
 import inspect
+import weakref
 
 import pytest
 
@@ -45,6 +46,19 @@ def test_every_internal_the_adapter_names_exists():
     from streamlit_webrtc.webrtc import WebRtcWorker
 
     assert "_session_shutdown_observer" in inspect.getsource(WebRtcWorker)
+    # The frame queues (st_adapter.frame_queues) and the path the memory probe builds (VideoPath).
+    from aiortc.contrib.media import RelayStreamTrack
+    from aiortc.rtcrtpreceiver import RemoteStreamTrack
+    from streamlit_webrtc import process, webrtc
+
+    assert "self._output_video_track = track" in inspect.getsource(WebRtcWorker)
+    assert "self._queue" in inspect.getsource(RemoteStreamTrack) and "_queue" in inspect.getsource(RelayStreamTrack)
+    assert "self._in_queue" in inspect.getsource(process.AsyncMediaProcessTrack)
+    assert callable(webrtc._wrap_with_processor) and callable(process.AsyncMediaProcessTrack._start)
+    assert isinstance(webrtc._live_workers, weakref.WeakSet)
+    from aiortc.rtcrtpreceiver import RTCRtpReceiver
+
+    assert "self.__decoder_queue: queue.Queue" in inspect.getsource(RTCRtpReceiver)
 
 
 def test_no_module_but_the_adapter_reaches_into_the_libraries():
@@ -53,7 +67,9 @@ def test_no_module_but_the_adapter_reaches_into_the_libraries():
     from pathlib import Path
 
     private = {"_get_worker", "_sdp_answer_json", "_reset_context", "_session_shutdown_observer",
-               "SafeSessionState", "generate_frontend_component_key"}
+               "SafeSessionState", "generate_frontend_component_key", "_queue", "_in_queue",
+               "_output_video_track", "_wrap_with_processor", "_live_workers",
+               "_RTCRtpReceiver__decoder_queue"}
     modules = ("streamlit_webrtc.component", "streamlit_webrtc.shutdown", "streamlit.components.v1",
                "streamlit.runtime")
     root = Path(st_adapter.__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """Helpers for the face tests: what the product's Pipeline read on every real still
-(samples/face_signs.json, written by scripts/record_face_signs.py), and the recorded talking streams."""
+(samples/face_signs.json, written by python -m trainer.lab.record_face_signs), and the recorded talking streams."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ SAMPLES = REPO / "samples" / "face_signs.json"
 
 
 def _recorded_talking_clips() -> tuple[str, ...]:
-    """The clips of ``talking/`` whose stream is recorded in samples/ (by scripts/record_streams.py,
+    """The clips of ``talking/`` whose stream is recorded in samples/ (by python -m trainer.lab.record_streams,
     which records every talking clip of the MANIFEST): each file names its source."""
     import numpy as np
 
@@ -29,7 +29,7 @@ TALKING_CLIPS = _recorded_talking_clips()
 
 
 def talking_stream_files() -> list[Path]:
-    """The recorded stream (scripts/record_streams.py) of every talking clip."""
+    """The recorded stream (python -m trainer.lab.record_streams) of every talking clip."""
     return [REPO / "samples" / f"streams_{clip}.npz" for clip in TALKING_CLIPS]
 
 
@@ -46,7 +46,7 @@ def mesh(file: str) -> dict[str, float]:
     for row in sample_rows():
         if row["file"] == file:
             return row["features"]
-    raise KeyError(f"{file} is not in {SAMPLES}: rerun scripts/record_face_signs.py")
+    raise KeyError(f"{file} is not in {SAMPLES}: rerun python -m trainer.lab.record_face_signs")
 
 
 def rows_with() -> list[dict]:

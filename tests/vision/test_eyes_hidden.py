@@ -3,7 +3,7 @@ the signs read from both eyes' closure (wink, eyes_closed) are muted there, as t
 behind a hand over the mouth.
 
 Replays samples/streams_mps_gesture_test_video_thumb.npz (landmarks, blendshapes and eye centres of
-../shared/gestures/thumb/mps_gesture_test_video_thumb.mp4, by scripts/record_streams.py): she raises
+../shared/gestures/thumb/mps_gesture_test_video_thumb.mp4, by python -m trainer.lab.record_streams): she raises
 her thumb in front of her eye from 2.2 s; live, the pipeline read a wink at 2.64-3.08 s there.
 """
 

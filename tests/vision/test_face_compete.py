@@ -148,10 +148,10 @@ def test_competing_groups_round_trip_and_bad_groups_are_named(tmp_path):
 
 def test_the_cached_truths_are_the_labels_of_today(gestures_dir):
     """samples/face_signs.json carries each photo's truth: a review row added without rerunning
-    ``scripts/record_face_signs.py --labels-only`` would leave the fit and these tests on old labels."""
+    ``python -m trainer.lab.record_face_signs --labels-only`` would leave the fit and these tests on old labels."""
     labels = {item.file: item for item in read_labels(gestures_dir)}
     rows = json.loads(SAMPLES.read_text(encoding="utf-8"))["rows"]
     stale = [r["file"] for r in rows
              if {g: labels[r["file"]].truth(g) for g in FACE_SIGNS} != {Gesture(k): v for k, v in r["truth"].items()}]
     assert len(rows) >= 300 and not stale, f"{len(stale)} stale truths, e.g. {stale[:3]}: run " \
-        "scripts/record_face_signs.py --labels-only"
+        "python -m trainer.lab.record_face_signs --labels-only"

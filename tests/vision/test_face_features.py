@@ -193,7 +193,7 @@ def test_bad_points_are_refused():
     ["wink/yale_s03_wink_left.jpg", "brows_up/lp_d3_f0318_surprise.jpg", "tongue_out/lp_d6_f0200_tongue.jpg"],
 )
 def test_cached_features_match_a_fresh_run(gestures_dir, file):
-    """Guards samples/face_signs.json against drifting from the code (rerun scripts/record_face_signs.py)."""
+    """Guards samples/face_signs.json against drifting from the code (rerun python -m trainer.lab.record_face_signs)."""
     import cv2
 
     points = _mesh_points(gestures_dir / file)

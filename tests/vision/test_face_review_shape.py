@@ -67,13 +67,10 @@ def test_an_open_mouth_made_dont_care_is_open_wider_than_most_labelled_open_mout
 
 
 def test_record_face_signs_relabels_without_mediapipe(gestures_dir):
-    """``scripts/record_face_signs.py --labels-only`` reads the labels again (MANIFEST + review) and
+    """``python -m trainer.lab.record_face_signs --labels-only`` reads the labels again (MANIFEST + review) and
     keeps the readings: on the cached rows it returns today's truths (it once lost its import)."""
-    import importlib.util  # noqa: PLC0415
+    from trainer.lab import record_face_signs as script  # noqa: PLC0415
 
-    spec = importlib.util.spec_from_file_location("record_face_signs", REPO / "scripts" / "record_face_signs.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
     rows = script.relabel(gestures_dir)
     cached = json.loads((REPO / "samples" / "face_signs.json").read_text(encoding="utf-8"))["rows"]
     assert [r["file"] for r in rows] == [r["file"] for r in cached]
@@ -166,7 +163,7 @@ def _names_read_by_the_shipped_signs() -> tuple[set[str], set[str], set[str]]:
 def test_every_feature_the_shipped_signs_read_is_computed_and_recorded(gestures_dir):
     """A cue whose input is missing scores as neutral without a word, so check the plumbing: the
     Pipeline computes every feature the shipped face signs read, and every recorded stream that the
-    replay tests use carries them all (rerun scripts/record_streams.py after changing features)."""
+    replay tests use carries them all (rerun python -m trainer.lab.record_streams after changing features)."""
     from trainer.vision.pipeline import Pipeline, PipelineOptions
     from trainer.vision.sources import open_source
     from trainer.vision.streams import load_stream

@@ -152,7 +152,7 @@ def test_parameters_file_round_trips_and_bad_files_are_named(tmp_path):
     assert {m.gesture for m in params.models} == set(FACE_SIGNS)
     again = FaceSignParams.from_json(params.to_json())
     assert again.models == params.models
-    with pytest.raises(VisionError, match="fit_face_signs"):
+    with pytest.raises(VisionError, match="trainer.lab.face_fit signs"):
         load_face_signs(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": 1, "population": {"blendshapes": {}, "geometry": {}}, '

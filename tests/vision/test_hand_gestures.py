@@ -2,7 +2,7 @@
 streams built from a real pinched hand.
 
 Most tests replay ``samples/hand_landmarks.json`` (MediaPipe Hands landmarks of every hand photo,
-recorded by scripts/record_hand_samples.py) so they run without MediaPipe; a few re-run the tracker on
+recorded by python -m trainer.lab.record_hand_samples) so they run without MediaPipe; a few re-run the tracker on
 real photos to check the recording still matches the tracker and the handedness.
 """
 

@@ -1,16 +1,11 @@
-"""A seeded sample of the media fuzz (scripts/fuzz_media.py runs 2,000 on purpose): corrupt images and
+"""A seeded sample of the media fuzz (python -m trainer.lab.fuzz_media runs 2,000 on purpose): corrupt images and
 clips give a VisionError or are read, never a traceback or a crashed decoder, in little memory."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-_SPEC = importlib.util.spec_from_file_location("fuzz_media", Path(__file__).parents[2] / "scripts" / "fuzz_media.py")
-fuzz = importlib.util.module_from_spec(_SPEC)
-sys.modules["fuzz_media"] = fuzz
-_SPEC.loader.exec_module(fuzz)
+from trainer.lab import fuzz_media as fuzz
 
 
 def test_a_seeded_sample_of_corrupt_media_never_raises_anything_but_vision_error(tmp_path: Path, shared: Path):

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 BUNDLE = REPO / "models" / BUNDLE_NAME
 SOURCE_ENV = "ALUETTE_MEDIAPIPE_0_10_21"
 REFERENCE = REPO / "samples" / "pose_solutions_shrug.json"
-"""The points the solutions Pose of mediapipe 0.10.21 found (scripts/pose_bundle_equivalence.py)."""
+"""The points the solutions Pose of mediapipe 0.10.21 found (python -m trainer.lab.pose_bundle_equivalence)."""
 SHRUG = "shrug/fedb_dumbbell_shrug_1_up_upperbody_crop3x.jpg"
 RELAXED = "shrug_baseline/fedb_dumbbell_shrug_0_down_upperbody_crop3x.jpg"
 # The same person shrugged and relaxed, as webcam-like upper-body crops. The bundle lands within

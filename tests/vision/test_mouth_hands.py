@@ -1,5 +1,5 @@
 """When a hand hides the mouth (the pipeline then mutes the mouth signs), on the hands the product's
-trackers found beside real faces (samples/mouth_hands.json, scripts/record_mouth_hands.py) replayed
+trackers found beside real faces (samples/mouth_hands.json, python -m trainer.lab.record_mouth_hands) replayed
 through ``Pipeline.score_parts`` with the same stills' face readings (samples/face_signs.json).
 
 A hand over the mouth is nearer the camera than the face, so it looks about as large as the face is

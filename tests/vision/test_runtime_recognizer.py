@@ -276,7 +276,7 @@ def _streams(pattern: str):
 
     # Every talking clip (their files are not all named *talking*), else the streams named by pattern.
     files = talking_stream_files() if pattern == TALKING else sorted((REPO / "samples").glob(pattern))
-    assert files, f"no recorded streams {pattern}: run scripts/record_streams.py"
+    assert files, f"no recorded streams {pattern}: run python -m trainer.lab.record_streams"
     return [load_stream(f) for f in files]
 
 
@@ -410,7 +410,7 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     signs; this bounds it from above until the recognizer meets 1 / min there too (eval-vision gives
     the held-out figure)."""
     streams = _streams(TALKING)
-    assert all(any(f.blendshapes for f in s.frames) for s in streams), "re-record: python scripts/record_streams.py"
+    assert all(any(f.blendshapes for f in s.frames) for s in streams), "re-record: python -m trainer.lab.record_streams"
     first = [s for s in streams if Path(s.source).stem in FIRST_TALKING_CLIPS]
     events, minutes = _false_events(first)
     assert len(first) == 20 and minutes > 2.4

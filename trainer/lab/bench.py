@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
-
-from dataclasses import replace
 
 from trainer.vision.landmarks import Tracker
 from trainer.vision.pipeline import Pipeline, PipelineOptions
@@ -106,6 +104,13 @@ class _BareTasks:
     def image(self, rgb: np.ndarray):
         return self._mp.Image(image_format=self._mp.ImageFormat.SRGB, data=rgb)
 
+    def detect(self, rgb: np.ndarray, stamp: int, hands: bool) -> None:
+        """The bare face graph on one frame, and the hand graph when ``hands``."""
+        image = self.image(rgb)
+        self.face.detect_for_video(image, stamp)
+        if hands:
+            self.hands.detect_for_video(image, stamp)
+
     def close(self) -> None:
         self.face.close()
         self.hands.close()
@@ -123,6 +128,22 @@ def load_frames(clip: Path, frames: int, size: tuple[int, int]) -> list[np.ndarr
     while len(images) < frames:  # loop a short clip
         images.extend(images[: frames - len(images)])
     return images
+
+
+def _warm_up(pipelines, bare: _BareTasks, images, rgb, fps: float, hands_every: int) -> int:
+    """Run the pipelines and the bare graphs (graph start-up, first detection) on the first frames,
+    outside the timing; the bare graphs' last timestamp."""
+    # Timestamps from 0: the Tasks graph's landmark smoothing, once fed a negative one, warned "New
+    # timestamp is equal or less than the last one" for every point of every later frame (40 000 lines a run).
+    stamp = 0
+    for i in range(WARMUP):
+        for pipeline in pipelines:
+            pipeline.process(Frame(images[i], i / fps, i))
+        stamp += 33
+        bare.detect(rgb[i], stamp, i % hands_every == 0)
+    for pipeline in pipelines:
+        pipeline.reset()
+    return stamp
 
 
 def bench_vision(
@@ -143,21 +164,8 @@ def bench_vision(
     sequential_tracker = Tracker(replace(options.tracker_options(), parallel=False))
     sequential = Pipeline(options, tracker=sequential_tracker)
     bare = _BareTasks()
-    stamp = 0
     try:
-        # Warm up all three (graph start-up, first detection) outside the timing. Timestamps from 0:
-        # the Tasks graph's landmark smoothing, once fed a negative one, warned "New timestamp is
-        # equal or less than the last one" for every point of every later frame (40 000 lines a run).
-        for i in range(WARMUP):
-            pipeline.process(Frame(images[i], i / fps, i))
-            sequential.process(Frame(images[i], i / fps, i))
-            stamp += 33
-            image = bare.image(rgb[i])
-            bare.face.detect_for_video(image, stamp)
-            if i % hands_every == 0:
-                bare.hands.detect_for_video(image, stamp)
-        pipeline.reset()
-        sequential.reset()
+        stamp = _warm_up((pipeline, sequential), bare, images, rgb, fps, hands_every)
         pipe_time = mp_time = seq_time = scoring_ms = 0.0
         for start in range(0, frames, BLOCK):
             stop = min(frames, start + BLOCK)
@@ -167,12 +175,9 @@ def bench_vision(
             t1 = time.perf_counter()
             for i in range(start, stop):
                 stamp += 33
-                image = bare.image(rgb[i])
-                bare.face.detect_for_video(image, stamp)
-                # On the very frames the pipelines' trackers run their hand graph (they count the
-                # warm-up frames too): the palm detector's cost depends on the frame.
-                if (WARMUP + i) % hands_every == 0:
-                    bare.hands.detect_for_video(image, stamp)
+                # Hands on the very frames the pipelines' trackers run their hand graph (they count
+                # the warm-up frames too): the palm detector's cost depends on the frame.
+                bare.detect(rgb[i], stamp, (WARMUP + i) % hands_every == 0)
             t2 = time.perf_counter()
             for i in range(start, stop):
                 sequential.process(Frame(images[i], i / fps, i))
@@ -188,14 +193,13 @@ def bench_vision(
         sequential_tracker.close()
         bare.close()
     return BenchResult(
-        clip=str(clip),
-        frames=frames,
-        size=size,
-        pipeline_fps=frames / pipe_time,
-        mediapipe_fps=frames / mp_time,
-        pipeline_ms=1000 * pipe_time / frames,
-        mediapipe_ms=1000 * mp_time / frames,
-        hands_every=hands_every,
-        sequential_ms=1000 * seq_time / frames,
-        scoring_ms=scoring_ms / frames,
+        clip=str(clip), frames=frames, size=size, pipeline_fps=frames / pipe_time, mediapipe_fps=frames / mp_time,
+        pipeline_ms=1000 * pipe_time / frames, mediapipe_ms=1000 * mp_time / frames, hands_every=hands_every,
+        sequential_ms=1000 * seq_time / frames, scoring_ms=scoring_ms / frames,
     )
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("bench", __doc__))

@@ -6,8 +6,8 @@ same seeds and seats as ``aluette arena``) and appends one JSON line per game to
 order, so a run cut short keeps every finished game and a second run resumes after the last one.
 
     nice -n 10 python -m trainer.lab.bots_games oracle heuristic --games 1000 --seed 1 \
-        --workers 2 --out docs/bots_games/oracle_vs_heuristic.jsonl
-    python -m trainer.lab.bots_games --summary docs/bots_games/*.jsonl
+        --workers 2 --out data/bots_games/oracle_vs_heuristic.jsonl
+    python -m trainer.lab.bots_games --summary data/bots_games/*.jsonl
 
 Several matches in one run (``--also A B`` adds a pair; ``--channels`` a noisy channel between team
 A's partners per match) are interleaved seed by seed, so when the run is cut short every match has
@@ -24,6 +24,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from trainer.bots.arena import GameRecord, GameTask, TeamSpec, game_seed, run_tasks, wilson
@@ -59,7 +60,7 @@ def _key(line: dict) -> tuple:
 
 def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers: int = 1,
          preset: str = "vendee", vigilance: str = "normal", cpu_clock: bool = True,
-         also: list[tuple[str, str]] = (), channels: list[str] = ("perfect",)) -> None:
+         also: Sequence[tuple[str, str]] = (), channels: Sequence[str] = ("perfect",)) -> None:
     """Play games ``seed .. seed+games-1`` of every match (``team_a`` vs ``team_b``, the ``also``
     pairs, each through every channel), interleaved seed by seed, skipping the games already in
     ``out``, and append a line each."""
@@ -74,7 +75,7 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
     tasks, labels = [], []
     for i in range(games):
         for a, b in pairs:
-            for name, ch in zip(channels, chans):
+            for name, ch in zip(channels, chans, strict=False):
                 if (str(a), str(b), name, vig.catch, i) in done:
                     continue
                 tasks.append(GameTask(a, b, i, game_seed(seed, i), ruleset, vig, False, clock,
@@ -83,8 +84,8 @@ def play(team_a: str, team_b: str, *, games: int, seed: int, out: Path, workers:
     out.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with out.open("a") as f:
-        for k, (record, (a, b, name)) in enumerate(zip(run_tasks(tasks, workers), labels), 1):
-            f.write(json.dumps(record_line(a, b, record, record.index + seed, name, vig.catch)) + "\n")
+        for k, (record, (name_a, name_b, name)) in enumerate(zip(run_tasks(tasks, workers), labels, strict=False), 1):
+            f.write(json.dumps(record_line(name_a, name_b, record, record.index + seed, name, vig.catch)) + "\n")
             f.flush()
             if k % 10 == 0:
                 print(f"{out.name}: {k}/{len(tasks)} games, {time.perf_counter() - start:.0f} s",
@@ -200,7 +201,9 @@ def paired_margin(x: list[dict], y: list[dict]) -> dict:
     n = len(pairs)
     if n < 2:
         return {"games": n}
-    per = lambda line: statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
+    def per(line: dict) -> float:
+        return statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
+
     diffs = [per(a) - per(b) for a, b in pairs]
     mean = statistics.fmean(diffs)
     half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
@@ -208,7 +211,7 @@ def paired_margin(x: list[dict], y: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_games", description=__doc__.splitlines()[0])
     p.add_argument("team_a", nargs="?")
     p.add_argument("team_b", nargs="?")
     p.add_argument("--games", type=int, default=100)

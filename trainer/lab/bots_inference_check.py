@@ -19,7 +19,7 @@ from trainer.rules.cards import STRENGTH
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_inference_check", description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=15)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)

@@ -10,7 +10,7 @@ position; the 95% interval is over positions. Far less noisy than games won: one
 mixes a few good or bad cards with the luck of the deal.
 
     nice -n 10 python -m trainer.lab.bots_regret "search:infer=0,max_ms=none" "search:max_ms=none" \
-        --games 40 --seed 1 --out docs/bots_regret.json
+        --games 40 --seed 1 --out data/bots/regret.json
 
 Imports the bots' modules; run on purpose, never imported by the app.
 """
@@ -126,7 +126,7 @@ def summarise(specs, rows, games, seed, rollouts) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_regret", description=__doc__.splitlines()[0])
     p.add_argument("candidates", nargs="+")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)

@@ -1,6 +1,6 @@
 """Tables and plots for docs/bots.md from the per-game logs of :mod:`trainer.lab.bots_games`.
 
-    python -m trainer.lab.bots_report docs/bots_games --out docs/bots_issue14_session2.json \
+    python -m trainer.lab.bots_report data/bots_games --out data/bots/report_1000_seeds.json \
         --plots docs/bots_strength_time.png docs/bots_channel_search.png
 
 Prints Markdown tables: the oracle / search comparison on the seeds both played (with the paired
@@ -19,6 +19,16 @@ import re
 from pathlib import Path
 
 from trainer.lab.bots_games import edge_share, paired, paired_margin, read_lines, summary
+
+
+def _margin(m) -> str:
+    """A points margin per deal and its 95 % interval."""
+    return f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f})"
+
+
+def _decision_ms(summary_row: dict) -> str:
+    """Side A's median and 99th-percentile decision time."""
+    return f"{summary_row['decision_ms_a']['median']:.1f} / {summary_row['decision_ms_a']['p99']:.1f}"
 
 
 def _groups(path: Path) -> dict[tuple, list[dict]]:
@@ -61,13 +71,16 @@ def oracle_table(folder: Path) -> tuple[str, dict]:
     share = edge_s / edge_o if edge_o > 0 else float("nan")
     boot = edge_share(o, s)
     rows = [
-        "| team A vs heuristic | games (seeds) | A win rate (95% CI) | points margin per deal (95% CI) | decision ms median / p99 (CPU) |",
+        "| team A vs heuristic | games (seeds) | A win rate (95% CI) | points margin per deal (95% CI) "
+        "| decision ms median / p99 (CPU) |",
         "|---|---|---|---|---|",
     ]
     for name, lines, sm in (("`oracle`", o, so), ("`search` (default)", s, ss)):
         m = sm["points_margin_per_deal"]
-        rows.append(f"| {name} | {sm['games']} ({_seeds(lines)}) | {_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | "
-                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {sm['decision_ms_a']['median']:.1f} / {sm['decision_ms_a']['p99']:.1f} |")
+        rows.append(
+            f"| {name} | {sm['games']} ({_seeds(lines)}) | {_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | "
+            f"{_margin(m)} | {_decision_ms(sm)} |"
+        )
     text = "\n".join(rows) + (
         f"\n\nShare of the oracle's edge that `search` captures: **{100 * share:.0f} %** "
         f"(search {100 * edge_s:+.1f} points over 50 %, oracle {100 * edge_o:+.1f}). Paired on the same "
@@ -94,12 +107,13 @@ def time_table(folder: Path, plot: Path | None) -> tuple[str, list[dict]]:
     for (a, _b, _c, _v), lines in sorted(groups.items(), key=lambda kv: _ms(kv[0][0])):
         sm = summary(lines)
         rows.append({"ms": _ms(a), "team": a, "seeds": _seeds(lines), **sm})
-    text = ["| ms of CPU per card | games (seeds) | search win rate vs heuristic (95% CI) | points margin per deal (95% CI) | decision ms median / p99 |",
+    text = ["| ms of CPU per card | games (seeds) | search win rate vs heuristic (95% CI) "
+            "| points margin per deal (95% CI) | decision ms median / p99 |",
             "|---|---|---|---|---|"]
     for r in rows:
         m = r["points_margin_per_deal"]
         text.append(f"| {r['ms']:g} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} ({_ci(r['ci95'])}) | "
-                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['decision_ms_a']['median']:.1f} / {r['decision_ms_a']['p99']:.1f} |")
+                    f"{_margin(m)} | {_decision_ms(r)} |")
     text += ["", ranking(groups)]
     if plot is not None and rows:
         _errorbars(plot, [r["ms"] for r in rows], rows, "CPU ms per card (log scale)",
@@ -111,9 +125,10 @@ def ranking(groups: dict[tuple, list[dict]]) -> str:
     """Each budget against the next smaller one, paired on the seeds both played: the win-rate and
     points-per-deal differences, and whether the interval ranks them."""
     by_ms = sorted(((_ms(key[0]), lines) for key, lines in groups.items()), key=lambda kv: kv[0])
-    out = ["| budgets compared (same seeds) | games | win-rate difference (95% CI) | points per deal difference (95% CI) | ranked? |",
+    out = ["| budgets compared (same seeds) | games | win-rate difference (95% CI) "
+           "| points per deal difference (95% CI) | ranked? |",
            "|---|---|---|---|---|"]
-    steps = list(zip(by_ms, by_ms[1:]))
+    steps = list(zip(by_ms, by_ms[1:], strict=False))
     if len(by_ms) > 2:
         steps.append((by_ms[0], by_ms[-1]))
     for (lo_ms, lo_lines), (hi_ms, hi_lines) in steps:
@@ -146,18 +161,19 @@ def channel_table(folder: Path, plot: Path | None, name: str = "channel_search.j
     groups = _groups(folder / name)
     order = {"perfect": 0}
     rows = []
-    for (a, _b, ch, v), lines in sorted(groups.items(), key=lambda kv: order.get(kv[0][2], 1)):
+    for (_a, _b, ch, v), lines in sorted(groups.items(), key=lambda kv: order.get(kv[0][2], 1)):
         sm = summary(lines)
         rows.append({"channel": ch, "vigilance": v, "seeds": _seeds(lines), **sm})
-    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | signing pays? |",
+    text = ["| channel (read share / false signs a minute) | games (seeds) | signing team wins "
+            "| win-rate difference (95% CI) | points margin per deal (95% CI) | signing pays? |",
             "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["ci95"]
         m = r["points_margin_per_deal"]
         r["pays"] = pays(r)
         text.append(f"| {r['channel']} | {r['games']} ({r['seeds']}) | {_pct(r['win_rate_a'])} | "
-                    f"{100 * (2 * r['win_rate_a'] - 1):+.1f} pts ({100 * (2 * lo - 1):+.1f} to {100 * (2 * hi - 1):+.1f}) | "
-                    f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) | {r['pays']} |")
+                    f"{100 * (2 * r['win_rate_a'] - 1):+.1f} pts ({100 * (2 * lo - 1):+.1f} to "
+                    f"{100 * (2 * hi - 1):+.1f}) | {_margin(m)} | {r['pays']} |")
     if plot is not None and rows:
         _errorbars(plot, list(range(len(rows))), rows, "channel between the partners",
                    "signing team's win rate against itself silent (%)", title,
@@ -167,14 +183,15 @@ def channel_table(folder: Path, plot: Path | None, name: str = "channel_search.j
 
 def announce_table(folder: Path) -> tuple[str, list[dict]]:
     rows = []
-    text = ["| team | games (seeds) | announcing team wins (95% CI) | points margin per deal (95% CI) |", "|---|---|---|---|"]
+    text = ["| team | games (seeds) | announcing team wins (95% CI) | points margin per deal (95% CI) |",
+            "|---|---|---|---|"]
     for name in ("announce_heuristic.jsonl", "announce_search.jsonl"):
         for (a, _b, _c, _v), lines in _groups(folder / name).items():
             sm = summary(lines)
             m = sm["points_margin_per_deal"]
             rows.append({"team": a, "seeds": _seeds(lines), **sm})
-            text.append(f"| `{a}` vs itself without | {sm['games']} ({_seeds(lines)}) | {_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | "
-                        f"{m[0]:+.3f} ({m[1]:+.3f} to {m[2]:+.3f}) |")
+            text.append(f"| `{a}` vs itself without | {sm['games']} ({_seeds(lines)}) | "
+                        f"{_pct(sm['win_rate_a'])} ({_ci(sm['ci95'])}) | {_margin(m)} |")
     return "\n".join(text), rows
 
 
@@ -188,8 +205,10 @@ def _errorbars(path: Path, xs, rows, xlabel, ylabel, title, *, logx=False, label
     lo = [100 * r["ci95"][0] for r in rows]
     hi = [100 * r["ci95"][1] for r in rows]
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)], [h - y for y, h in zip(ys, hi)]], marker="o", capsize=4)
-    for x, y, r in zip(xs, ys, rows):
+    below = [y - low for y, low in zip(ys, lo, strict=False)]
+    above = [h - y for y, h in zip(ys, hi, strict=False)]
+    ax.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4)
+    for x, y, r in zip(xs, ys, rows, strict=False):
         ax.annotate(f"{r['games']} games", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=8)
     ax.axhline(50, color="grey", linewidth=0.8)
     if logx:
@@ -208,7 +227,7 @@ def _errorbars(path: Path, xs, rows, xlabel, ylabel, title, *, logx=False, label
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_report", description=__doc__.splitlines()[0])
     p.add_argument("folder", type=Path)
     p.add_argument("--out", type=Path)
     p.add_argument("--plots", nargs="+", type=Path, metavar="PNG",

@@ -21,7 +21,7 @@ from trainer.signals.table import Vigilance
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m trainer.lab.bots_scale", description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--team", default="heuristic")

@@ -73,8 +73,11 @@ def figures(report: dict, photos: dict | None = None, *, source: str = "") -> di
         "talking_clips": len(talking),
         "talking_minutes": round(seconds / 60.0, 3),
         "false_per_min_total": round(60.0 * sum(len(v) for v in durations.values()) / seconds, 3) if seconds else 0.0,
-        "annotated_clips": None if annotated is None else {
-            k: annotated.get(k) for k in ("minutes", "signs", "reported", "event_recall", "false_per_minute", "by_gesture")
+        "annotated_clips": None
+        if annotated is None
+        else {
+            k: annotated.get(k)
+            for k in ("minutes", "signs", "reported", "event_recall", "false_per_minute", "by_gesture")
         },
         "gestures": out,
     }

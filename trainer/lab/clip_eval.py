@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainer.signals.gestures import Gesture, GestureEvent
@@ -64,6 +64,14 @@ class ClipSpan:
     person: str
     note: str = ""
 
+    @property
+    def sign(self) -> Gesture:
+        """The gesture of a sign span (``load_spans`` refuses a sign row without one)."""
+        if self.gesture is None:
+            raise VisionError(f"{self.file} {self.start:.2f}-{self.end:.2f} s: a {self.kind.value} span names "
+                              "no gesture")
+        return self.gesture
+
     def covers(self, event: GestureEvent, slack: float = SLACK) -> bool:
         return event.start <= self.end + slack and event.end >= self.start - slack
 
@@ -95,7 +103,7 @@ def load_spans(path: Path | str) -> list[ClipSpan]:
     spans: list[ClipSpan] = []
     for number, line in numbered[1:]:
         values = line.split("\t")
-        row = dict(zip(header, values + [""] * (len(header) - len(values))))
+        row = dict(zip(header, values + [""] * (len(header) - len(values)), strict=False))
         spans.append(_span(row, f"{path}:{number}"))
     return spans
 
@@ -210,9 +218,9 @@ class ClipReport:
         out: dict[Gesture, list[int]] = {}
         for clip in self.clips:
             for span in clip.reported:
-                out.setdefault(span.gesture, [0, 0])[0] += 1
+                out.setdefault(span.sign, [0, 0])[0] += 1
             for span in clip.reported + clip.missed:
-                out.setdefault(span.gesture, [0, 0])[1] += 1
+                out.setdefault(span.sign, [0, 0])[1] += 1
         return {g: (v[0], v[1]) for g, v in sorted(out.items(), key=lambda kv: kv[0].value)}
 
     def to_json(self) -> dict:
@@ -244,7 +252,7 @@ class ClipReport:
         if mistakes:
             for clip in self.clips:
                 for span in clip.missed:
-                    lines.append(f"  missed {span.gesture.value} {span.start:.2f}-{span.end:.2f} s in {clip.file}")
+                    lines.append(f"  missed {span.sign.value} {span.start:.2f}-{span.end:.2f} s in {clip.file}")
                 for event in clip.false_events:
                     lines.append(f"  false  {event.gesture.value} {event.start:.2f}-{event.end:.2f} s in {clip.file}")
         return "\n".join(lines)
@@ -307,3 +315,9 @@ def _span_json(span: ClipSpan) -> dict:
         "end": span.end,
         "note": span.note,
     }
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("clip_eval", __doc__))

@@ -1,6 +1,19 @@
-"""Replay recorded clip runs (``scripts/record_clip_runs.py``) through the product's scoring and
-recognizer, and score them: event recall on the annotated sign spans, false events per minute on the
+"""Replay recorded clip runs (``python -m trainer.lab.record_clip_runs``) through the product's scoring
+and recognizer, and score them: event recall on the annotated sign spans, false events per minute on the
 annotated clips and on the talking clips.
+
+    nice -n 10 .venv/bin/python -m trainer.lab.record_clip_runs ../shared/gestures /tmp/vision_runs
+    python -m trainer.lab.clip_replay figures ../shared/gestures /tmp/vision_runs [--mistakes]
+    python -m trainer.lab.clip_replay lopo ../shared/gestures /tmp/vision_runs NAME=EXPR ...
+
+``figures`` prints the held-out figures of the shipped temporal options and of the earlier ones
+(``VARIANTS``). ``lopo`` chooses a temporal option leave-one-person-out: each NAME=EXPR is a
+``PipelineOptions`` expression (``RecognizerConfig``, ``Gesture`` and ``PipelineOptions`` in scope), the
+shipped one first, e.g. ``now=PipelineOptions()``; each person's fold picks the variant with the most
+reported signs minus false events on everyone else's clips, then is scored on its own clips with it.
+Held out: each clip is replayed with the face signs refitted on the photos of everyone but the clip's
+person (samples/face_signs.json, MANIFEST / spans ``person``): every signing person of the clips also
+has photos in the fit, so the shipped parameters would give in-sample figures.
 
 MediaPipe runs once per clip when recording; a replay re-scores each frame's kept features (geometry,
 mouth appearance, ``bs_`` blendshapes) with a fresh ``Pipeline``'s static stage (hands off) and
@@ -17,7 +30,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipScore, ClipSpan, load_spans, score_clip
+from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
@@ -85,17 +98,9 @@ class ReplayFigures:
     talking: tuple[tuple[str, float, tuple[GestureEvent, ...]], ...]
 
     @property
-    def signs(self) -> int:
-        return sum(len(c.reported) + len(c.missed) for c in self.clips)
-
-    @property
-    def reported(self) -> int:
-        return sum(len(c.reported) for c in self.clips)
-
-    @property
-    def false_per_min(self) -> float:
-        minutes = sum(c.duration for c in self.clips) / 60.0
-        return sum(len(c.false_events) for c in self.clips) / minutes if minutes else 0.0
+    def annotated(self) -> ClipReport:
+        """The annotated clips' figures: signs, reported, false events per minute."""
+        return ClipReport(self.clips)
 
     @property
     def talking_per_min(self) -> float:
@@ -103,15 +108,18 @@ class ReplayFigures:
         return sum(len(e) for _, _, e in self.talking) / minutes if minutes else 0.0
 
     def line(self) -> str:
-        return (f"signs {self.reported}/{self.signs} ({self.reported / max(1, self.signs):.2f}), "
-                f"{self.false_per_min:.2f} false/min on {len(self.clips)} clips; talking "
+        clips = self.annotated
+        return (f"signs {clips.reported}/{clips.signs} ({clips.reported / max(1, clips.signs):.2f}), "
+                f"{clips.false_per_minute:.2f} false/min on {len(self.clips)} clips; talking "
                 f"{self.talking_per_min:.2f} false/min on {len(self.talking)} clips")
 
     def mistakes(self) -> str:
         lines = []
         for clip in self.clips:
             for span in clip.missed:
-                lines.append(f"  missed {span.gesture.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}")
+                lines.append(
+                    f"  missed {span.sign.value:<11} {clip.file} {span.start:.2f}-{span.end:.2f} {span.note}"
+                )
             for event in clip.false_events:
                 lines.append(f"  false  {event.gesture.value:<11} {clip.file} {event.start:.2f}-{event.end:.2f}")
         for file, _, events in self.talking:
@@ -126,7 +134,8 @@ def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Ite
     events_of = events_of or (lambda _file, run: replay(run, options))
     annotated = list(dict.fromkeys(s.file for s in spans))
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
-    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f]))) for f in talking if f in runs and f not in annotated)
+    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f])))
+                 for f in talking if f in runs and f not in annotated)
     return ReplayFigures(clips, talk)
 
 
@@ -189,7 +198,7 @@ def choose_by_person(variants: Mapping[str, ReplayFigures], person_of: Mapping[s
     people = sorted({p for table in rows.values() for p in table})
     folds = []
     for person in people:
-        def merit(name: str) -> int:
+        def merit(name: str, person: str = person) -> int:
             return sum(r[0] - r[2] for p, r in rows[name].items() if p != person)
 
         best = max(variants, key=merit)  # max keeps the first of equals
@@ -204,7 +213,7 @@ REPO = Path(__file__).resolve().parents[2]
 @dataclass(frozen=True, slots=True)
 class HeldOutClips:
     """The recorded runs, their spans, the talking clips and each clip's person, with each person's
-    face signs refitted without them: what ``scripts/clip_figures.py`` and ``scripts/clip_lopo.py``
+    face signs refitted without them: what ``figures`` and ``lopo`` below
     replay."""
 
     runs: Mapping[str, ClipRun]
@@ -307,3 +316,80 @@ def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options, als
             return options if path is None else dataclass_replace(options, face_signs=str(path))
 
         yield HeldOutOptions(options_for, persons, frozenset(people & fitted))
+
+
+def _variants():
+    """The temporal side now and before its two changes of 2026-12-01/02 (speech assumed in a stream's
+    first second, the lips' gap alone for the talking detector, winks free to start during eye
+    closures; then the unsure band): what ``figures`` compares."""
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+    from trainer.vision.recognizer import RecognizerConfig  # noqa: PLC0415
+
+    morning = dict(talk_warmup_reversals=None, talk_jaw_min_move=None, yields_to=())
+    return {
+        "2026-12-01": PipelineOptions(baseline_sign_level=None,
+                                      recognizer=RecognizerConfig(unsure_enter=None, **morning)),
+        "2026-12-02a": PipelineOptions(recognizer=RecognizerConfig(**morning)),
+        "now": PipelineOptions(),
+    }
+
+
+def _print_figures(args) -> int:
+    from trainer.lab.clip_eval import SpanKind  # noqa: PLC0415
+
+    with held_out_clips(args.folder, args.runs) as clips:
+        people = len({s.person for s in clips.spans if s.kind is SpanKind.SIGN})
+        for name, options in _variants().items():
+            fig = clips.figures(options)
+            print(f"{name:10s} held out: {fig.line()}; {people} signing people")
+            if args.mistakes:
+                print(fig.mistakes())
+    return 0
+
+
+def _print_lopo(args) -> int:
+    from collections import Counter  # noqa: PLC0415
+
+    from trainer.signals.gestures import Gesture  # noqa: PLC0415
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+    from trainer.vision.recognizer import RecognizerConfig  # noqa: PLC0415
+
+    scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture}
+    variants = {}
+    for spec in args.variants:
+        name, _, expr = spec.partition("=")
+        variants[name] = eval(expr, scope)  # noqa: S307 - a lab tool's own command line
+    with held_out_clips(args.folder, args.runs) as clips:
+        figs = {}
+        for name, options in variants.items():
+            figs[name] = clips.figures(options)
+            print(f"{name:12s} all clips: {figs[name].line()}", flush=True)
+    folds = choose_by_person(figs, clips.persons)
+    picks = Counter(f.chosen for f in folds)
+    reported, signs = sum(f.reported for f in folds), sum(f.signs for f in folds)
+    false, minutes = sum(f.false_events for f in folds), sum(f.minutes for f in folds)
+    print(f"folds: {len(folds)} people; picks {dict(picks)}; held out through the choice: signs "
+          f"{reported}/{signs}, {false} false events in {minutes:.2f} min ({false / minutes:.2f} / min, "
+          "annotated and talking clips together)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.clip_replay", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    for name, run, helptext in (("figures", _print_figures, "held-out figures, now and before"),
+                                ("lopo", _print_lopo, "choose a temporal option leave-one-person-out")):
+        cmd = sub.add_parser(name, help=helptext)
+        cmd.add_argument("folder", type=Path, help="the labelled gestures folder (../shared/gestures)")
+        cmd.add_argument("runs", type=Path, help="the runs recorded by trainer.lab.record_clip_runs")
+        cmd.set_defaults(run=run)
+    sub.choices["figures"].add_argument("--mistakes", action="store_true", help="list each missed or false event")
+    sub.choices["lopo"].add_argument("variants", nargs="+", metavar="NAME=EXPR", help="PipelineOptions expressions")
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,7 +1,8 @@
 """The coach's claims checked by replaying the deal: does the partner's play change as the coach says?
 
-Used by ``tests/ui/test_ui_coach.py`` (a few seeds, with thresholds) and ``scripts/coach_claims.py``
-(many seeds, counts printed), so both drive the games and judge a claim the same way.
+Used by ``tests/ui/test_ui_coach.py`` (a few seeds, with thresholds) and by
+``python -m trainer.lab.coach_replay [--seeds 40]`` (many seeds, counts printed), so both drive the
+games and judge a claim the same way.
 
 * "A sign would have helped": a game where the person passes, refuses the chant, plays its strongest
   legal card and makes no sign; the claim is replayed to that deal with the sign made first, and is
@@ -15,8 +16,9 @@ Used by ``tests/ui/test_ui_coach.py`` (a few seeds, with thresholds) and ``scrip
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from trainer.bots import tactics
 from trainer.rules.actions import Declaration, Declare
@@ -107,9 +109,11 @@ def would_help_claims(seed: int) -> tuple[int, list[WouldHelp]]:
     claims = []
     for result, review in _reviews(session):
         for line in review.would_help:
-            trick = int(re.match(r"trick (\d+):", line).group(1))
+            trick = _number(r"trick (\d+):", line)
             mine = dict(result.tricks[trick - 1].plays(4))[HUMAN_SEAT]
             sign = Sign.AS if mine in ACES else Sign.for_card(mine)
+            if sign is None:
+                raise ValueError(f"the coach said a sign would have helped in {line!r}, but {mine} has no sign")
             again = play(seed, until_deal=result.deal, sign_in_deal=(result.deal, sign))
             replayed = next(r for r in again.table.game.results if r.deal == result.deal)
             claims.append(WouldHelp(line, north_move(session, result.deal, trick),
@@ -118,14 +122,48 @@ def would_help_claims(seed: int) -> tuple[int, list[WouldHelp]]:
     return len(session.table.game.results), claims
 
 
+def _number(pattern: str, line: str) -> int:
+    """The trick number a coach's line starts with (``pattern``'s group); ValueError naming the line."""
+    match = re.match(pattern, line)
+    if match is None:
+        raise ValueError(f"a coach's line without a trick number: {line!r}")
+    return int(match.group(1))
+
+
 def helped_claims(seed: int) -> list[Helped]:
     """Each "your signs helped" claim of the honest signer's game with that seed, replayed silent."""
     session = play(seed, honest_except=0)
     claims = []
     for result, review in _reviews(session):
         for line in review.helped:
-            trick = int(re.match(r"tricks? (\d+)", line).group(1))
+            trick = _number(r"tricks? (\d+)", line)
             silent = play(seed, until_deal=result.deal, honest_except=result.deal)
             claims.append(Helped(line, north_move(session, result.deal, trick),
                                  north_move(silent, result.deal, trick)))
     return claims
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print how many of each kind of claim the replays confirm over ``--seeds`` games."""
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.coach_replay", description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40, help="games with seeds 0..N-1")
+    args = parser.parse_args(argv)
+    deals, claims = 0, []
+    for seed in range(args.seeds):
+        played, found = would_help_claims(seed)
+        deals += played
+        claims += found
+    confirmed = sum(c.confirmed for c in claims)
+    print(f"seeds 0..{args.seeds - 1}: {deals} deals, {len(claims)} 'a sign would have helped' claims, "
+          f"{confirmed} confirmed by replay ({100 * confirmed / max(len(claims), 1):.0f} %)")
+    helped = [c for seed in range(args.seeds) for c in helped_claims(seed)]
+    confirmed = sum(c.confirmed for c in helped)
+    print(f"seeds 0..{args.seeds - 1}, honest signs every deal: {len(helped)} 'your signs helped' claims, "
+          f"{confirmed} confirmed by replaying the deal without them ({100 * confirmed / max(len(helped), 1):.0f} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

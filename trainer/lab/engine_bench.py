@@ -183,3 +183,9 @@ def bench_game_api(games: int, *, preset: str = "vendee", rounds: int = 5) -> Ga
                 actions += 1
         per_game.append((time.process_time() - start) / games * 1000)
     return GameBench(games, actions, tuple(per_game), preset, load)
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("engine_bench", __doc__))

@@ -1,6 +1,7 @@
 """The lab's engine commands: ``aluette bench engine`` (random full deals per second through the
-playout API) and ``aluette bench game`` (milliseconds per random game through the Game API). Run on purpose to measure the engine; never imported by the app. Imports stay light
-here as in every command module: the benchmark is imported inside the handler.
+playout API) and ``aluette bench game`` (milliseconds per random game through the Game API). Run on
+purpose to measure the engine; never imported by the app. Imports stay light here as in every
+command module: the benchmark is imported inside the handler.
 """
 
 from __future__ import annotations
@@ -52,3 +53,9 @@ def _run_game_bench(args) -> int:
     for line in bench_game_api(args.games, preset=args.preset, rounds=args.rounds).lines():
         print(line)
     return 0
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import commands_main
+
+    raise SystemExit(commands_main("engine_cli"))

@@ -30,11 +30,11 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
-from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.vision.types import Rates, VisionError
 
 if TYPE_CHECKING:  # the pipeline imports MediaPipe: loaded inside the functions that run it
@@ -177,7 +177,8 @@ class EvalReport:
             lines[-1:-1] = [
                 f"face signs held out (leave-one-person-out over {self.people} people: each person scored by "
                 "parameters fitted without them)",
-                f"{'gesture':14s} {'n':>3s} {'TP':>3s} {'FP':>3s} {'FN':>3s} {'prec':>5s} {'recall':>6s} {'people':>6s}",
+                f"{'gesture':14s} {'n':>3s} {'TP':>3s} {'FP':>3s} {'FN':>3s} {'prec':>5s} {'recall':>6s} "
+                f"{'people':>6s}",
             ]
             for s, n in self.held_out:
                 flag = "" if s.precision >= 0.9 and s.recall >= 0.9 else "  < 0.9"
@@ -257,10 +258,10 @@ def score_stills(
     for item, scores, _face, _hands in rows:
         row = confusion.setdefault(item.label, {"_stills": 0})
         row["_stills"] += 1
-        fired = [g for g in gestures if scores.get(g, 0.0) >= THRESHOLD]
-        for g in fired:
+        firing = [g for g in gestures if scores.get(g, 0.0) >= THRESHOLD]
+        for g in firing:
             row[g.value] = row.get(g.value, 0) + 1
-        if not fired:
+        if not firing:
             row[NONE_COLUMN] = row.get(NONE_COLUMN, 0) + 1
     order = {g.value: i for i, g in enumerate(Gesture)}
     confusion = dict(sorted(confusion.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
@@ -305,9 +306,7 @@ def evaluate_folder(
     labelled = read_labels(root, review=review)
     manifest = {item.file: item for item in read_labels(root, review=None)} if review is not None else {}
     stills = [item for item in labelled if Path(item.file).suffix.lower() in IMAGE_SUFFIXES]
-    # The evaluation runs the product's own Pipeline (what `aluette recognize` and the app run): its
-    # face features, rule set, running baseline and recognizer; the backend only picks its options.
-    face_options = {
+    face_options: dict[str, Any] = {
         "face_model": None if face_model is None else str(face_model),
         "mouth_image": backend.endswith("+image"),
     }
@@ -315,14 +314,8 @@ def evaluate_folder(
     options = PipelineOptions(static_image_mode=True, shrug=True, **face_options)
     results, rows, readings, signs = _read_stills(root, stills, options, profile, progress, errors)
     stats, confusion, mistakes = score_stills(rows)
-    manifest_stats: tuple[GestureStats, ...] = ()
-    if manifest:
-        manifest_stats, _, _ = score_stills(
-            [(manifest[item.file], *rest) for item, *rest in rows], gestures=[s.gesture for s in stats])
-    held_out, people = (), 0
-    if signs is not None and profile is None and readings:
-        faceless = [item for item, _scores, face, _hands in rows if not face]
-        held_out, people = _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
+    manifest_stats = _manifest_stats(manifest, rows, stats)
+    held_out, people = _stills_held_out(root, rows, readings, signs, stats, profile)
     clip_results: list[ClipResult] = []
     if clips:
         video_options = PipelineOptions(static_image_mode=False, shrug=False, **face_options)
@@ -331,21 +324,29 @@ def evaluate_folder(
         clip_results = _run_clips(root, clip_items, video_options, profile, max_clip_frames, progress, errors,
                                   clip_options_for)
     return EvalReport(
-        folder=str(root),
-        backend=backend,
-        calibrated=profile is not None,
-        stills=tuple(results),
-        gestures=stats,
-        confusion=confusion,
-        clips=tuple(clip_results),
-        errors=tuple(errors),
-        mistakes=mistakes,
-        review=None if review is None else str(review),
-        manifest_gestures=manifest_stats,
-        held_out=held_out,
-        people=people,
-        clips_held_out=bool(clip_results) and clip_options_for is not None,
+        folder=str(root), backend=backend, calibrated=profile is not None, stills=tuple(results), gestures=stats,
+        confusion=confusion, clips=tuple(clip_results), errors=tuple(errors), mistakes=mistakes,
+        review=None if review is None else str(review), manifest_gestures=manifest_stats, held_out=held_out,
+        people=people, clips_held_out=bool(clip_results) and clip_options_for is not None,
     )
+
+
+def _stills_held_out(root: Path, rows, readings, signs, stats,
+                     profile) -> tuple[tuple[tuple[GestureStats, int], ...], int]:
+    """(held-out figures per gesture, people) of the stills, when the face signs can be refitted."""
+    if signs is None or profile is not None or not readings:
+        return (), 0
+    faceless = [item for item, _scores, face, _hands in rows if not face]
+    return _held_out(root, readings, signs, [s.gesture for s in stats], faceless)
+
+
+def _manifest_stats(manifest: dict[str, LabelledFile], rows, stats) -> tuple[GestureStats, ...]:
+    """The stills scored against the MANIFEST's labels alone (before the review), when a review is used."""
+    if not manifest:
+        return ()
+    figures, _, _ = score_stills([(manifest[item.file], *rest) for item, *rest in rows],
+                                 gestures=[s.gesture for s in stats])
+    return figures
 
 
 def _read_stills(root: Path, stills, options, profile: Profile | None,
@@ -414,8 +415,8 @@ def _held_out(root: Path, readings, signs, gestures, faceless=()) -> tuple[tuple
     """Leave-one-person-out counts of the face signs on the folder's stills (see the module doc).
     A still without a face cannot be read by any face model: it counts as a miss where it shows a sign."""
     from trainer.lab.face_fit import HAND_LABELS, LabelledFace, count, lopo_scores, product_scores  # noqa: PLC0415
-    from trainer.vision.face_signs import FACE_SIGNS  # noqa: PLC0415
     from trainer.lab.labels import read_persons  # noqa: PLC0415
+    from trainer.vision.face_signs import FACE_SIGNS  # noqa: PLC0415
 
     if not any(item.label == "neutral" for item, _, _ in readings):
         return (), 0  # no neutral face to measure the others against: no held-out fit possible
@@ -442,3 +443,9 @@ def _held_out(root: Path, readings, signs, gestures, faceless=()) -> tuple[tuple
 
 def save_report(report: EvalReport, path: Path | str) -> None:
     Path(path).write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("evaluate", __doc__))

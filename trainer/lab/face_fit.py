@@ -5,14 +5,26 @@ A labelled face is a ``LabelledFace`` (its reading, its person, its truth per si
 None = don't care). Per sign, ``fit_sign`` fits a logistic regression over the sign's few cues
 (``SIGN_CUES``), with an L2 penalty on the standardised weights, so that a handful of odd photos cannot
 push a weight far; the signs of a ``COMPETING`` group (wink and eyes_closed) are fitted together by
-``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits without each person in turn and scores that person with the
-product's own ``score_face_signs``: the figures it returns are figures for faces never fitted.
+``fit_group``, a softmax over "none" and each member's logit on its own cues. ``lopo`` refits
+without each person in turn and scores that person with the product's own ``score_face_signs``: the
+figures it returns are figures for faces never fitted.
 
 Each person weighs the same in the fit whatever their number of photos (one person's video frames must
 not decide a sign for everyone), and the positives of a sign weigh as much in total as its negatives
 times ``POSITIVE_SHARE`` (chosen leave-one-person-out among a few values by ``choose_share``).
 
-Pure numpy; imports trainer.vision only.
+Pure numpy; imports trainer.vision only. As a tool, from the readings of samples/face_signs.json
+(``python -m trainer.lab.record_face_signs``; never the images):
+
+    nice .venv/bin/python -m trainer.lab.face_fit signs [--samples samples/face_signs.json]
+    nice .venv/bin/python -m trainer.lab.face_fit compare [--variants NAME ...]
+
+``signs`` picks each sign's positive share leave-one-person-out (``choose_shares``), fits every sign
+on all people with it (hand-sign photos left out: a hand over the mouth is muted by the pipeline),
+writes models/face_signs.json with the held-out figures beside the parameters and prints them.
+``compare`` prints held-out tables, with macro precision and recall, of decision variants
+(``VARIANTS``: independent signs or competing groups), hand-sign photos scored but not fitted, as
+``aluette eval-vision`` does.
 """
 
 from __future__ import annotations
@@ -24,7 +36,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainer.signals.gestures import Gesture
-from trainer.vision.types import Rates
 from trainer.vision.face_signs import (
     FACE_SIGNS,
     MOUTH_SIGNS,
@@ -35,6 +46,7 @@ from trainer.vision.face_signs import (
     cue_values,
     score_face_signs,
 )
+from trainer.vision.types import Rates
 
 SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.WINK: ("blink_asym", "eye_ratio"),
@@ -58,7 +70,7 @@ MOUTH_SHAPES: tuple[Gesture, ...] = (Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.T
 COMPETING: tuple[tuple[Gesture, ...], ...] = (EYE_CLOSURES,)
 """The groups the product fits jointly as a softmax with "none" (``fit_group``) and scores so
 (``FaceSignParams.compete``). The mouth group is not among them: held out it traded recall for
-precision (docs/vision-face.md, "Signs that compete"; ``scripts/face_lopo_compare.py``)."""
+precision (docs/vision-face.md, "Signs that compete"; ``python -m trainer.lab.face_fit compare``)."""
 
 PENALTY = 1.0
 """L2 penalty on the standardised weights (the bias is free)."""
@@ -77,7 +89,9 @@ class LabelledFace:
     """The pipeline saw a hand in front of the mouth (it mutes the mouth signs there)."""
 
 
-def population_neutral(faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})) -> Neutral:
+def population_neutral(
+    faces: Iterable[LabelledFace], neutral_labels: frozenset[str] = frozenset({"neutral"})
+) -> Neutral:
     """Median of each value over the neutral faces (the uncalibrated default)."""
     chosen = [f.reading for f in faces if f.label in neutral_labels]
     if not chosen:
@@ -120,7 +134,7 @@ def fit_sign(gesture: Gesture, faces: Sequence[LabelledFace], neutral: Neutral,
     x = np.array([cue_values(f.reading, neutral, cues) for f, _ in rows], dtype=float)
     y = np.array([1.0 if t else 0.0 for _, t in rows])
     # Every person weighs the same; then positives and negatives are balanced to `share`.
-    per_person = defaultdict(int)
+    per_person: dict[str, int] = defaultdict(int)
     for f, _ in rows:
         per_person[f.person] += 1
     w = np.array([1.0 / per_person[f.person] for f, _ in rows])
@@ -165,7 +179,7 @@ def _softmax_fit(blocks: list[np.ndarray], y: np.ndarray, w: np.ndarray, penalty
     reg = np.concatenate([np.r_[np.full(s - 1, penalty), 0.0] for s in sizes])
     onehot = np.stack([(y == k + 1).astype(float) for k in range(len(blocks))], axis=1)
     for _ in range(100):
-        z = np.stack([d @ beta[a:b] for d, a, b in zip(designs, starts[:-1], starts[1:])], axis=1)
+        z = np.stack([d @ beta[a:b] for d, a, b in zip(designs, starts[:-1], starts[1:], strict=False)], axis=1)
         z = np.clip(z, -30, 30)
         top = np.maximum(0.0, z.max(axis=1, keepdims=True))
         e = np.exp(z - top)
@@ -180,7 +194,7 @@ def _softmax_fit(blocks: list[np.ndarray], y: np.ndarray, w: np.ndarray, penalty
         beta -= step
         if np.abs(step).max() < 1e-7:
             break
-    return [(beta[a:b - 1], float(beta[b - 1])) for a, b in zip(starts[:-1], starts[1:])]
+    return [(beta[a:b - 1], float(beta[b - 1])) for a, b in zip(starts[:-1], starts[1:], strict=False)]
 
 
 def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: Neutral,
@@ -188,8 +202,8 @@ def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: 
     """The models of signs that exclude each other, fitted jointly: a softmax over "none" and each
     member, each member's logit over its own cues (``SIGN_CUES``: as many parameters as fitting them
     one by one). Members without a positive among ``faces`` are left out (no model)."""
-    rows = [(f, group_class(f, group)) for f in faces]
-    rows = [(f, k) for f, k in rows if k is not None]
+    classes = [(f, group_class(f, group)) for f in faces]
+    rows = [(f, k) for f, k in classes if k is not None]
     present = [g for i, g in enumerate(group) if any(k == i + 1 for _, k in rows)]
     if not present or not any(k == 0 for _, k in rows):
         return ()
@@ -211,7 +225,7 @@ def fit_group(group: Sequence[Gesture], faces: Sequence[LabelledFace], neutral: 
         stats.append((center, scale))
     fitted = _softmax_fit(blocks, y, w, penalty)
     return tuple(SignModel(g, SIGN_CUES[g], tuple(c.tolist()), tuple(s.tolist()), tuple(wt.tolist()), b)
-                 for g, (c, s), (wt, b) in zip(present, stats, fitted))
+                 for g, (c, s), (wt, b) in zip(present, stats, fitted, strict=False))
 
 
 def fit_params(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | None = None,
@@ -274,7 +288,7 @@ def lopo_scores(faces: Sequence[LabelledFace], shares: dict[Gesture, float] | No
     """Every face scored by parameters fitted without its person (on the other people's faces that
     ``fit_on`` accepts)."""
     signs = tuple(signs)
-    out = []
+    out: list[tuple[LabelledFace, dict[Gesture, float]]] = []
     by_person: dict[str, list[LabelledFace]] = defaultdict(list)
     for f in faces:
         by_person[f.person].append(f)
@@ -324,7 +338,7 @@ they are left out of the face fit; they stay in every evaluation."""
 
 
 def faces_from_samples(path) -> list[LabelledFace]:
-    """The labelled faces recorded by scripts/record_face_signs.py (stills with a face)."""
+    """The labelled faces recorded by python -m trainer.lab.record_face_signs (stills with a face)."""
     import json  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
@@ -338,3 +352,86 @@ def faces_from_samples(path) -> list[LabelledFace]:
                                                                     r.get("appearance", {})), truth, r["label"],
                                 bool(r.get("mouth_hidden", False))))
     return out
+
+
+VARIANTS: dict[str, tuple[tuple[Gesture, ...], ...]] = {
+    "independent": (),
+    "eyes and mouth": (EYE_CLOSURES, MOUTH_SHAPES),
+    "mouth only": (MOUTH_SHAPES,),
+    "eyes only (shipped)": (EYE_CLOSURES,),
+    "eyes, pout vs open": (EYE_CLOSURES, (Gesture.POUT, Gesture.MOUTH_OPEN)),
+    "eyes, pout vs open vs tongue": (EYE_CLOSURES, (Gesture.POUT, Gesture.MOUTH_OPEN, Gesture.TONGUE_OUT)),
+    "eyes, grimace vs corner": (EYE_CLOSURES, (Gesture.GRIMACE, Gesture.LIP_CORNER)),
+}
+"""The decision variants ``compare`` judges held out: which groups of signs compete."""
+
+
+def _write_signs(args) -> int:
+    import datetime as dt  # noqa: PLC0415
+    import json  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    faces = [f for f in faces_from_samples(args.samples) if f.label not in HAND_LABELS]
+    shares, held = choose_shares(faces)
+    fitted = fit_params(faces, shares)
+    params = FaceSignParams(fitted.models, fitted.population, held_out={
+        g.value: {**held[g].to_json(), "positive_share": shares[g]} for g in held}, compete=fitted.compete)
+    about = {
+        "created": dt.date.today().isoformat(),
+        "about": "Population parameters of the face signs (trainer.vision.face_signs), fitted by "
+                 "python -m trainer.lab.face_fit signs on samples/face_signs.json (hand-sign photos left out). "
+                 "held_out: leave-one-person-out counts (people = people with a positive).",
+        "faces": len(faces),
+        "people": len({f.person for f in faces}),
+    }
+    Path(args.out).write_text(json.dumps(params.to_json(about), indent=1) + "\n", encoding="utf-8")
+    print(f"{len(faces)} faces of {about['people']} people; held out (leave-one-person-out):")
+    for g, c in held.items():
+        print(f"  {g.value:12s} P {c.precision:4.2f} R {c.recall:4.2f}  tp {c.tp:3d} fp {c.fp:3d} fn {c.fn:3d}  "
+              f"{c.people} people  share {shares[g]}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _compare(args) -> int:
+    faces = faces_from_samples(args.samples)
+    fitted = [f for f in faces if f.label not in HAND_LABELS]
+    for name in args.variants:
+        compete = VARIANTS[name]
+        shares, _ = choose_shares(fitted, compete=compete)
+        scored = lopo_scores(faces, shares, fit_on=lambda f: f.label not in HAND_LABELS, compete=compete)
+        print(f"\n{name}: {len(faces)} faces of {len({f.person for f in faces})} people, held out")
+        ps, rs = [], []
+        for g in FACE_SIGNS:
+            c = count(scored, g)
+            ps.append(c.precision)
+            rs.append(c.recall)
+            print(f"  {g.value:12s} P {c.precision:4.2f} R {c.recall:4.2f}  tp {c.tp:3d} fp {c.fp:3d} fn {c.fn:3d}"
+                  f"  {c.people:3d} people  share {shares[g]}")
+        print(f"  macro P {sum(ps) / len(ps):.3f}  macro R {sum(rs) / len(rs):.3f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from trainer.vision.face_signs import DEFAULT_SIGNS  # noqa: PLC0415
+
+    samples = str(Path(__file__).resolve().parents[2] / "samples" / "face_signs.json")
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.face_fit", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    signs = sub.add_parser("signs", help="fit the face signs and write models/face_signs.json")
+    signs.add_argument("--out", default=str(DEFAULT_SIGNS), help="where to write the parameters")
+    signs.set_defaults(run=_write_signs)
+    compare = sub.add_parser("compare", help="held-out tables of decision variants")
+    compare.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
+    compare.set_defaults(run=_compare)
+    for cmd in (signs, compare):
+        cmd.add_argument("--samples", default=samples, help="the recorded face readings")
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -216,8 +216,8 @@ def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) 
     if review is None:
         return out
     by_file: dict[str, list[Review]] = {}
-    for row in read_review(review):
-        by_file.setdefault(row.file, []).append(row)
+    for reviewed in read_review(review):
+        by_file.setdefault(reviewed.file, []).append(reviewed)
     return [apply_review(item, by_file[item.file]) if item.file in by_file else item for item in out]
 
 
@@ -236,3 +236,9 @@ def labelled_stills(gestures: Path):
             print(f"  skipped unreadable {item.file}: {error}", file=sys.stderr)
             continue
         yield item, image
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import library_main
+
+    raise SystemExit(library_main("labels", __doc__))

@@ -164,7 +164,7 @@ def metadata_modules(package: Path) -> tuple[types.ModuleType, types.ModuleType]
                 f"{extensions[0].name} does not load here ({error}): use the mediapipe 0.10.21 wheel for this "
                 "Python and platform"
             ) from error
-        setattr(sys.modules[parent], "_pywrap_metadata_version", version)
+        sys.modules[parent]._pywrap_metadata_version = version  # type: ignore[attr-defined]
     metadata = importlib.import_module("mediapipe.tasks.python.metadata.metadata")
     writer = importlib.import_module("mediapipe.tasks.python.metadata.metadata_writers.metadata_writer")
     return metadata, writer

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
+from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.personal import PersonalSigns, RestSpace, teach, teachable
 from trainer.vision.takes import check_take
@@ -138,29 +138,84 @@ class PersonalReport:
         return "\n".join(lines)
 
 
+def _teaching_takes(mine: Sequence[ClipSpan]) -> tuple[dict[Gesture, ClipSpan], list[ClipSpan]]:
+    """(the teaching take per gesture, the later takes tested) of one person's spans."""
+    signs = sorted((s for s in mine if s.kind is SpanKind.SIGN and teachable(s.sign)),
+                   key=lambda s: (s.file, s.start))
+    # The teaching take is the first take of a sign made alone (a take that overlaps another sign,
+    # a wink made with a smirk, would teach both at once); the test is every later take.
+    first: dict[Gesture, ClipSpan] = {}
+    for s in signs:
+        alone = not any(o.gesture is not s.gesture and o.file == s.file and o.start < s.end and s.start < o.end
+                        for o in signs)
+        if alone:
+            first.setdefault(s.sign, s)
+    tests = [s for s in signs if s.gesture in first and (s.file, s.start) > (first[s.gesture].file,
+                                                                              first[s.gesture].start)]
+    return first, tests
+
+
+def _refuse_bad_takes(runs: Mapping[str, ClipRun], first: dict[Gesture, ClipSpan], neutral: Sequence[ClipSpan],
+                      talk_teach: Sequence[ClipSpan]) -> list[str]:
+    """Drop from ``first`` the takes ``check_take`` refuses, as the app's teaching page would; say why."""
+    refused: list[str] = []
+    try:
+        space = RestSpace.of(_frames_in(runs, neutral))
+    except VisionError:
+        return refused  # too little neutral face: teach() says so
+    rest = _frames_in(runs, talk_teach)
+    for gesture, span in list(first.items()):
+        check = check_take(gesture, _frames_in(runs, [span]), space, rest)
+        if not check.accepted:
+            refused.append(f"{gesture.value} {span.start:.2f}-{span.end:.2f} s in {span.file}: {check.reason}")
+            del first[gesture]
+    return refused
+
+
+def _score_person(person: str, mine: Sequence[ClipSpan], spans: Sequence[ClipSpan], runs: Mapping[str, ClipRun],
+                  model: PersonalSigns, first: Mapping[Gesture, ClipSpan], tests: Sequence[ClipSpan],
+                  talk_test: Sequence[ClipSpan], refused: Sequence[str]) -> PersonResult:
+    """One person's later takes and false events, with their model and with the population's."""
+    reported = population_reported = false = population_false = 0
+    minutes = talk_minutes = 0.0
+    talk_false = talk_pop_false = 0
+    missed: list[str] = []
+    for file in dict.fromkeys(s.file for s in mine):
+        run = runs[file]
+        # The teaching takes are excused: recall is measured on the later takes only.
+        file_spans = [s for s in spans if s.file == file]
+        mine_scored = score_clip(file, replay_events(run, model), file_spans, run.duration)
+        pop_scored = score_clip(file, replay_events(run), file_spans, run.duration)
+        test_here = [s for s in tests if s.file == file]
+        reported += sum(1 for s in test_here if s in mine_scored.reported)
+        population_reported += sum(1 for s in test_here if s in pop_scored.reported)
+        missed += [f"missed {s.sign.value} {s.start:.2f}-{s.end:.2f} s in {file}"
+                   for s in test_here if s not in mine_scored.reported]
+        false += len(mine_scored.false_events)
+        population_false += len(pop_scored.false_events)
+        minutes += run.duration / 60.0
+        for span in (s for s in talk_test if s.file == file):
+            talk_minutes += (span.end - span.start) / 60.0
+            talk_false += sum(1 for e in mine_scored.false_events if span.covers(e, 0.0))
+            talk_pop_false += sum(1 for e in pop_scored.false_events if span.covers(e, 0.0))
+    return PersonResult(person, tuple(first), len(tests), reported, population_reported, minutes,
+                        false, population_false, talk_minutes, talk_false, talk_pop_false,
+                        tuple(missed), tuple(refused))
+
+
 def one_take_eval(
     spans: Sequence[ClipSpan],
     runs: Mapping[str, ClipRun],
     progress: Callable[[str], None] | None = None,
 ) -> PersonalReport:
     """Teach each person from the first take of each of their signs; test on the later takes."""
+    say = progress or (lambda _message: None)
     people: dict[str, list[ClipSpan]] = {}
     for span in spans:
         people.setdefault(span.person, []).append(span)
     results: list[PersonResult] = []
     for person, mine in people.items():
-        signs = sorted((s for s in mine if s.kind is SpanKind.SIGN and teachable(s.gesture)),
-                       key=lambda s: (s.file, s.start))
-        # The teaching take is the first take of a sign made alone (a take that overlaps another sign,
-        # a wink made with a smirk, would teach both at once); the test is every later take.
-        first: dict[Gesture, ClipSpan] = {}
-        for s in signs:
-            alone = not any(o.gesture is not s.gesture and o.file == s.file and o.start < s.end and s.start < o.end
-                            for o in signs)
-            if alone:
-                first.setdefault(s.gesture, s)
-        tests = [s for s in signs if s.gesture in first and (s.file, s.start) > (first[s.gesture].file,
-                                                                                  first[s.gesture].start)]
+        first, tests = _teaching_takes(mine)
         neutral = [s for s in mine if s.kind is SpanKind.NEUTRAL]
         if not first or not neutral:
             continue  # nothing to teach, or no neutral face to teach from
@@ -169,57 +224,67 @@ def one_take_eval(
         talking = [s for s in mine if s.kind is SpanKind.TALKING]
         talk_teach = [replace(s, end=(s.start + s.end) / 2) for s in talking]
         talk_test = [replace(s, start=(s.start + s.end) / 2) for s in talking]
-        refused: list[str] = []
-        try:
-            space = RestSpace.of(_frames_in(runs, neutral))
-        except VisionError:
-            space = None  # too little neutral face: teach() says so below
-        if space is not None:
-            rest = _frames_in(runs, talk_teach)
-            for gesture, span in list(first.items()):
-                check = check_take(gesture, _frames_in(runs, [span]), space, rest)
-                if not check.accepted:
-                    refused.append(f"{gesture.value} {span.start:.2f}-{span.end:.2f} s in {span.file}: {check.reason}")
-                    del first[gesture]
-            tests = [s for s in tests if s.gesture in first]
+        refused = _refuse_bad_takes(runs, first, neutral, talk_teach)
+        tests = [s for s in tests if s.gesture in first]
         if not first:
             continue
-        if progress is not None:
-            progress(f"{person}: teach {', '.join(g.value for g in first)}; {len(tests)} later takes")
+        say(f"{person}: teach {', '.join(g.value for g in first)}; {len(tests)} later takes")
         try:
             model = teach(_frames_in(runs, neutral), {g: [_frames_in(runs, [s])] for g, s in first.items()},
                           _frames_in(runs, talk_teach), name=person)
         except VisionError as error:
-            if progress is not None:
-                progress(f"  cannot teach {person}: {error}")
+            say(f"  cannot teach {person}: {error}")
             continue
-        files = list(dict.fromkeys(s.file for s in mine))
-        reported = population_reported = false = population_false = 0
-        minutes = 0.0
-        talk_minutes = 0.0
-        talk_false = talk_pop_false = 0
-        missed: list[str] = []
-        for file in files:
-            run = runs[file]
-            personal_events = replay_events(run, model)
-            population_events = replay_events(run)
-            # The teaching takes are excused: recall is measured on the later takes only.
-            file_spans = [s for s in spans if s.file == file]
-            mine_scored = score_clip(file, personal_events, file_spans, run.duration)
-            pop_scored = score_clip(file, population_events, file_spans, run.duration)
-            test_here = [s for s in tests if s.file == file]
-            reported += sum(1 for s in test_here if s in mine_scored.reported)
-            population_reported += sum(1 for s in test_here if s in pop_scored.reported)
-            missed += [f"missed {s.gesture.value} {s.start:.2f}-{s.end:.2f} s in {file}"
-                       for s in test_here if s not in mine_scored.reported]
-            false += len(mine_scored.false_events)
-            population_false += len(pop_scored.false_events)
-            minutes += run.duration / 60.0
-            for span in (s for s in talk_test if s.file == file):
-                talk_minutes += (span.end - span.start) / 60.0
-                talk_false += sum(1 for e in mine_scored.false_events if span.covers(e, 0.0))
-                talk_pop_false += sum(1 for e in pop_scored.false_events if span.covers(e, 0.0))
-        results.append(PersonResult(person, tuple(first), len(tests), reported, population_reported, minutes,
-                                    false, population_false, talk_minutes, talk_false, talk_pop_false,
-                                    tuple(missed), tuple(refused)))
+        results.append(_score_person(person, mine, spans, runs, model, first, tests, talk_test, refused))
     return PersonalReport(tuple(results))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every clip of a spans file once (or read the cache), then print the one-take report."""
+    import argparse  # noqa: PLC0415
+    import json  # noqa: PLC0415
+    import pickle  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from trainer.lab.clip_eval import clip_files, load_spans  # noqa: PLC0415
+    from trainer.vision.clip_run import run_clip  # noqa: PLC0415
+    from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
+
+    repo = Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.personal_eval", description=__doc__.split("\n\n")[0],
+                                     epilog=_USAGE)
+    parser.add_argument("--folder", default=str(repo.parent / "shared" / "gestures"))
+    parser.add_argument("--spans", default=str(repo / "samples" / "clip_spans.tsv"))
+    parser.add_argument("--face-model", default=None)
+    parser.add_argument(
+        "--cache", metavar="DIR", help="keep each clip's run (pickle) here: a second call only re-scores"
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    spans = load_spans(args.spans)
+    options = PipelineOptions(face_model=args.face_model, hands=False)
+    runs = {}
+    for file in clip_files(spans):
+        cached = Path(args.cache) / (file.replace("/", "__") + ".pkl") if args.cache else None
+        if cached is not None and cached.is_file():
+            runs[file] = pickle.loads(cached.read_bytes())
+            continue
+        print(f"running {file}", file=sys.stderr, flush=True)
+        runs[file] = run_clip(Path(args.folder) / file, options, keep_features=True)
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_bytes(pickle.dumps(runs[file]))
+    report = one_take_eval(spans, runs, progress=lambda m: print(m, file=sys.stderr))
+    print(json.dumps(report.to_json()) if args.json else report.format_table())
+    return 0
+
+
+_USAGE = """Runs every clip of a spans file (default samples/clip_spans.tsv over ../shared/gestures) once
+through the pipeline (Tasks face backend, face only, features kept), then for each person teaches a
+model and scores their later takes beside the population scores of the same frames. Example:
+ALUETTE_FACE_MODEL=../shared/models/face_landmarker.task python -m trainer.lab.personal_eval --cache DIR"""
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -75,8 +75,8 @@ def frontier(rows: list[dict]) -> list[dict]:
     for read in sorted(by_read, reverse=True):
         points = sorted(by_read[read], key=lambda x: x[0])
 
-        def crossing(value) -> float | None:
-            for (f0, r0), (f1, r1) in zip(points, points[1:]):
+        def crossing(value, points=points) -> float | None:
+            for (f0, r0), (f1, r1) in zip(points, points[1:], strict=False):
                 v0, v1 = value(r0), value(r1)
                 if v0 > 0 >= v1:
                     return round(f0 + (f1 - f0) * v0 / (v0 - v1), 2)
@@ -146,17 +146,37 @@ def unchosen_signs(games: int, seed: int = 1, figures=None) -> dict:
 
 
 def markdown(rows: list[dict]) -> str:
-    lines = ["| team | channel | games | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) | against perfect, same seeds |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| team | channel | games | signing team wins | win-rate difference (95% CI) | points margin per deal (95% CI) "
+        "| against perfect, same seeds |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         d_lo, d_hi = r["difference_ci95"]
         m, mlo, mhi = r["points_margin_per_deal"]
         vs = r.get("vs_perfect")
-        vs_text = "—" if vs is None else f"{100 * vs['difference']:+.1f} ({100 * vs['ci95'][0]:+.1f} to {100 * vs['ci95'][1]:+.1f})"
+        vs_text = ("—" if vs is None else
+                   f"{100 * vs['difference']:+.1f} ({100 * vs['ci95'][0]:+.1f} to {100 * vs['ci95'][1]:+.1f})")
         lines.append(f"| {r['team']} | {r['channel']} | {r['games']} | {100 * r['win_rate_signing']:.1f}% | "
                      f"{100 * r['win_rate_difference']:+.1f} pts ({100 * d_lo:+.1f} to {100 * d_hi:+.1f}) | "
                      f"{m:+.3f} ({mlo:+.3f} to {mhi:+.3f}) | {vs_text} |")
     return "\n".join(lines)
+
+
+def _draw_camera_rows(axes, camera_rows: list[dict]) -> None:
+    """The measured camera, at its own total false reads a minute (the heuristic team's rows: the
+    search team's are too few games to draw)."""
+    from trainer.bots.channel import NoisyChannel
+
+    for r in camera_rows:
+        if r["channel"].startswith("camera") and r["team"].startswith("heuristic"):
+            x = NoisyChannel.parse(r["channel"]).false_per_min
+            y = 100 * r["win_rate_difference"]
+            lo, hi = (100 * v for v in r["difference_ci95"])
+            axes.errorbar([x], [y], yerr=[[y - lo], [hi - y]], marker="D", capsize=3, linestyle="none",
+                          color="tab:red" if "app" not in r["channel"] else "tab:purple",
+                          label=f"measured camera{' + app rule' if 'app' in r['channel'] else ''} "
+                                f"({r['games']} games): {y:+.1f}")
 
 
 def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_rows: list[dict], path: Path) -> None:
@@ -167,28 +187,21 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
     for f in front:
-        pts = [(_rates(r["channel"])[1], r) for r in grid_rows
-               if _rates(r["channel"]) is not None and _rates(r["channel"])[0] == f["read"]]
+        pts = []
+        for r in grid_rows:
+            rates = _rates(r["channel"])
+            if rates is not None and rates[0] == f["read"]:
+                pts.append((rates[1], r))
         pts.sort(key=lambda x: x[0])
         xs = [x for x, _ in pts]
         ys = [100 * r["win_rate_difference"] for _, r in pts]
         lo = [100 * r["difference_ci95"][0] for _, r in pts]
         hi = [100 * r["difference_ci95"][1] for _, r in pts]
-        left.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, lo)], [b - y for y, b in zip(ys, hi)]],
+        below = [y - a for y, a in zip(ys, lo, strict=False)]
+        above = [b - y for y, b in zip(ys, hi, strict=False)]
+        left.errorbar(xs, ys, yerr=[below, above],
                       marker="o", capsize=3, label=f"{100 * f['read']:.0f} % of signs read")
-    from trainer.bots.channel import NoisyChannel
-
-    for r in camera_rows:
-        # The measured camera, at its own total false reads a minute (the heuristic team's rows:
-        # the search team's are too few games to draw).
-        if r["channel"].startswith("camera") and r["team"].startswith("heuristic"):
-            x = NoisyChannel.parse(r["channel"]).false_per_min
-            y = 100 * r["win_rate_difference"]
-            lo, hi = (100 * v for v in r["difference_ci95"])
-            left.errorbar([x], [y], yerr=[[y - lo], [hi - y]], marker="D", capsize=3, linestyle="none",
-                          color="tab:red" if "app" not in r["channel"] else "tab:purple",
-                          label=f"measured camera{' + app rule' if 'app' in r['channel'] else ''} "
-                                f"({r['games']} games): {y:+.1f}")
+    _draw_camera_rows(left, camera_rows)
     left.axhline(0, color="grey", linewidth=0.8)
     left.set_xlabel("false reads a minute (a random sign of the convention, never made)")
     left.set_ylabel("signing team's win rate − silent team's (points of %)")
@@ -197,7 +210,7 @@ def plot(grid_rows: list[dict], front: list[dict], signs: list[dict], camera_row
     reads = [f["read"] for f in front]
     be = [f["break_even_false_per_min"] for f in front]
     xs = [b for b in be if b is not None]
-    ys = [100 * r for r, b in zip(reads, be) if b is not None]
+    ys = [100 * r for r, b in zip(reads, be, strict=False) if b is not None]
     right.plot(xs, ys, "k-o", label="break-even: signing pays to the left")
     for f in front:
         a, b = f["break_even_range"]

@@ -2,8 +2,8 @@
 for a long time, on one app server; every minute the frames analysed per second, the server's memory
 (RSS) and the page's response to a click.
 
-    python -m trainer.lab.soak --sessions 1 --minutes 60 --out docs/soak/one_session_60min
-    python -m trainer.lab.soak --sessions 8 --minutes 10 --out docs/soak/eight_sessions_10min
+    python -m trainer.lab.soak --sessions 1 --minutes 60 --out data/soak/one_session_60min
+    python -m trainer.lab.soak --sessions 8 --minutes 10 --out data/soak/eight_sessions_10min
 
 Starts the app like ``aluette app`` (``trainer.ui.launch.serve_app``: headless, localhost, a
 temporary data folder, the server's output in a log file) and one Debian Chromium whose fake camera
@@ -24,13 +24,17 @@ What is measured, per minute:
 * **click to page update**: wall time from a click on a card to the page no longer showing that card
   in the hand (the page's answer to the click); clicks on other buttons are timed to the first change
   of the page's buttons and banners, listed apart;
+* **frames waiting**: the most frames seen waiting in each of the server's frame queues (the server
+  logs them every 2 s when ``ALUETTE_QUEUE_LOG`` names a file; ``--unbounded`` is the control run
+  with the queues as they were before issue 28's fix);
 * **errors**: exception lines in the server log, error boxes of Streamlit on any page, and clicks the
   page never answered (30 s; a screenshot of the page is kept in $TMPDIR/soak-NAME, not in docs/:
   the fake camera shows a real person).
 
 Printed as it goes, one line a minute; written as JSON (``OUT.json``: settings, every minute, each
 session's totals) after every minute, so a stopped run keeps what it measured, and a plot
-(``OUT.png``) at the end. Run it niced on a shared machine: ``nice -n 10 python -m trainer.lab.soak``.
+(``OUT.png``) at the end (run data stays in data/soak/; a plot quoted by the docs is moved to
+docs/soak/). Run it niced on a shared machine: ``nice -n 10 python -m trainer.lab.soak``.
 """
 
 from __future__ import annotations
@@ -39,14 +43,17 @@ import argparse
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trainer.ui.camera import QUEUE_LOG_ENV, UNBOUNDED_ENV
 from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, serve_app
 
 SERVER_ERROR = re.compile(r"Traceback|Exception in|^\w*Error:")
@@ -123,9 +130,54 @@ class Minute:
     other_clicks: int
     server_errors: int
     """Exception lines in the server log so far (cumulative)."""
+    frames_waiting: dict[str, int]
+    """The most frames seen waiting in each of the server's frame queues this minute (over every
+    connection; the server logs them every 2 s: ``trainer.ui.camera.QUEUE_LOG_ENV``)."""
     page_errors: int
     """Streamlit error boxes seen and clicks never answered, this minute."""
     load1: float
+
+
+STARVE_PERIOD_S = 0.2
+"""The cycle of ``--starve``: the server is stopped for its fraction of every such period."""
+
+
+class Starver:
+    """Starves the app server of processor time without loading the machine: its process group is
+    stopped (SIGSTOP) for ``fraction`` of every :data:`STARVE_PERIOD_S` and continued for the rest.
+    The browser keeps sending 30 frames a second meanwhile (the kernel holds the packets of a 0.1 s
+    stop), so the server has ``1 - fraction`` of the wall time to do a second's work, like a server
+    that gets that share of a loaded machine, reproducibly. ``with Starver(pgid, 0)`` does nothing."""
+
+    def __init__(self, pgid: int, fraction: float) -> None:
+        self.pgid = pgid
+        self.fraction = fraction
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._cycle, name="soak-starver", daemon=True)
+
+    def __enter__(self) -> Starver:
+        if self.fraction > 0:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        self._signal(signal.SIGCONT)  # never leave the server stopped, whatever happened
+
+    def _signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.pgid, sig)
+        except ProcessLookupError:
+            pass
+
+    def _cycle(self) -> None:
+        while not self._stop.is_set():
+            self._signal(signal.SIGSTOP)
+            time.sleep(STARVE_PERIOD_S * self.fraction)
+            self._signal(signal.SIGCONT)
+            self._stop.wait(STARVE_PERIOD_S * (1.0 - self.fraction))
 
 
 def process_rss_mb(pid: int) -> float:
@@ -150,6 +202,33 @@ def process_rss_mb(pid: int) -> float:
     return total / 1024.0
 
 
+class QueueLog:
+    """Reads the server's frame-queue log (JSON lines) a minute at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+
+    def take(self) -> dict[str, int]:
+        """The most frames waiting per queue in the lines written since the last call."""
+        if not self.path.is_file():
+            return {}
+        with self.path.open() as log:
+            log.seek(self.offset)
+            lines = log.readlines()
+            self.offset = log.tell()
+        most: dict[str, int] = {}
+        for line in lines:
+            try:
+                workers = json.loads(line)["workers"]
+            except (ValueError, KeyError):
+                continue  # a line being written
+            for depths in workers:
+                for name, count in depths.items():
+                    most[name] = max(most.get(name, 0), count)
+        return most
+
+
 def server_error_count(log: Path) -> int:
     if not log.is_file():
         return 0
@@ -161,6 +240,29 @@ def percentile(values: list[float], q: float) -> float | None:
         return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+SETUP_TRIES = 3
+SETUP_WAIT_MS = 90_000
+
+
+def _click_until(target: Any, shown: Any) -> None:
+    """Click ``target`` until ``shown`` is visible, :data:`SETUP_TRIES` times at most. On a loaded
+    machine a click during a rerun can be lost (the 8-session attempt of 2026-12-04 waited 3 minutes
+    on one Play link); a second click on a link or on "New game" does no harm once the first took."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
+    for attempt in range(1, SETUP_TRIES + 1):
+        try:
+            if not shown.is_visible():
+                target.click(timeout=SETUP_WAIT_MS)
+            expect(shown).to_be_visible(timeout=SETUP_WAIT_MS)
+            return
+        except (AssertionError, PlaywrightError):
+            if attempt == SETUP_TRIES:
+                raise
+            print(f"  set-up: {shown} not shown after a click; clicking again", flush=True)
 
 
 class Session:
@@ -204,10 +306,9 @@ class Session:
         page = self.page
         if camera:
             expect(page.get_by_text(FPS).first).to_be_visible(timeout=300_000)
-        page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
-        expect(page.get_by_role("heading", name="Play Aluette").first).to_be_visible(timeout=180_000)
-        page.locator(".st-key-play_new button").click(timeout=120_000)
-        expect(page.get_by_text("Your hand").first).to_be_visible(timeout=180_000)
+        _click_until(page.get_by_role("link", name=re.compile(r"\bPlay$")).first,
+                     page.get_by_role("heading", name="Play Aluette").first)
+        _click_until(page.locator(".st-key-play_new button"), page.get_by_text("Your hand").first)
 
     # -- one step -------------------------------------------------------------------------------
 
@@ -218,9 +319,10 @@ class Session:
         line = self.page.get_by_text(FPS).first
         try:
             if line.count():
-                value = int(FPS.search(line.inner_text(timeout=2_000)).group(1))
-                self.fps.append(value)
-                self.totals.fps_samples.append(value)
+                match = FPS.search(line.inner_text(timeout=2_000))
+                if match:
+                    self.fps.append(int(match.group(1)))
+                    self.totals.fps_samples.append(int(match.group(1)))
         except Exception:  # the fragment redrew the line under the read: the next read will do
             pass
 
@@ -289,7 +391,8 @@ class Session:
             try:
                 card.get_by_role("button", name=re.compile(r"^(Play|Discard)$")).first.click(timeout=5_000)
             except Exception as error:  # redrawn under the click (it became disabled): look again
-                print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}", flush=True)
+                print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}",
+                      flush=True)
                 return True
             # Answered when the hand no longer shows that card with an enabled button: it left the
             # hand, or (the deal's last card) the next deal's hand holds the same card, its button off.
@@ -302,7 +405,7 @@ class Session:
         nxt = page.locator(".st-key-play_next button")
         answers = [page.locator('[class*="st-key-decide_"] button').filter(has_text=re.compile(f"^{label}$"))
                    for label in PREFERRED_ANSWERS]
-        for label, button in (("Next trick/deal", nxt), *zip(PREFERRED_ANSWERS, answers)):
+        for label, button in (("Next trick/deal", nxt), *zip(PREFERRED_ANSWERS, answers, strict=True)):
             if button.count() and button.first.is_enabled():
                 before = self._signature()
                 started = time.monotonic()
@@ -310,7 +413,7 @@ class Session:
                     button.first.click(timeout=5_000)
                 except Exception:
                     return True
-                took = self._wait(lambda: self._signature() != before, label)
+                took = self._wait(lambda before=before: self._signature() != before, label)
                 if took is not None:
                     self.other_latencies.append(time.monotonic() - started)
                     self.totals.other_clicks += 1
@@ -324,8 +427,10 @@ class Session:
 
 
 def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool = True,
-        clicks: bool = True) -> dict[str, Any]:
-    """The whole run; returns (and writes to ``out``.json) what it measured."""
+        clicks: bool = True, unbounded: bool = False, starve: float = 0.0) -> dict[str, Any]:
+    """The whole run; returns (and writes to ``out``.json) what it measured. ``unbounded``: a control,
+    the server's frame queues left unbounded as before issue 28's fix; ``starve``: the fraction of
+    the time the server is kept stopped once the sessions play (:class:`Starver`)."""
     from playwright.sync_api import sync_playwright
 
     from trainer.ui.fakecam import make_signing_clip
@@ -336,6 +441,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
     record: dict[str, Any] = {
         "command": "python -m trainer.lab.soak " + " ".join(sys.argv[1:]),
         "sessions": sessions, "minutes": minutes, "cores": os.cpu_count(), "camera": camera, "clicks": clicks,
+        "unbounded_frame_queues": unbounded, "starved_fraction": starve,
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "minute_rows": [], "session_totals": [],
     }
@@ -344,40 +450,17 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
         log = Path(folder) / "server.log"
         clip, loop = make_signing_clip(shared / "gestures", Path(folder) / "signing.y4m")
         record["clip_loop_s"] = round(loop, 2)
+        queues = QueueLog(Path(folder) / "queues.jsonl")
+        os.environ[QUEUE_LOG_ENV] = str(queues.path)  # the server inherits the soak's environment
+        if unbounded:
+            os.environ[UNBOUNDED_ENV] = "1"
         with serve_app(home=home, log=log) as app, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                                  args=chromium_args(clip))
-            drivers: list[Session] = []
-            for i in range(sessions):  # every session connects its camera, then each goes to Play
-                context = browser.new_context(viewport={"width": 1400, "height": 1100})
-                driver = Session(context.new_page(), i, evidence=Path(tempfile.gettempdir()) / f"soak-{out.name}")
-                driver.begin(app.url, camera=camera)
-                drivers.append(driver)
-            for driver in drivers:
-                driver.to_play(camera=camera)
-                print(f"session {driver.totals.index} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)",
-                      flush=True)
-            began = time.monotonic()
-            minute_end = began + 60.0
-            minute = 1
-            turn = 0
-            while minute <= minutes:
-                now = time.monotonic()
-                for driver in drivers:
-                    driver.sample_fps(now)
-                clicked = drivers[turn % len(drivers)].step() if clicks else False
-                turn += 1
-                if not clicked:
-                    time.sleep(0.1)
-                if time.monotonic() < minute_end:
-                    continue
-                row = _close_minute(minute, drivers, app.process.pid, log)
-                record["minute_rows"].append(asdict(row))
-                record["session_totals"] = [d.totals.summary() for d in drivers]
-                _print_minute(row)
-                _write(out, record)
-                minute += 1
-                minute_end += 60.0
+            drivers = _open_sessions(browser, app, sessions, camera=camera, evidence=f"soak-{out.name}")
+            with Starver(app.process.pid, starve):
+                _play(drivers, minutes, clicks=clicks, on_minute=lambda minute: _record_minute(
+                    record, out, _close_minute(minute, drivers, app.process.pid, log, queues), drivers))
             record["server_log_errors"] = [line for line in log.read_text(errors="replace").splitlines()
                                            if SERVER_ERROR.search(line)][:50]
             browser.close()
@@ -388,7 +471,50 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
     return record
 
 
-def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path) -> Minute:
+def _open_sessions(browser: Any, app: Any, sessions: int, *, camera: bool, evidence: str) -> list[Session]:
+    """Every session connects its camera, then each goes to Play (so that many connect at once)."""
+    drivers: list[Session] = []
+    for i in range(sessions):
+        context = browser.new_context(viewport={"width": 1400, "height": 1100})
+        driver = Session(context.new_page(), i, evidence=Path(tempfile.gettempdir()) / evidence)
+        driver.begin(app.url, camera=camera)
+        drivers.append(driver)
+    for driver in drivers:
+        driver.to_play(camera=camera)
+        print(f"session {driver.totals.index} playing (server RSS {process_rss_mb(app.process.pid):.0f} MB)",
+              flush=True)
+    return drivers
+
+
+def _play(drivers: list[Session], minutes: float, *, clicks: bool, on_minute: Any) -> None:
+    """The sessions take turns to click (one click at a time over all of them), each reading its
+    frames-analysed figure every few seconds; ``on_minute(minute)`` at the end of each minute."""
+    minute_end = time.monotonic() + 60.0
+    minute = 1
+    turn = 0
+    while minute <= minutes:
+        now = time.monotonic()
+        for driver in drivers:
+            driver.sample_fps(now)
+        clicked = drivers[turn % len(drivers)].step() if clicks else False
+        turn += 1
+        if not clicked:
+            time.sleep(0.1)
+        if time.monotonic() < minute_end:
+            continue
+        on_minute(minute)
+        minute += 1
+        minute_end += 60.0
+
+
+def _record_minute(record: dict[str, Any], out: Path, row: Minute, drivers: list[Session]) -> None:
+    record["minute_rows"].append(asdict(row))
+    record["session_totals"] = [d.totals.summary() for d in drivers]
+    _print_minute(row)
+    _write(out, record)
+
+
+def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queues: QueueLog) -> Minute:
     cards: list[float] = []
     others: list[float] = []
     fps: list[int] = []
@@ -407,7 +533,8 @@ def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path) -> M
         click_p90_s=_round(percentile(cards, 0.9)), click_max_s=_round(max(cards) if cards else None),
         card_clicks=len(cards),
         other_click_median_s=_round(statistics.median(others) if others else None), other_clicks=len(others),
-        server_errors=server_error_count(log), page_errors=errors, load1=round(os.getloadavg()[0], 2),
+        server_errors=server_error_count(log), frames_waiting=queues.take(), page_errors=errors,
+        load1=round(os.getloadavg()[0], 2),
     )
 
 
@@ -423,7 +550,12 @@ def _print_minute(row: Minute) -> None:
           f"server RSS {row.rss_mb:.0f} MB · card click → update median {s(row.click_median_s)}, "
           f"p90 {s(row.click_p90_s)}, max {s(row.click_max_s)} ({row.card_clicks} clicks; other buttons "
           f"{s(row.other_click_median_s)}, {row.other_clicks}) · server errors {row.server_errors} · "
-          f"page errors {row.page_errors} · load {row.load1:.1f}", flush=True)
+          f"page errors {row.page_errors} · frames waiting (most) {_waiting(row.frames_waiting)} · "
+          f"load {row.load1:.1f}", flush=True)
+
+
+def _waiting(most: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in most.items()) or "—"
 
 
 def _write(out: Path, record: dict[str, Any]) -> None:
@@ -440,6 +572,7 @@ def verdict(record: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"complete": len(rows) >= record["minutes"], "minutes_measured": len(rows)}
     base = rows[min(4, len(rows) - 1)]["rss_mb"]
     out["rss_minute5_mb"] = base
+    out["rss_minute1_mb"] = rows[0]["rss_mb"]  # the base a run shorter than 5 minutes can compare with
     out["rss_last_mb"] = rows[-1]["rss_mb"]
     out["rss_growth"] = round(rows[-1]["rss_mb"] / base - 1.0, 4) if base else None
     quarter = max(1, len(rows) // 4)
@@ -456,7 +589,8 @@ def verdict(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def plot(record: dict[str, Any], path: Path) -> Path | None:
-    """Three panels over the minutes: frames analysed per second, server RSS, click to update."""
+    """Panels over the minutes: frames analysed per second, server RSS (and the most frames seen
+    waiting on the server, when logged), click to update."""
     try:
         import matplotlib
     except ImportError:
@@ -476,6 +610,13 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[0].legend()
     axes[1].plot(minutes, [r["rss_mb"] for r in rows], marker=".")
     axes[1].set_ylabel("server RSS (MB)")
+    axes[1].set_ylim(bottom=0)  # growth read against the whole, not a zoomed band
+    waiting = [sum(r.get("frames_waiting", {}).values()) if r.get("frames_waiting") else None for r in rows]
+    if any(w is not None for w in waiting):
+        frames = axes[1].twinx()
+        frames.plot(minutes, waiting, color="#8e24aa", linestyle="--", marker="x")
+        frames.set_ylabel("frames waiting, all queues (most)", color="#8e24aa")
+        frames.set_ylim(bottom=0)
     axes[2].plot(minutes, [r["click_median_s"] for r in rows], marker=".", label="median")
     axes[2].plot(minutes, [r["click_p90_s"] for r in rows], linestyle=":", label="90th percentile")
     axes[2].axhline(2.0, color="#d32f2f", linewidth=0.8, label="2 s target")
@@ -483,9 +624,13 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     axes[2].set_xlabel("minute")
     axes[2].legend()
     load = record.get("verdict", {}).get("load1_range")
-    fig.suptitle(f"{record['sessions']} browser session(s), camera on, Play · "
-                 f"{record['started_utc'][:16].replace('T', ' ')} UTC"
-                 + (f" · load {load[0]:.1f}–{load[1]:.1f} on {record['cores']} cores" if load else ""))
+    starved = record.get("starved_fraction") or 0
+    control = [text for text, on in (("frame queues unbounded", record.get("unbounded_frame_queues")),
+                                     (f"server stopped {starved:.0%} of the time", starved)) if on]
+    fig.suptitle("\n".join([f"{record['sessions']} browser session(s), camera on, Play", *([" · ".join(control)]
+                            if control else []),
+                            f"{record['started_utc'][:16].replace('T', ' ')} UTC"
+                            + (f" · load {load[0]:.1f}–{load[1]:.1f} on {record['cores']} cores" if load else "")]))
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -496,18 +641,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1, help="browser sessions on the one server")
     parser.add_argument("--minutes", type=float, default=60.0, help="minutes of play measured")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "soak" / "soak",
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "data" / "soak" / "soak",
                         help="where OUT.json and OUT.png go")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
     parser.add_argument("--no-camera", action="store_true", help="a control: play without the camera")
     parser.add_argument("--no-clicks", action="store_true", help="a control: the camera on, nobody playing")
+    parser.add_argument("--unbounded", action="store_true",
+                        help="a control: the server's frame queues unbounded, as before issue 28's fix")
+    parser.add_argument("--starve", type=float, default=0.0, metavar="FRACTION",
+                        help="keep the server stopped this fraction of the time once the sessions play "
+                             "(a starved server without loading the machine; e.g. 0.5)")
     args = parser.parse_args(argv)
-    if args.sessions < 1 or args.minutes <= 0:
-        parser.error("--sessions must be at least 1 and --minutes more than 0")
+    if args.sessions < 1 or args.minutes <= 0 or not 0 <= args.starve < 0.95:
+        parser.error("--sessions must be at least 1, --minutes more than 0 and --starve from 0 to 0.95")
     if not (args.shared / "gestures" / "MANIFEST.tsv").is_file():
         parser.error(f"no gestures at {args.shared}/gestures: pass --shared (the folder beside the checkout)")
     record = run(sessions=args.sessions, minutes=args.minutes, out=args.out, shared=args.shared,
-                 camera=not args.no_camera, clicks=not args.no_clicks)
+                 camera=not args.no_camera, clicks=not args.no_clicks, unbounded=args.unbounded,
+                 starve=args.starve)
     print(json.dumps(record["verdict"], indent=1))
     return 0
 

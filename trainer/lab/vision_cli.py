@@ -10,8 +10,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from trainer.vision.cli import _IMAGE_SUFFIXES, _load_profile, _split_profile
+
+if TYPE_CHECKING:
+    from trainer.lab.clip_eval import ClipReport
 
 DEFAULT_BENCH_CLIP = "gestures/sequence/lp_d3.mp4"
 """A face clip of ../shared (a woman making several expressions, 512x512, 354 frames)."""
@@ -55,7 +59,9 @@ def add_bench_commands(bench_subparsers) -> None:
         "MediaPipe graphs on the same frames, and print both rates.",
     )
     bench.add_argument("clip", nargs="?", help=f"a video or .y4m (default: ../shared/{DEFAULT_BENCH_CLIP})")
-    bench.add_argument("--json", action="store_true", help='one object {"frames", "size", "pipeline_fps", "mediapipe_fps"}')
+    bench.add_argument(
+        "--json", action="store_true", help='one object {"frames", "size", "pipeline_fps", "mediapipe_fps"}'
+    )
     bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300; the clip loops)")
     bench.add_argument("--size", default="640x480", help="frame size WxH (default 640x480)")
     bench.add_argument("--hands-every", type=int, default=2,
@@ -81,6 +87,7 @@ def run_eval(args) -> int:
         report = _photo_report(args, profile, progress, spans or (), held) if photos else None
         clips = None if spans is None else _clip_report(args, spans, profile, personal, progress, held)
     if report is None:
+        clips = cast("ClipReport", clips)  # no photo table only when spans were given
         if args.out:
             Path(args.out).write_text(json.dumps({"clips": clips.to_json()}, indent=1) + "\n", encoding="utf-8")
         print(json.dumps({"clips": clips.to_json()}) if args.json else clips.format_table(mistakes=args.mistakes))
@@ -209,3 +216,9 @@ def run_bench(args) -> int:
     else:
         print(result.format(time.perf_counter() - started))
     return 0
+
+
+if __name__ == "__main__":
+    from trainer.lab.tool import commands_main
+
+    raise SystemExit(commands_main("vision_cli"))

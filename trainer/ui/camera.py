@@ -29,8 +29,13 @@ embeds it, and the browser asks for camera permission as soon as it is shown and
 
 from __future__ import annotations
 
+import json
+import os
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -41,10 +46,9 @@ from trainer.ui.watcher import Report, SignWatcher
 
 WIDGET_KEY = "sign-camera"
 """The widget's key (streamlit-webrtc keeps its context in ``st.session_state[WIDGET_KEY]``)."""
-RTC_CONFIGURATION: dict[str, list[dict[str, str]]] = {"iceServers": []}
-MEDIA_CONSTRAINTS = {
-    "video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}}, "audio": False,
-}
+RTC_CONFIGURATION: dict[str, list[Any]] = {"iceServers": []}
+MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 640}, "height": {"ideal": 480}, "frameRate": {"ideal": 30}},
+                     "audio": False}
 PER_PAGE_KEYS = ("practice_live", "play_camera_frame")
 """The latest frame report each page shows: cleared on a page change, so what a page shows is new."""
 POLL_SECONDS = 0.25
@@ -97,6 +101,11 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
     st_adapter.keep_worker_across_pages(ctx)
+    # Only the newest frame waits between the browser and the watcher: a server behind the camera's
+    # rate otherwise piles frames up in the libraries' unbounded queues (issue 28's soak).
+    if not os.environ.get(UNBOUNDED_ENV):
+        st_adapter.keep_newest_frames(st_adapter.worker_of(ctx))
+    _start_queue_log()
     _remember_answered_offer(key, ctx)
     if answered and st_adapter.answer_of(ctx) is None and st_adapter.worker_of(ctx) is None:
         # The stream ended and the library dropped its answer, but this run already drew the widget
@@ -105,6 +114,35 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         # answer and fail after the ICE timeout, so rerun now.
         st.rerun()
     return ctx
+
+
+UNBOUNDED_ENV = "ALUETTE_LAB_UNBOUNDED_FRAMES"
+"""Set (to anything) for the soak's control run only: the frame queues are left unbounded, as before."""
+QUEUE_LOG_ENV = "ALUETTE_QUEUE_LOG"
+"""A file to which the server appends, every :data:`QUEUE_LOG_EVERY_S`, how many frames wait in each
+queue of each live connection (one JSON line; set by ``trainer.lab.soak``)."""
+QUEUE_LOG_EVERY_S = 2.0
+_queue_log = threading.Lock()
+_queue_log_started = False
+
+
+def _start_queue_log() -> None:
+    """Start the server's frame-queue log once, if :data:`QUEUE_LOG_ENV` names a file."""
+    global _queue_log_started
+    path = os.environ.get(QUEUE_LOG_ENV)
+    with _queue_log:
+        if not path or _queue_log_started:
+            return
+        _queue_log_started = True
+    threading.Thread(target=_log_queues, args=(Path(path),), name="aluette-queue-log", daemon=True).start()
+
+
+def _log_queues(path: Path) -> None:
+    while True:
+        depths = [st_adapter.queue_depths(worker) for worker in st_adapter.live_workers()]
+        with path.open("a") as out:
+            out.write(json.dumps({"t": round(time.time(), 1), "workers": depths}) + "\n")
+        time.sleep(QUEUE_LOG_EVERY_S)
 
 
 OFFER_KEY = "camera_offer"

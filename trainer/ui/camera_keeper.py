@@ -35,7 +35,6 @@ server (same origin). The button labels are those of the pinned streamlit-webrtc
 
 from __future__ import annotations
 
-
 TICK_MS = 1000
 """How often the script looks at the widget."""
 MAX_TRIES = 5
@@ -101,7 +100,8 @@ SCRIPT = """
       keeper.reloaded = false;
       keeper.replaced = null;
       keeper.restarts += 1;
-      console.info("aluette: the camera stream ended without STOP; starting it again (restart " + keeper.restarts + ")");
+      console.info("aluette: the camera stream ended without STOP; starting it again (restart " +
+                   keeper.restarts + ")");
       start.click();
       return;
     }
@@ -118,7 +118,7 @@ SCRIPT = """
   }, TICK_MS);
 })();
 </script>
-""" % {"tick": TICK_MS, "tries": MAX_TRIES, "settled": int(SETTLED_S * 1000)}
+""" % {"tick": TICK_MS, "tries": MAX_TRIES, "settled": int(SETTLED_S * 1000)}  # noqa: UP031 (braces of JS)
 
 
 def keep_playing() -> None:

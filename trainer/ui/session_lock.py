@@ -6,7 +6,7 @@ a new ``ScriptRunner`` at once, and the two threads then edit the same dicts und
 locks: the finishing run's clean-up (``on_script_finished``: ``_remove_stale_widgets``) against
 the new run's start (``on_script_will_rerun``: ``_compact_state``, ``_call_callbacks``). The server
 log then shows "dictionary changed size during iteration" — one browser test in about ten, with the
-camera's many reruns. ``scripts/rerun_race.py`` shows it in a minute.
+camera's many reruns. A probe (since removed) showed it: docs/app.md.
 
 Turning fast reruns off was tried and dropped: a rerun then goes to the running ``ScriptRunner``,
 which merges a full rerun asked by a click with the camera fragment's next timed run into a

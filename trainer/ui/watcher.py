@@ -25,17 +25,16 @@ whatever gesture the old stream left open. Within a stream, time is the source's
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Union
-
-import sys
+from typing import Any, Protocol
 
 import numpy as np
 
 from trainer.signals.gestures import Gesture, GestureEvent
-
 
 STREAM_GAP_S = 1.0
 """Wall seconds without a frame after which the next frame begins a new stream (camera restarted)."""
@@ -89,7 +88,7 @@ class WatcherFailure:
     message: str
 
 
-Report = Union[FrameReport, GestureReport, CalibrationProgress, WatcherFailure]
+Report = FrameReport | GestureReport | CalibrationProgress | WatcherFailure
 
 
 class Analysis(Protocol):
@@ -111,7 +110,7 @@ def mirror_image(image: np.ndarray) -> np.ndarray:
 
     OpenCV's flip when OpenCV is loaded (0.15 ms at 640x480); numpy's reversed-stride copy of a
     3-byte pixel takes about 9 ms, which every shown frame paid on the frame callback (a quarter of a
-    core at 30 frames/s, taken from the analysis; scripts/profile_camera_path.py)."""
+    core at 30 frames/s, taken from the analysis; python -m trainer.lab.profile_camera_path)."""
     cv2 = sys.modules.get("cv2")
     flip = getattr(cv2, "flip", None)  # None too while another thread is still importing OpenCV
     if flip is not None:
@@ -142,7 +141,7 @@ class SignWatcher:
         self._make_pipeline = make_pipeline
         self._draw = draw
         self.mirror = mirror
-        self.reports: "queue.Queue[Report]" = queue.Queue(maxsize=queue_size)
+        self.reports: queue.Queue[Report] = queue.Queue(maxsize=queue_size)
         self._pipeline: Analyser | None = None
         self._failed: str | None = None
         self._lock = threading.Lock()  # the pipeline is stateful: one frame at a time
@@ -225,8 +224,10 @@ class SignWatcher:
                     return
                 if self._closed:
                     return
-                image, timestamp, begins = self._pending
-                self._pending = None
+                pending, self._pending = self._pending, None
+            if pending is None:  # not reached: wait_for returns with a frame or a close (for mypy)
+                continue
+            image, timestamp, begins = pending
             try:
                 analysis = self.analyse(image, timestamp, new_stream=begins)
             except RuntimeError as error:

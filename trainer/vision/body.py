@@ -68,7 +68,7 @@ class BodyConfig:
     population_drop: float = 0.50
     """Without a baseline: mean shoulder_drop at which the score crosses 0.5. Set before the checks
     below existed, on the same gym photos; kept because it is conservative: a threshold chosen on the
-    gym pairs alone, leave-one-exercise-out (scripts/shrug_single_photo.py), lands at 0.57-0.59 and
+    gym pairs alone, leave-one-exercise-out (a probe since removed; docs/vision-runtime.md), lands at 0.57-0.59 and
     catches 9 of 12 held-out shrugs (1 of 12 relaxed fires), but then 3 to 5 of the 6 relaxed
     non-gym people who pass the checks fire too; at 0.50, 6 of 12 shrugs and 1 of them."""
     population_span: float = 0.08

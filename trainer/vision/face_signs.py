@@ -106,7 +106,8 @@ class Neutral:
                        {k: float(v) for k, v in data["geometry"].items()},
                        {k: float(v) for k, v in data.get("appearance", {}).items()})
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise VisionError("bad neutral in the face signs file: rerun scripts/fit_face_signs.py") from None
+            raise VisionError("bad neutral in the face signs file: "
+                              "rerun python -m trainer.lab.face_fit signs") from None
 
 
 APPEARANCE_KEYS = frozenset({"mouth_area", "mouth_dark", "mouth_pink", "mouth_teeth", "mouth_teeth_low",
@@ -223,12 +224,13 @@ class SignModel:
         n = len(self.cues)
         if not n or not len(self.center) == len(self.scale) == len(self.weights) == n:
             raise VisionError(f"{self.gesture.value}: {n} cues but {len(self.weights)} weights: "
-                              "rerun scripts/fit_face_signs.py")
+                              "rerun python -m trainer.lab.face_fit signs")
         unknown = [c for c in self.cues if c not in CUES]
         if unknown:
-            raise VisionError(f"{self.gesture.value}: unknown cues {unknown}: rerun scripts/fit_face_signs.py")
+            raise VisionError(f"{self.gesture.value}: unknown cues {unknown}: "
+                              "rerun python -m trainer.lab.face_fit signs")
         if any(not s > 0 for s in self.scale):
-            raise VisionError(f"{self.gesture.value}: a non-positive scale: rerun scripts/fit_face_signs.py")
+            raise VisionError(f"{self.gesture.value}: a non-positive scale: rerun python -m trainer.lab.face_fit signs")
 
     def logit(self, values: tuple[float, ...]) -> float:
         terms = zip(self.weights, values, self.center, self.scale, strict=False)
@@ -255,7 +257,7 @@ class SignModel:
                       float(data["bias"]))
         except (KeyError, TypeError, ValueError):
             raise VisionError(f"bad model for {gesture.value} in the face signs file: "
-                              "rerun scripts/fit_face_signs.py") from None
+                              "rerun python -m trainer.lab.face_fit signs") from None
         return cls(gesture, *fields)
 
 
@@ -280,7 +282,7 @@ class FaceSignParams:
             if missing or twice or len(set(group)) != len(group):
                 raise VisionError(f"face signs: competing group {[g.value for g in group]} names "
                                   f"{'signs without a model ' + str(missing) if missing else 'a sign twice'}: "
-                                  "rerun scripts/fit_face_signs.py")
+                                  "rerun python -m trainer.lab.face_fit signs")
             seen |= set(group)
 
     def model(self, gesture: Gesture) -> SignModel | None:
@@ -297,7 +299,7 @@ class FaceSignParams:
     def from_json(cls, data: Mapping) -> FaceSignParams:
         if not isinstance(data, Mapping) or data.get("schema") != SIGNS_SCHEMA:
             raise VisionError(f"face signs file: schema {data.get('schema') if isinstance(data, Mapping) else None!r}"
-                              f", expected {SIGNS_SCHEMA}: rerun scripts/fit_face_signs.py")
+                              f", expected {SIGNS_SCHEMA}: rerun python -m trainer.lab.face_fit signs")
         models = []
         for name, model in dict(data.get("signs", {})).items():
             try:
@@ -309,7 +311,7 @@ class FaceSignParams:
             compete = tuple(tuple(Gesture(name) for name in group) for group in data.get("compete", ()))
         except (TypeError, ValueError):
             raise VisionError(f"face signs file: bad competing groups {data.get('compete')!r}: "
-                              "rerun scripts/fit_face_signs.py") from None
+                              "rerun python -m trainer.lab.face_fit signs") from None
         return cls(tuple(models), Neutral.from_json(data["population"]),
                    float(data.get("min_face_px", 20.0)), dict(data.get("held_out", {})), compete)
 
@@ -321,10 +323,10 @@ def load_face_signs(path: Path | str | None = None) -> FaceSignParams:
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise VisionError(f"no face signs parameters at {source}: run scripts/fit_face_signs.py") from None
+        raise VisionError(f"no face signs parameters at {source}: run python -m trainer.lab.face_fit signs") from None
     except (OSError, json.JSONDecodeError) as error:
         raise VisionError(f"face signs parameters {source} unreadable ({error}): "
-                          "rerun scripts/fit_face_signs.py") from None
+                          "rerun python -m trainer.lab.face_fit signs") from None
     return FaceSignParams.from_json(data)
 
 

@@ -115,7 +115,7 @@ class RecognizerConfig:
     0.27 s on edtalk_expression_source while she talks and laughs, one of 0.73 s on hellomeme just after
     its speech: the held-out clips' two winks during or right after speech, neither a sign); they get
     ``talking_hold_ms`` as well while the person talks. The wink was added on 2026-12-02 (clips2): the
-    40 leave-one-person-out folds of ``scripts/clip_lopo.py`` chose it 39 times (the 40th chose it
+    40 leave-one-person-out folds of ``python -m trainer.lab.clip_replay lopo`` chose it 39 times (the 40th chose it
     with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost. The look up
     is not here though speakers glance up between words (10 look-ups on the 51 talking clips,
     mediapipe 1.2.3, 2026-12-04): held like a mouth sign it loses two look-ups made while talking
@@ -129,7 +129,7 @@ class RecognizerConfig:
     """While talking, a speech-prone gesture (mouth signs and ``talking_also``) must score at least this
     to begin (None: its usual ``enter``): the bar raised for the signs speech imitates, besides the
     longer hold. With the head tilt's 2 s above, chosen in 75 of 75 leave-one-person-out folds among
-    the options that lose no sign (0.7, 0.8, 0.85; scripts/clip_lopo.py on the 77 clips recorded with
+    the options that lose no sign (0.7, 0.8, 0.85; python -m trainer.lab.clip_replay lopo on the 77 clips recorded with
     mediapipe 1.2.3, 2026-12-04): held out, talking clips 3.76 -> 3.29 false events a minute (49
     people), annotated clips 5.68 -> 5.23, signs 31 of 57 before and after."""
     talking_enter_exempt: tuple[Gesture, ...] = ()
@@ -143,7 +143,7 @@ class RecognizerConfig:
     (against the population's neutral, as on a single photo) may start; None: face gestures wait for
     the neutral. Waiting lost every sign made in a stream's first second (a wink at 0.2 s on two
     clips scored 0.99); 0.95 kept the talking clips' false events where waiting had them (replays of
-    the recorded clips, scripts/record_clip_runs.py; docs/vision-personal.md)."""
+    the recorded clips, python -m trainer.lab.record_clip_runs; docs/vision-personal.md)."""
     talk_warmup_reversals: int | None = 2
     """Until the talking detector has seen most of its window (a stream's or a face's first second),
     talking is inferred from this many reversals seen so far (None: talking is assumed). Speech opens

@@ -1,4 +1,4 @@
-"""Recorded landmark streams (``samples/streams_<clip>.npz``, written by scripts/record_streams.py):
+"""Recorded landmark streams (``samples/streams_<clip>.npz``, written by python -m trainer.lab.record_streams):
 load them and replay them through the static scorers and the temporal recognizer without MediaPipe.
 
 Must not import the rules engine, bots, quiz or UI.
@@ -52,7 +52,7 @@ class Stream:
 def load_stream(path: str | Path) -> Stream:
     path = Path(path)
     if not path.is_file():
-        raise VisionError(f"{path}: no such recorded stream: run scripts/record_streams.py")
+        raise VisionError(f"{path}: no such recorded stream: run python -m trainer.lab.record_streams")
     with np.load(path, allow_pickle=False) as data:
         keys = [str(k) for k in data["face_keys"]]
         face, mouth, hands, sides, times = data["face"], data["mouth"], data["hands"], data["hand_sides"], data["t"]

@@ -1,12 +1,11 @@
-#!/usr/bin/env python
 """Record the face-mesh landmarks of the labelled stills (and sampled talking-clip frames) to samples/.
 
-    python scripts/record_face_landmarks.py [GESTURES_DIR]   # default ../shared/gestures
+    python -m trainer.lab.record_face_landmarks [GESTURES_DIR]   # default ../shared/gestures
 
 Writes ``samples/face_landmarks.npz``: for every still with a face, and every 10th frame of the
 talking clips (tracked in video mode, as the live app does), the 478 refined face-mesh points in
 pixels (float32), the mouth-appearance cues (which need the image, so they are computed here), the
-source file and its folder label. The face-shape model (``scripts/fit_face_shapes.py``) and the
+source file and its folder label. The face-shape model (``python -m trainer.lab.fit_face_shapes``) and the
 tests replay this file without MediaPipe. No image is copied: only numbers our own code computed,
 each row naming its source file.
 """
@@ -14,17 +13,14 @@ each row naming its source file.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
+from trainer.lab.labels import read_labels
+from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance
 
-from trainer.vision.face_features import APPEARANCE_NAMES, mouth_appearance  # noqa: E402
-from trainer.lab.labels import read_labels  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "face_landmarks.npz"
 CLIP_LABELS = ("talking",)
@@ -68,7 +64,7 @@ def record(gestures: Path) -> dict[str, np.ndarray]:
         "about": np.array(
             "Refined face-mesh points (pixels, float32) computed by trainer.vision.landmarks.Tracker from "
             "the stills of ../shared/gestures and every 10th frame of its talking clips; 'files' names each "
-            "source file (never copied here). Written by scripts/record_face_landmarks.py."),
+            "source file (never copied here). Written by python -m trainer.lab.record_face_landmarks."),
         "files": np.array(files),
         "labels": np.array(labels),
         "points": np.stack(points),
@@ -79,14 +75,15 @@ def record(gestures: Path) -> dict[str, np.ndarray]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_face_landmarks", description=__doc__.splitlines()[0])
     parser.add_argument("gestures", nargs="?", default=str(REPO.parent / "shared" / "gestures"))
     parser.add_argument("--out", default=str(OUT))
     args = parser.parse_args(argv)
     data = record(Path(args.gestures))
     out = Path(args.out)
     tmp = out.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **data)
+    np.savez_compressed(tmp, **data)  # type: ignore[arg-type]  # numpy's stub lets **kwargs fill allow_pickle
     tmp.replace(out)
     print(f"wrote {out}: {len(data['files'])} faces ({int(data['from_clip'].sum())} clip frames)")
     return 0

@@ -5,7 +5,7 @@ process is launched: the HTTP health check answering, and the Practice page's ti
 real headless Chromium (Debian /usr/bin/chromium via Playwright, no download). Repeats and prints
 each run and the median. Target: usable in <= 5 s.
 
-    python scripts/bench_app_startup.py [--runs 3]
+    python -m trainer.lab.bench_app_startup [--runs 3]
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from trainer.ui.launch import CHROMIUM, chromium_args, free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from trainer.ui.launch import CHROMIUM, chromium_args, free_port, start_server, stop_server, wait_healthy
 
 
 def one_run(playwright, home: Path) -> tuple[float, float]:
@@ -43,10 +41,11 @@ def one_run(playwright, home: Path) -> tuple[float, float]:
     return healthy, usable
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.bench_app_startup", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     healthy_times, usable_times = [], []

@@ -2,10 +2,10 @@
 
 Usage (slow: minutes to hours per area on 2 cores; run it on purpose, never in CI)::
 
-    nice -n 19 .venv/bin/python scripts/mutation.py rules signals      # chosen areas
-    nice -n 19 .venv/bin/python scripts/mutation.py --all              # every area, in order
-    nice -n 19 .venv/bin/python scripts/mutation.py --minutes 40 rules # stop the area after 40 min
-    .venv/bin/python scripts/mutation.py --report-only rules signals   # rewrite the report from the last runs
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation rules signals      # chosen areas
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation --all              # every area, in order
+    nice -n 19 .venv/bin/python -m trainer.lab.mutation --minutes 40 rules # stop the area after 40 min
+    .venv/bin/python -m trainer.lab.mutation --report-only rules signals   # rewrite the report from the last runs
 
 Needs the ``[mutation]`` extra (``pip install -e ".[mutation]"``). Each area runs in its own scratch
 copy of the checkout under ``.mutation/<area>/`` (git-ignored), with a ``[tool.mutmut]`` section that
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import argparse
 import ast
-import difflib
 import datetime as dt
+import difflib
 import json
 import os
 import re
@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SCRATCH = REPO / ".mutation"
 DOC = REPO / "docs" / "mutation.md"
 BEGIN, END = "<!-- mutation:begin -->", "<!-- mutation:end -->"
@@ -53,6 +53,12 @@ _MANY_PROCESS_TESTS = (
 """Left out of the quiz and storage areas: eight writers (or four first starts) under mutmut's
 tracing on a loaded machine take half a minute per surviving mutant and can wait past the 30 s lock
 timeout, which stops mutmut's clean run; the in-process two-writer tests stay."""
+
+
+def _quiz_tests(*ignored: str) -> tuple[str, ...]:
+    """pytest's arguments for the fast tests of tests/quiz without the files ``ignored``."""
+    skip = tuple(arg for name in ignored for arg in ("--ignore", f"tests/quiz/{name}"))
+    return ("tests/quiz", "-m", "not slow and not vision and not browser", *skip, *_MANY_PROCESS_TESTS)
 
 
 @dataclass(frozen=True)
@@ -90,7 +96,12 @@ AREAS: dict[str, Area] = {
                 "tests/rules/test_rules_bench.py",
             ),
         ),
-        Area("signals", ("trainer/signals/*.py",), ("signs", "relative", "table", "conventions", "gestures"), ("tests/signals", "-m", "not slow and not vision and not browser")),
+        Area(
+            "signals",
+            ("trainer/signals/*.py",),
+            ("signs", "relative", "table", "conventions", "gestures"),
+            ("tests/signals", "-m", "not slow and not vision and not browser"),
+        ),
         Area(
             "bots",
             ("trainer/bots/*.py",),
@@ -124,16 +135,7 @@ AREAS: dict[str, Area] = {
             # pass their 60 s limit and mutmut's first full run fails. cli.py is then left unkilled.
             # test_storage_faults.py runs the installed `aluette` in child processes, which never
             # import the mutant: it can only slow the run down.
-            (
-                "tests/quiz",
-                "-m",
-                "not slow and not vision and not browser",
-                "--ignore",
-                "tests/quiz/test_quiz_cli.py",
-                "--ignore",
-                "tests/quiz/test_storage_faults.py",
-                *_MANY_PROCESS_TESTS,
-            ),
+            _quiz_tests("test_quiz_cli.py", "test_storage_faults.py"),
         ),
         Area(
             "storage",
@@ -141,18 +143,7 @@ AREAS: dict[str, Area] = {
             (),
             # The CLI tests start a Python process per command (minutes per surviving mutant under
             # load); test_quiz_cli_inprocess.py and test_storage_errors.py run the same paths in-process.
-            (
-                "tests/quiz",
-                "-m",
-                "not slow and not vision and not browser",
-                "--ignore",
-                "tests/quiz/test_quiz_cli.py",
-                "--ignore",
-                "tests/quiz/test_deck_svg.py",
-                "--ignore",
-                "tests/quiz/test_storage_faults.py",
-                *_MANY_PROCESS_TESTS,
-            ),
+            _quiz_tests("test_quiz_cli.py", "test_deck_svg.py", "test_storage_faults.py"),
         ),
         Area(
             "recognizer",
@@ -267,7 +258,8 @@ def run(area: Area, minutes: float | None, only: tuple[str, ...] = ()) -> None:
 def sample(area: Area, count: int, seed: int, minutes: float | None, only: tuple[str, ...] = ()) -> None:
     """Run ``count`` of the area's mutants not yet run, drawn with ``random.Random(seed)`` from the
     modules outside ``area.first`` (those are run whole): an unbiased estimate of the rest of a large
-    area when it cannot all be run; with ``only``, drawn from those modules instead. Needs an earlier run of the area (mutmut lists the mutants then)."""
+    area when it cannot all be run; with ``only``, drawn from those modules instead. Needs an earlier
+    run of the area (mutmut lists the mutants then)."""
     import random
 
     root = SCRATCH / area.name
@@ -409,7 +401,8 @@ def report(results: list[Result]) -> str:
         denominator = checked - n_eq
         score = f"{100 * r.killed / denominator:.1f} %" if denominator else "n/a"
         lines.append(
-            f"| {r.area} | {r.ran_at} | {r.total} | {r.killed} | {len(r.survivors)} | {n_eq} | {r.not_checked} | {score} |"
+            f"| {r.area} | {r.ran_at} | {r.total} | {r.killed} | {len(r.survivors)} | {n_eq} | {r.not_checked} "
+            f"| {score} |"
         )
     for r in results:
         live = [s for s in r.survivors if s not in eq]
@@ -452,7 +445,7 @@ def write_doc(results: list[Result]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.mutation", description=__doc__.splitlines()[0])
     parser.add_argument("areas", nargs="*", help=f"areas to run, of {', '.join(AREAS)}")
     parser.add_argument("--all", action="store_true", help="run every area in order")
     parser.add_argument("--report-only", action="store_true", help="only rewrite docs/mutation.md")

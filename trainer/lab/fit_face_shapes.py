@@ -1,13 +1,12 @@
-#!/usr/bin/env python
 """Fit the face-shape basis (models/face_shape.json) from the recorded landmarks, without labels.
 
-    python scripts/fit_face_shapes.py [--components 16]
+    python -m trainer.lab.fit_face_shapes [--components 16]
 
-Reads ``samples/face_landmarks.npz`` (``scripts/record_face_landmarks.py``): the reference face is the
+Reads ``samples/face_landmarks.npz`` (``python -m trainer.lab.record_face_landmarks``): the reference face is the
 aligned mean of the ``neutral`` stills; each region's principal components come from every recorded
 face (stills and talking frames). Regions: ``up`` = both brows, both eyes and the irises; ``mouth`` =
 the lips (MediaPipe's own FACEMESH_* contour sets). See trainer/vision/face_shape.py. Then rerun
-``scripts/tune_thresholds.py --replay`` so the gesture models see the new components.
+``python -m trainer.lab.tune_thresholds --replay`` so the gesture models see the new components.
 """
 
 from __future__ import annotations
@@ -15,15 +14,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from trainer.vision.face_shape import DEFAULT_SHAPE_FILE, fit_shape_basis
 
-from trainer.vision.face_shape import DEFAULT_SHAPE_FILE, fit_shape_basis  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 LANDMARKS = REPO / "samples" / "face_landmarks.npz"
 
@@ -42,7 +39,7 @@ def regions() -> dict[str, tuple[int, ...]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.fit_face_shapes", description=__doc__.splitlines()[0])
     parser.add_argument("--landmarks", default=str(LANDMARKS))
     parser.add_argument("--components", type=int, default=16)
     parser.add_argument("--out", default=str(DEFAULT_SHAPE_FILE))
@@ -53,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                             version=f"{dt.date.today().isoformat()}-shape")
     out = Path(args.out)
     payload = dict(basis.to_json(), about=(
-        f"Face-shape basis fitted by scripts/fit_face_shapes.py from {len(data['points'])} recorded faces "
+        f"Face-shape basis fitted by python -m trainer.lab.fit_face_shapes from {len(data['points'])} recorded faces "
         f"({int(neutral.sum())} neutral stills for the reference) of ../shared/gestures; see "
         "trainer/vision/face_shape.py."))
     tmp = out.with_suffix(".tmp")

@@ -7,7 +7,7 @@ START, and counts the frames the page's <video> element presents (``requestVideo
 each one is a frame that went through the app's frame callback and carries the overlay. Also prints
 how many frames per second the recognizer analysed (the page's own figure). Target: overlay >= 25 fps.
 
-    python scripts/bench_app_overlay.py [--seconds 10]
+    python -m trainer.lab.bench_app_overlay [--seconds 10]
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from trainer.ui.fakecam import make_sign_clip  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
+from trainer.ui.fakecam import make_sign_clip
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 COUNT_FRAMES = """async (seconds) => {
   const video = document.querySelector('video');
@@ -42,12 +40,13 @@ COUNT_FRAMES = """async (seconds) => {
 }"""
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.bench_app_overlay", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds to let the stream settle first")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         clip = make_sign_clip(args.shared / "gestures", Path(folder) / "clip.y4m")
         with serve_app(home=Path(folder)) as app, \
@@ -59,7 +58,11 @@ def main() -> int:
             frame.get_by_role("button", name=re.compile("start", re.I)).click(timeout=60_000)
             page.get_by_text(re.compile(r"frames/s analysed")).first.wait_for(timeout=90_000)
             time.sleep(args.warmup)
-            iframe = next(f for f in page.frames if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url)
+            iframe = next(
+                f
+                for f in page.frames
+                if "webrtc" in (f.name or "") or f.url.endswith("index.html") or "component" in f.url
+            )
             result = iframe.evaluate(COUNT_FRAMES, args.seconds)
             analysed = page.get_by_text(re.compile(r"frames/s analysed")).first.inner_text()
     if not result:

@@ -4,29 +4,27 @@ fast tests replay the temporal logic (recognizer, talking suppression, writing) 
 Per frame it stores what the tracker (MediaPipe Tasks) read and our own code computed: the timestamp (the clip's
 clock), the Tasks FaceLandmarker's 52 blendshapes (MediaPipe names), the face features of
 ``trainer.vision.face_features`` (geometry and mouth appearance; NaN when no face), the mouth centre and
-face width, both eyes' centres, and up to two hands' 21 landmarks (pixels) with their subject side. The clips themselves are never copied; each file
-names its source. Rerun after the face features change:
+face width, both eyes' centres, and up to two hands' 21 landmarks (pixels) with their subject side.
+The clips themselves are never copied; each file names its source. Rerun after the face features change:
 
-    nice .venv/bin/python scripts/record_streams.py            # every talking clip of the MANIFEST + OTHER_CLIPS
-    nice .venv/bin/python scripts/record_streams.py talking/lp_d20_talking.mp4 ...
+    nice .venv/bin/python -m trainer.lab.record_streams            # every talking clip of the MANIFEST + OTHER_CLIPS
+    nice .venv/bin/python -m trainer.lab.record_streams talking/lp_d20_talking.mp4 ...
 """
 
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from trainer.vision.face_features import face_features, mouth_appearance
+from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.pipeline import eye_centres, mouth_and_width
+from trainer.vision.sources import open_source
+from trainer.vision.types import VisionError
 
-from trainer.vision.face_features import face_features, mouth_appearance  # noqa: E402
-from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
-from trainer.vision.pipeline import eye_centres, mouth_and_width  # noqa: E402
-from trainer.vision.sources import open_source  # noqa: E402
-from trainer.vision.types import VisionError  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 VIDEO_SUFFIXES = (".mp4", ".mpg", ".avi", ".mov", ".webm")
 OTHER_CLIPS = (
@@ -43,6 +41,22 @@ def talking_clips(gestures: Path) -> list[str]:
     with (gestures / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
         return [row["file"] for row in csv.DictReader(handle, delimiter="\t")
                 if row["label"] == "talking" and Path(row["file"]).suffix.lower() in VIDEO_SUFFIXES]
+
+
+def _two_hands(found) -> tuple[np.ndarray, np.ndarray]:
+    """(points, sides) of the first two hands found, NaN points and side 0 where none."""
+    points = np.full((2, 21, 3), np.nan, np.float32)
+    sides = np.zeros(2, np.int8)
+    for i, hand in enumerate(found[:2]):
+        points[i] = hand.points
+        sides[i] = SIDES[hand.side.value]
+    return points, sides
+
+
+def _matrix(rows: list, keys: list[str]) -> np.ndarray:
+    """One float32 row per frame of ``keys``' values; a frame without values is a row of NaN."""
+    return np.array([[f.get(k, np.nan) for k in keys] if f else [np.nan] * len(keys) for f in rows],
+                    dtype=np.float32).reshape(len(rows), len(keys))
 
 
 def record(gestures: Path, rel: str) -> Path:
@@ -68,7 +82,7 @@ def record(gestures: Path, rel: str) -> Path:
                 shape_keys = sorted(k for k in marks.blendshapes if not k.startswith("_"))
             faces.append(feats)
             shapes.append(marks.blendshapes if feats is not None else None)
-            if feats is not None:
+            if feats is not None and marks.face is not None:  # features only come with a face
                 (mx, my), width = mouth_and_width(marks.face)
                 mouths.append((mx, my, width))
                 (lx, ly), (rx, ry) = eye_centres(marks.face)
@@ -76,30 +90,22 @@ def record(gestures: Path, rel: str) -> Path:
             else:
                 mouths.append((np.nan, np.nan, np.nan))
                 eyes.append((np.nan,) * 4)
-            h = np.full((2, 21, 3), np.nan, np.float32)
-            s = np.zeros(2, np.int8)
-            for i, hand in enumerate(marks.hands[:2]):
-                h[i] = hand.points
-                s[i] = SIDES[hand.side.value]
-            hands.append(h)
-            hand_sides.append(s)
+            points, sides = _two_hands(marks.hands)
+            hands.append(points)
+            hand_sides.append(sides)
     keys = keys or []
-    face_matrix = np.array(
-        [[f.get(k, np.nan) for k in keys] if f is not None else [np.nan] * len(keys) for f in faces],
-        dtype=np.float32,
-    ).reshape(len(faces), len(keys))
+    face_matrix = _matrix(faces, keys)
     shape_keys = shape_keys or []
-    shape_matrix = np.array(
-        [[f.get(k, np.nan) for k in shape_keys] if f else [np.nan] * len(shape_keys) for f in shapes],
-        dtype=np.float32,
-    ).reshape(len(shapes), len(shape_keys))
+    shape_matrix = _matrix(shapes, shape_keys)
     out = REPO / "samples" / f"streams_{Path(rel).stem}.npz"
     np.savez_compressed(
         out,
         source=np.array(f"../shared/gestures/{rel}"),
-        about=np.array(f"computed by scripts/record_streams.py with MediaPipe {mediapipe.__version__} (Tasks, "
-                       "video mode): FaceLandmarker blendshapes, HandLandmarker, and trainer.vision.face_features "
-                       "(geometry + mouth appearance)"),
+        about=np.array(
+            f"computed by python -m trainer.lab.record_streams with MediaPipe {mediapipe.__version__} (Tasks, "
+            "video mode): FaceLandmarker blendshapes, HandLandmarker, and trainer.vision.face_features "
+            "(geometry + mouth appearance)"
+        ),
         size=np.array(source.info.size or (0, 0)),
         t=np.array(times, dtype=np.float64),
         face_keys=np.array(keys),
@@ -114,13 +120,19 @@ def record(gestures: Path, rel: str) -> Path:
     return out
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.record_streams", description=__doc__.split("\n\n")[0])
+    parser.add_argument("clips", nargs="*",
+                        help="clips of ../shared/gestures (default: the talking clips and OTHER_CLIPS)")
+    clips = parser.parse_args(argv).clips
     gestures = REPO.parent / "shared" / "gestures"
-    for rel in argv or [*talking_clips(gestures), *OTHER_CLIPS]:
+    for rel in clips or [*talking_clips(gestures), *OTHER_CLIPS]:
         out = record(gestures, rel)
         print(f"{rel} -> {out.relative_to(REPO)} ({out.stat().st_size // 1024} KiB)", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())

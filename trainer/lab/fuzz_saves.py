@@ -1,7 +1,7 @@
 """Fuzz the app's saved games: resuming or replaying a mutated save gives a message (SaveError), a
 working game, and never any other exception.
 
-    nice .venv/bin/python scripts/fuzz_saves.py --count 2000 --seed 1
+    nice .venv/bin/python -m trainer.lab.fuzz_saves --count 2000 --seed 1
 
 A real save is made by playing a game through ``GameSession`` (the person's moves chosen from the
 legal ones, the bots playing on), then mutated: a field removed, retyped or set to a hostile value
@@ -20,13 +20,11 @@ import json
 import random
 import resource
 import sqlite3
-import sys
 import tempfile
 import warnings
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 
 def real_save(seed: int = 3, moves: int = 12) -> dict:
@@ -43,8 +41,10 @@ def real_save(seed: int = 3, moves: int = 12) -> dict:
     return session.to_json()
 
 
-HOSTILE = (None, True, 0, -1, 2 ** 64, 1.5, float("inf"), "", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
-           "vendee", "random", "search", "heuristic", "regional", "pass", "AD", "9Z", "\u0000", "🐄")
+HOSTILE: tuple[object, ...] = (
+    None, True, 0, -1, 2 ** 64, 1.5, float("inf"), "", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
+    "vendee", "random", "search", "heuristic", "regional", "pass", "AD", "9Z", "\u0000", "🐄",
+)
 
 
 def _nested(depth: int) -> object:
@@ -70,8 +70,15 @@ def mutate(save: dict, rng: random.Random) -> object:
         elif choice == 2 and isinstance(target.get("inputs"), list) and target["inputs"]:
             items = target["inputs"]
             n = rng.randrange(len(items))
-            items[n] = rng.choice([rng.choice(HOSTILE), {"act": rng.choice(HOSTILE)}, {"sign": "monsieur", "count": rng.choice(HOSTILE)},
-                                   {"sign": rng.choice(HOSTILE)}, {"act": "pass", "sign": "x"}])
+            items[n] = rng.choice(
+                [
+                    rng.choice(HOSTILE),
+                    {"act": rng.choice(HOSTILE)},
+                    {"sign": "monsieur", "count": rng.choice(HOSTILE)},
+                    {"sign": rng.choice(HOSTILE)},
+                    {"act": "pass", "sign": "x"},
+                ]
+            )
         elif choice == 3 and isinstance(target.get("inputs"), list):
             rng.shuffle(target["inputs"])
         elif choice == 4 and isinstance(target.get("inputs"), list) and target["inputs"]:
@@ -110,12 +117,13 @@ def run(count: int, seed: int) -> dict:
 def _run(count: int, seed: int) -> dict:
     import os
 
-    from trainer.ui import persistence
     from trainer.storage import Store
+    from trainer.ui import persistence
 
     rng = random.Random(seed)
     save = real_save()
-    counts = {"unstorable": 0, "resumed": 0, "refused": 0, "replayed": 0, "replay_refused": 0, "unexpected": 0, "uncaught": 0}
+    outcomes = ("unstorable", "resumed", "refused", "replayed", "replay_refused", "unexpected", "uncaught")
+    counts = dict.fromkeys(outcomes, 0)
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="aluette-saves-") as folder:
         os.environ["ALUETTE_HOME"] = folder
@@ -162,11 +170,11 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.fuzz_saves", description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     summary = run(args.count, args.seed)
     print(json.dumps(summary, indent=1))
     return 0 if summary["uncaught"] == 0 and summary["unexpected"] == 0 else 1

@@ -1,7 +1,7 @@
 """Screenshots of the Play page as a card player sees it, taken on purpose (not by the tests):
 a new game, the person's turn, a closed trick with the coach, a deal's end, the game-over screen.
 
-    .venv/bin/python scripts/play_screenshots.py [--out docs/screenshots] [--port 8512]
+    .venv/bin/python -m trainer.lab.play_screenshots [--out docs/screenshots] [--port 8512]
 
 Starts the app on a localhost port with a fresh data folder, drives Debian's Chromium through
 Playwright (no browser download), clicks through a whole game (Pass / No chant / Refuse, the weakest
@@ -26,6 +26,13 @@ def _shot(page, out: Path, name: str) -> None:
     print(f"wrote {out / (name + '.png')}")
 
 
+def _shot_once(page, out: Path, name: str, taken: set[str]) -> None:
+    """``_shot`` the first time ``name`` comes up."""
+    if name not in taken:
+        _shot(page, out, name)
+        taken.add(name)
+
+
 def _visible(page, role_name: str) -> bool:
     button = page.get_by_role("button", name=role_name, exact=True)
     return button.count() > 0 and button.first.is_visible() and button.first.is_enabled()
@@ -37,8 +44,8 @@ def _click(page, role_name: str, *, last: bool = False) -> None:
     page.wait_for_timeout(1500)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.play_screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("--port", type=int, default=8512)
     parser.add_argument("--max-seconds", type=float, default=900)
@@ -46,7 +53,7 @@ def main() -> None:
     parser.add_argument("--prefix", default="play", help="file names: PREFIX-chant.png, ...")
     parser.add_argument("--players", type=int, choices=(3, 4, 6), default=4,
                         help="table size chosen in the table settings before New game")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import expect
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -72,28 +79,22 @@ def main() -> None:
                 _shot(page, args.out, f"{args.prefix}-game-over")
                 break
             if _visible(page, "Next deal"):
-                if f"{args.prefix}-deal-over" not in taken:
-                    _shot(page, args.out, f"{args.prefix}-deal-over")
-                    taken.add(f"{args.prefix}-deal-over")
+                _shot_once(page, args.out, f"{args.prefix}-deal-over", taken)
                 _click(page, "Next deal")
             elif _visible(page, "Next trick"):
-                if f"{args.prefix}-closed-trick" not in taken:
-                    _shot(page, args.out, f"{args.prefix}-closed-trick")
-                    taken.add(f"{args.prefix}-closed-trick")
+                _shot_once(page, args.out, f"{args.prefix}-closed-trick", taken)
                 _click(page, "Next trick")
             elif _visible(page, "Play"):
-                if f"{args.prefix}-your-turn" not in taken and page.get_by_text("Trick in progress").count():
-                    _shot(page, args.out, f"{args.prefix}-your-turn")
-                    taken.add(f"{args.prefix}-your-turn")
+                if page.get_by_text("Trick in progress").count():
+                    _shot_once(page, args.out, f"{args.prefix}-your-turn", taken)
                 enabled = [b for b in page.get_by_role("button", name="Play", exact=True).all() if b.is_enabled()]
                 enabled[-1].click()
                 page.wait_for_timeout(1500)
             else:
                 for choice in ("Pass", "No chant", "Refuse"):
                     if _visible(page, choice):
-                        if f"{args.prefix}-chant" not in taken and choice == "No chant":
-                            _shot(page, args.out, f"{args.prefix}-chant")
-                            taken.add(f"{args.prefix}-chant")
+                        if choice == "No chant":
+                            _shot_once(page, args.out, f"{args.prefix}-chant", taken)
                         _click(page, choice)
                         break
                 else:

@@ -8,11 +8,11 @@ pipeline on the newest frame. This script times each of those stages, one after 
 thread, on the frames of the real clip the browser test's fake camera plays (``trainer.ui.fakecam``,
 made in a temporary folder from ../shared/gestures and deleted after), at the camera's 640x480:
 
-    nice python scripts/profile_camera_path.py [--frames 150] [--shared ../shared]
+    nice python -m trainer.lab.profile_camera_path [--frames 150] [--shared ../shared]
 
 It prints milliseconds per frame for each stage and what they leave for analysis on one core at
 30 frames/s. Browser-side costs (Chromium's fake camera, its encoder and decoder, rendering) are not
-in it: ``scripts/bench_app_camera.py`` measures the whole thing in a real browser.
+in it: ``python -m trainer.lab.bench_app_camera`` measures the whole thing in a real browser.
 """
 
 from __future__ import annotations
@@ -26,24 +26,42 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from trainer.ui.fakecam import make_signing_clip  # noqa: E402
-from trainer.ui.launch import REPO_ROOT  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip
+from trainer.ui.launch import REPO_ROOT
 
 
-def _timed(samples: dict[str, list[float]], name: str, work):
+def _timed(samples: dict[str, list[float]], name: str, work, *args, **kwargs):
     started = time.perf_counter()
-    value = work()
+    value = work(*args, **kwargs)
     samples.setdefault(name, []).append((time.perf_counter() - started) * 1000.0)
     return value
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _report(samples: dict[str, list[float]], frames: int, width: int, height: int) -> None:
+    """Print each stage's milliseconds a frame, the cost outside the pipeline and the pipeline's rate."""
+    warm = slice(min(10, frames // 5), None)  # MediaPipe's first frames build its graphs
+    print(f"{frames} frames of {width}x{height}, ms per frame "
+          f"(median, mean; first {warm.start} left out)")
+    callback = 0.0
+    for name, values in samples.items():
+        kept = values[warm]
+        mean = statistics.fmean(kept)
+        print(f"  {name:<40} {statistics.median(kept):6.2f} {mean:6.2f}")
+        if not name.startswith("pipeline"):
+            callback += mean
+    pipeline = statistics.fmean(samples["pipeline (analysis thread)"][warm])
+    print(f"  every shown frame costs {callback:.1f} ms outside the pipeline: {callback * 30 / 10:.0f} % "
+          f"of one core at 30 frames/s")
+    print(f"  the pipeline alone: {1000 / pipeline:.1f} frames/s on one core "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.profile_camera_path", description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=150, help="frames to time (the clip loops)")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     import av
     from aiortc.codecs.vpx import Vp8Encoder
@@ -74,33 +92,18 @@ def main() -> int:
         if not packets:
             continue
         # the browser's packet -> a frame on the server (aiortc), then the watcher's callback path
-        decoded = _timed(samples, "VP8 decode (aiortc)", lambda: [f for p in packets for f in receive.decode(p)])
+        decoded = _timed(samples, "VP8 decode (aiortc)", lambda ps: [f for p in ps for f in receive.decode(p)], packets)
         if not decoded:
             continue
         frame = decoded[-1]
         frame.pts, frame.time_base = n * 3000, Fraction(1, 90000)
-        image = _timed(samples, "to_ndarray bgr24", lambda: frame.to_ndarray(format="bgr24"))
-        analysis = _timed(samples, "pipeline (analysis thread)",
-                          lambda: watcher.analyse(image, n / 30.0)) or analysis
-        shown = _timed(samples, "display (mirror + landmarks)", lambda: watcher.display(image, analysis))
-        out = _timed(samples, "from_ndarray bgr24", lambda: av.VideoFrame.from_ndarray(shown, format="bgr24"))
+        image = _timed(samples, "to_ndarray bgr24", frame.to_ndarray, format="bgr24")
+        analysis = _timed(samples, "pipeline (analysis thread)", watcher.analyse, image, n / 30.0) or analysis
+        shown = _timed(samples, "display (mirror + landmarks)", watcher.display, image, analysis)
+        out = _timed(samples, "from_ndarray bgr24", av.VideoFrame.from_ndarray, shown, format="bgr24")
         out.pts, out.time_base = frame.pts, frame.time_base
-        _timed(samples, "VP8 encode of the shown frame (aiortc)", lambda: back.encode(out))
-    warm = slice(min(10, args.frames // 5), None)  # MediaPipe's first frames build its graphs
-    print(f"{args.frames} frames of {images[0].shape[1]}x{images[0].shape[0]}, ms per frame "
-          f"(median, mean; first {warm.start} left out)")
-    callback = 0.0
-    for name, values in samples.items():
-        kept = values[warm]
-        mean = statistics.fmean(kept)
-        print(f"  {name:<40} {statistics.median(kept):6.2f} {mean:6.2f}")
-        if not name.startswith("pipeline"):
-            callback += mean
-    pipeline = statistics.fmean(samples["pipeline (analysis thread)"][warm])
-    print(f"  every shown frame costs {callback:.1f} ms outside the pipeline: {callback * 30 / 10:.0f} % "
-          f"of one core at 30 frames/s")
-    print(f"  the pipeline alone: {1000 / pipeline:.1f} frames/s on one core "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        _timed(samples, "VP8 encode of the shown frame (aiortc)", back.encode, out)
+    _report(samples, args.frames, width, height)
     return 0
 
 

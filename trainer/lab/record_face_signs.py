@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 """Record what the default face backend (MediaPipe Tasks FaceLandmarker) reads on every labelled still
 of ../shared/gestures, into samples/face_signs.json: one row per still with its label, its `person`
 (MANIFEST), its truth per face sign (MANIFEST notes + samples/gestures_review.tsv: true, false or null =
@@ -6,15 +5,15 @@ don't care), the 52 blendshapes under their MediaPipe names, our geometry featur
 (``trainer.vision.face_features``) and the mouth-appearance cues. The images are never copied; each
 row names its source file.
 
-scripts/fit_face_signs.py fits the population parameters from it (leave-one-person-out), and the tests
+``python -m trainer.lab.face_fit signs`` fits the population parameters from it (leave-one-person-out), and the tests
 check the product against it on held-out people. Rerun after the labels or the features change:
 
-    nice .venv/bin/python scripts/record_face_signs.py [GESTURES_DIR]
+    nice .venv/bin/python -m trainer.lab.record_face_signs [GESTURES_DIR]
 
 After a change of the labels alone (MANIFEST notes, samples/gestures_review.tsv), ``--labels-only``
 rewrites each recorded row's truth without running MediaPipe again:
 
-    .venv/bin/python scripts/record_face_signs.py --labels-only [GESTURES_DIR]
+    .venv/bin/python -m trainer.lab.record_face_signs --labels-only [GESTURES_DIR]
 """
 
 from __future__ import annotations
@@ -22,16 +21,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from trainer.lab.labels import labelled_stills, read_labels
+from trainer.vision.face_signs import FACE_SIGNS
+from trainer.vision.pipeline import Pipeline, PipelineOptions
+from trainer.vision.types import Frame
 
-from trainer.vision.face_signs import FACE_SIGNS  # noqa: E402
-from trainer.lab.labels import labelled_stills, read_labels  # noqa: E402
-from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: E402
-from trainer.vision.types import Frame  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "face_signs.json"
 
@@ -52,8 +49,8 @@ def record(gestures: Path) -> list[dict]:
             frame = pipe.process(Frame(image, 0.0)).scores
             row = {"file": item.file, "label": item.label, "person": who.get(item.file, item.file),
                    "truth": {g.value: item.truth(g) for g in FACE_SIGNS}}
-            if frame.face_found and frame.blendshapes:
-                reading = frame.face
+            reading = frame.face
+            if frame.face_found and frame.blendshapes and reading is not None:
                 row["mouth_hidden"] = frame.mouth_hidden
                 row["blendshapes"] = {k: round(v, 5) for k, v in reading.blendshapes.items() if not k.startswith("_")}
                 row["geometry"] = {k: round(v, 5) for k, v in reading.geometry.items()}
@@ -77,17 +74,21 @@ def relabel(gestures: Path) -> list[dict]:
     return rows
 
 
-def main(argv: list[str]) -> int:
-    labels_only = "--labels-only" in argv
-    argv = [a for a in argv if a != "--labels-only"]
-    gestures = Path(argv[0]) if argv else REPO.parent / "shared" / "gestures"
-    rows = relabel(gestures) if labels_only else record(gestures)
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_face_signs", description=__doc__.split("\n\n")[0])
+    parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
+    parser.add_argument("--labels-only", action="store_true", help="refresh the labels, keep the readings")
+    args = parser.parse_args(argv)
+    rows = relabel(args.gestures) if args.labels_only else record(args.gestures)
     header = {
         "about": "What the product's Pipeline (still mode, Tasks FaceLandmarker models/face_landmarker.task) "
                  "reads on every still of ../shared/gestures: blendshapes, trainer.vision.face_features "
                  "geometry, mouth appearance, and whether a hand hid the mouth; "
                  "../shared/gestures; 'file' names the source (never copied here). "
-                 "Written by scripts/record_face_signs.py.",
+                 "Written by python -m trainer.lab.record_face_signs.",
         "created": dt.date.today().isoformat(),
     }
     body = ",\n".join(json.dumps(r, separators=(",", ":")) for r in rows)
@@ -97,4 +98,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 """Record the hands the product's trackers find beside a face on the stills of ../shared/gestures,
 into samples/mouth_hands.json: per still with a face and a hand, the mouth centre and face width
 (``pipeline.mouth_and_width``) and each hand's 21 points (x, y pixels), side and score. The images
@@ -7,22 +6,20 @@ are never copied; each row names its source file.
 The tests replay these through ``Pipeline.score_parts`` to check when a hand hides the mouth (a real
 hand over the mouth) and when it does not (a tiny phantom "hand" found inside a face):
 
-    nice .venv/bin/python scripts/record_mouth_hands.py [GESTURES_DIR]
+    nice .venv/bin/python -m trainer.lab.record_mouth_hands [GESTURES_DIR]
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from trainer.lab.labels import labelled_stills
+from trainer.vision.pipeline import Pipeline, PipelineOptions, mouth_and_width
+from trainer.vision.types import Frame
 
-from trainer.lab.labels import labelled_stills  # noqa: E402
-from trainer.vision.pipeline import Pipeline, PipelineOptions, mouth_and_width  # noqa: E402
-from trainer.vision.types import Frame  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 OUT = REPO / "samples" / "mouth_hands.json"
 
@@ -48,17 +45,25 @@ def record(gestures: Path) -> list[dict]:
     return rows
 
 
-def main(argv: list[str]) -> int:
-    gestures = Path(argv[0]) if argv else REPO.parent / "shared" / "gestures"
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_mouth_hands", description=__doc__.split("\n\n")[0])
+    parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
+    gestures = parser.parse_args(argv).gestures
     rows = record(gestures)
-    header = {"about": "Hands found beside a face on the stills of ../shared/gestures by the product's "
-                       "Pipeline (still mode): mouth centre, face width and hand points in pixels; "
-                       "'file' names the source (never copied here). Written by scripts/record_mouth_hands.py.",
-              "created": dt.date.today().isoformat(), "rows": rows}
+    header = {
+        "about": "Hands found beside a face on the stills of ../shared/gestures by the product's "
+        "Pipeline (still mode): mouth centre, face width and hand points in pixels; "
+        "'file' names the source (never copied here). Written by python -m trainer.lab.record_mouth_hands.",
+        "created": dt.date.today().isoformat(),
+        "rows": rows,
+    }
     OUT.write_text(json.dumps(header, indent=0) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(rows)} stills with a face and a hand)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())

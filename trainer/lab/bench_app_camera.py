@@ -15,7 +15,7 @@ now in a temporary folder and deleted after). The times are the page's own:
   clock from the gesture's first frame to the moment the page handed it to the table. A camera sign
   is sent when the gesture *ends* (its repeat count is then known), so this includes the hold.
 
-    python scripts/bench_app_camera.py [--seconds 20] [--signs 4]
+    python -m trainer.lab.bench_app_camera [--seconds 20] [--signs 4]
 """
 
 from __future__ import annotations
@@ -29,20 +29,26 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 SAVE_NAME = "bench-deal"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _found(pattern: str, text: str) -> str:
+    """The first group of ``pattern`` in a page's text; a clear error when the page says otherwise."""
+    match = re.search(pattern, text)
+    if match is None:
+        raise SystemExit(f"the page no longer says what this benchmark reads ({pattern!r} in {text!r})")
+    return match.group(1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.bench_app_camera", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to sample frames/s on Practice")
     parser.add_argument("--signs", type=int, default=4, help="camera signs to time on Play (the page lists 4)")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from playwright.sync_api import expect
 
     with tempfile.TemporaryDirectory() as folder:
@@ -66,7 +72,7 @@ def main() -> int:
             rates = []
             for _ in range(int(args.seconds)):
                 text = page.get_by_text(re.compile(r"\d+ frames/s analysed")).first.inner_text()
-                rates.append(int(re.search(r"(\d+) frames/s", text).group(1)))
+                rates.append(int(_found(r"(\d+) frames/s", text)))
                 page.wait_for_timeout(1000)
             page.get_by_role("link", name=re.compile(r"\bPlay$")).first.click()
             page.get_by_label("Saved games").first.click()
@@ -76,11 +82,11 @@ def main() -> int:
             deadline = time.monotonic() + 120 + args.signs * 2 * loop
             while time.monotonic() < deadline:
                 shown = page.get_by_text(count).first
-                if shown.count() and int(count.search(shown.inner_text()).group(1)) >= args.signs:
+                if shown.count() and int(_found(count.pattern, shown.inner_text())) >= args.signs:
                     break
                 page.wait_for_timeout(500)
             received = page.get_by_text(re.compile(r"received by your partner [\d.]+ s after"))
-            latencies = [float(re.search(r"([\d.]+) s after", received.nth(i).inner_text()).group(1))
+            latencies = [float(_found(r"([\d.]+) s after", received.nth(i).inner_text()))
                          for i in range(received.count())]
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2 cores)")
     print(f"START -> first recognised sign: {first_sign:.1f} s (the clip opens the mouth once every {loop:.1f} s)")

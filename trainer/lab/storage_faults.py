@@ -1,6 +1,6 @@
 """Try every storage fault on real files through the real CLI, and print the fault table.
 
-    sudo .venv/bin/python scripts/storage_faults.py > /tmp/faults.md   # (tests run as root in CI)
+    sudo .venv/bin/python -m trainer.lab.storage_faults > /tmp/faults.md   # (tests run as root in CI)
 
 Each trial prepares a real database (a few quiz answers), breaks it the way a user's machine would
 (read-only file or folder for a non-root user, a full disk on a tiny tmpfs, a lock held by another
@@ -26,8 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 ALUETTE = str(Path(sys.executable).with_name("aluette"))
 SETPRIV = shutil.which("setpriv")
@@ -154,22 +153,24 @@ def _give_to_nobody(*paths: Path) -> None:
 
 # -- the trials -------------------------------------------------------------------------------------
 
-def read_only_file(folder: Path) -> Trial:
-    home = folder / "ro-file"
+def _nobodys_database(folder: Path, name: str) -> tuple[Path, Path]:
+    """(its folder, the file) of a seeded database in ``folder/name``, both owned by user nobody."""
+    home = folder / name
     home.mkdir()
     path = home / "aluette.sqlite3"
     seed_database(path)
     _give_to_nobody(home, path)
+    return home, path
+
+
+def read_only_file(folder: Path) -> Trial:
+    _, path = _nobodys_database(folder, "ro-file")
     path.chmod(0o444)
     return _trial("read-only file (user nobody)", path, lambda: quiz(path, user="nobody"))
 
 
 def read_only_folder(folder: Path) -> Trial:
-    home = folder / "ro-folder"
-    home.mkdir()
-    path = home / "aluette.sqlite3"
-    seed_database(path)
-    _give_to_nobody(home, path)
+    home, path = _nobodys_database(folder, "ro-folder")
     home.chmod(0o555)
     return _trial("healthy file in a read-only folder (user nobody)", path, lambda: quiz(path, user="nobody"))
 
@@ -300,7 +301,11 @@ def run_all() -> Iterator[Trial | tuple[str, str]]:
                 yield (trial.__name__, str(why))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.storage_faults", description=__doc__.split("\n\n")[0])
+    parser.parse_args(argv)
     print("| fault | command | exit | message (stderr) | sha256 before | sha256 after | left as found |")
     print("|---|---|---|---|---|---|---|")
     for result in run_all():

@@ -5,7 +5,7 @@ A lab tool for tuning the temporal side (baseline, hysteresis, holds) without re
 ``trainer.lab.clip_replay`` replays the pickled features through a fresh Pipeline's static stage and
 recognizer. The pickles hold numbers computed from the clips, never their frames.
 
-    nice -n 10 .venv/bin/python scripts/record_clip_runs.py ../shared/gestures /tmp/vision_runs
+    nice -n 10 .venv/bin/python -m trainer.lab.record_clip_runs ../shared/gestures /tmp/vision_runs
 """
 
 from __future__ import annotations
@@ -14,19 +14,24 @@ import pickle
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from trainer.lab.clip_eval import clip_files, load_spans
+from trainer.lab.labels import read_labels
+from trainer.vision.clip_run import run_clip
+from trainer.vision.pipeline import PipelineOptions
 
-from trainer.lab.clip_eval import clip_files, load_spans  # noqa: E402
-from trainer.lab.labels import read_labels  # noqa: E402
-from trainer.vision.clip_run import run_clip  # noqa: E402
-from trainer.vision.pipeline import PipelineOptions  # noqa: E402
-
-SPANS = Path(__file__).resolve().parents[1] / "samples" / "clip_spans.tsv"
+SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
 
 
-def main(argv: list[str]) -> int:
-    folder, out = Path(argv[0]), Path(argv[1])
-    argv = argv[2:]
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_clip_runs", description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="the labelled gestures folder (../shared/gestures)")
+    parser.add_argument("out", type=Path, help="where to write one pickled run per clip")
+    parser.add_argument("--reverse", action="store_true", help="start from the last clip (a second recorder)")
+    args = parser.parse_args(argv)
+    folder, out = args.folder, args.out
     out.mkdir(parents=True, exist_ok=True)
     files = clip_files(load_spans(SPANS))
     files += [item.file for item in read_labels(folder) if item.is_video and item.label in ("talking", "neutral")
@@ -35,7 +40,7 @@ def main(argv: list[str]) -> int:
     # on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's pinky
     # around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
     options = PipelineOptions()
-    if "--reverse" in argv:  # a second recorder can work from the other end
+    if args.reverse:  # a second recorder can work from the other end
         files.reverse()
     for number, file in enumerate(files, 1):
         target = out / (file.replace("/", "__") + ".pkl")
@@ -52,4 +57,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -3,16 +3,17 @@
 Three steps, two Pythons (the two mediapipe versions cannot share one environment):
 
     OLD=/work/venv-old/bin/python  NEW=/work/venv-mp12/bin/python
-    $OLD scripts/pose_bundle_equivalence.py solutions /tmp/old.json [GESTURES_DIR]
-    $NEW scripts/pose_bundle_equivalence.py tasks /tmp/new.json [GESTURES_DIR]
-    $NEW scripts/pose_bundle_equivalence.py compare /tmp/old.json /tmp/new.json
-    $NEW scripts/pose_bundle_equivalence.py samples /tmp/old.json
+    $OLD -m trainer.lab.pose_bundle_equivalence solutions /tmp/old.json [GESTURES_DIR]
+    $NEW -m trainer.lab.pose_bundle_equivalence tasks /tmp/new.json [GESTURES_DIR]
+    $NEW -m trainer.lab.pose_bundle_equivalence compare /tmp/old.json /tmp/new.json
+    $NEW -m trainer.lab.pose_bundle_equivalence samples /tmp/old.json
 
 ``solutions`` runs ``mp.solutions.pose.Pose`` as trainer/vision/landmarks.py does on stills
 (static_image_mode, model_complexity=1, no smoothing, no segmentation, detection confidence 0.5);
 ``tasks`` runs ``PoseLandmarker`` in IMAGE mode on the bundle with the same thresholds. Each then times
-60 bare video-mode calls on one 640x480 frame (on a shared machine: say its load when quoting). Both record the 33 points in pixels (x, y, z * width,
-visibility) for every photo of shrug/, shrug_baseline/ and neutral/. ``compare`` prints per photo the
+60 bare video-mode calls on one 640x480 frame (on a shared machine: say its load when quoting).
+Both record the 33 points in pixels (x, y, z * width, visibility) for every photo of shrug/,
+shrug_baseline/ and neutral/. ``compare`` prints per photo the
 mean and max pixel distance of the 33 points and of the points the shrug reads, and whether
 trainer/vision/body.py decides the same: the single-photo decision (no baseline: score >= 0.5 and the
 upper-body check) and, for each shrugged photo, the decision against its own relaxed photo as baseline.
@@ -23,14 +24,13 @@ samples/pose_solutions_shrug.json, which tests/vision/test_model_bundles.py comp
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 FOLDERS = ("shrug", "shrug_baseline", "neutral")
 KEY_POINTS = {"nose": 0, "left_ear": 7, "right_ear": 8, "left_shoulder": 11, "right_shoulder": 12,
@@ -153,7 +153,6 @@ def decisions(points: list | None) -> tuple[float, str, dict[str, float]]:
 
 
 def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
-    from trainer.vision.body import score_shrug
 
     print(f"{'photo':64} {'mean':>5} {'max':>6} {'vismax':>6} {'keyvis':>6}  old score/check  new score/check"
           "  shrug same, check same, shoulder_drop old/new")
@@ -167,7 +166,9 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         same_check += ca == cb
         row = f"{sa:.2f} {ca:11} {sb:.2f} {cb:11}  {(sa >= 0.5) == (sb >= 0.5)!s:5} {ca == cb!s:5}"
         if a is None or b is None:
-            print(f"{name:64} {'-':>5} {'-':>6} {'-':>6} {'-':>6}  {row}  pose: old {a is not None}, new {b is not None}")
+            print(
+                f"{name:64} {'-':>5} {'-':>6} {'-':>6} {'-':>6}  {row}  pose: old {a is not None}, new {b is not None}"
+            )
             continue
         both += 1
         pa, pb = np.array(a), np.array(b)
@@ -185,15 +186,26 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
           f"on {same_shrug}/{len(old)}, upper-body check the same on {same_check}/{len(old)}")
     if means:
         print(f"33 points: mean distance {np.mean(means):.2f} px (per-photo means up to {np.max(means):.2f} px), "
-              f"largest {np.max(maxes):.2f} px; largest among points visible (>= 0.5) in both {np.max(visible_maxes):.2f} px")
+              f"largest {np.max(maxes):.2f} px; largest among points visible (>= 0.5) in both "
+              f"{np.max(visible_maxes):.2f} px")
         print(f"nose, ears, shoulders, wrists visible in both: largest distance {np.max(key_maxes):.2f} px, "
               f"median of the per-photo largest {np.median(key_maxes):.2f} px")
+    _compare_with_baselines(old, new)
+
+
+SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"
+
+
+def _compare_with_baselines(old: dict[str, list | None], new: dict[str, list | None]) -> None:
+    """Each shrugged photo's decision against its own relaxed photo as baseline, old and new."""
+    from trainer.vision.body import score_shrug
+
     pairs = same_pairs = 0
     for name in old:
         if not name.startswith("shrug/"):
             continue
         base = name.replace("shrug/", "shrug_baseline/").replace("_1_up", "_0_down")
-        rows = []
+        rows: list[tuple[float, Any]] = []
         for run in (old, new):
             _, _, f_now = decisions(run.get(name))
             _, _, f_base = decisions(run.get(base))
@@ -204,12 +216,12 @@ def compare(old: dict[str, list | None], new: dict[str, list | None]) -> None:
         pairs += 1
         same = (rows[0][0] >= 0.5) == (rows[1][0] >= 0.5) and rows[0][1] == rows[1][1]
         same_pairs += same
-        print(f"  against its relaxed photo: {name:66} old {rows[0][0]:.2f} {rows[0][1]!s:10} "
-              f"new {rows[1][0]:.2f} {rows[1][1]!s:10} same {same}")
-    print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} shrugged photos")
-
-
-SAMPLES = REPO / "samples" / "pose_solutions_shrug.json"
+        print(
+            f"  against its relaxed photo: {name:66} old {rows[0][0]:.2f} {rows[0][1]!s:10} "
+            f"new {rows[1][0]:.2f} {rows[1][1]!s:10} same {same}"
+        )
+    print(f"decisions against the relaxed photo (score >= 0.5 and side) the same on {same_pairs}/{pairs} "
+          "shrugged photos")
 
 
 def write_samples(old: dict[str, list | None]) -> None:
@@ -218,7 +230,7 @@ def write_samples(old: dict[str, list | None]) -> None:
     head = {
         "about": "33 pose points (x px, y px, z * width px, visibility) that mediapipe 0.10.21's solutions Pose "
                  "(static_image_mode, model_complexity=1, no smoothing) finds on these photos of ../shared/gestures",
-        "created": "scripts/pose_bundle_equivalence.py solutions, then samples",
+        "created": "python -m trainer.lab.pose_bundle_equivalence solutions, then samples",
     }
     lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     rows = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in points.items()]  # one photo a line
@@ -226,10 +238,15 @@ def write_samples(old: dict[str, list | None]) -> None:
     print(f"{SAMPLES}: {len(points)} photos")
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[0] not in {"solutions", "tasks", "compare", "samples"}:
-        print(__doc__)
-        return 2
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.pose_bundle_equivalence", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("step", choices=("solutions", "tasks", "compare", "samples"))
+    parser.add_argument("files", nargs="+", help="the step's JSON file(s), then an optional GESTURES_DIR")
+    args = parser.parse_args(argv)
+    argv = [args.step, *args.files]
     if argv[0] == "samples":
         write_samples(json.loads(Path(argv[1]).read_text()))
         return 0
@@ -249,4 +266,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main())

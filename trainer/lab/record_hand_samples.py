@@ -2,27 +2,30 @@
 samples/hand_landmarks.json, so fast tests replay them without MediaPipe.
 
 Only numbers computed by our own tracker are stored, each with the source file it came from; the
-photos themselves are never copied. Rerun: ``.venv/bin/python scripts/record_hand_samples.py``.
+photos themselves are never copied. Rerun: ``.venv/bin/python -m trainer.lab.record_hand_samples``.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from trainer.vision.landmarks import Tracker, TrackerOptions
+from trainer.vision.sources import IMAGE_SUFFIXES, read_image
+from trainer.vision.types import Frame
 
-from trainer.vision.landmarks import Tracker, TrackerOptions  # noqa: E402
-from trainer.vision.sources import IMAGE_SUFFIXES, read_image  # noqa: E402
-from trainer.vision.types import Frame  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 HAND_FOLDERS = ("thumb", "pinky", "index", "index_middle", "ring", "open_palm", "fist", "other")
 
 
-def main() -> int:
-    gestures = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "gestures"
+def main(argv: list[str] | None = None) -> int:
+    import argparse  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(
+        prog="python -m trainer.lab.record_hand_samples", description=__doc__.split("\n\n")[0])
+    parser.add_argument("gestures", nargs="?", type=Path, default=REPO.parent / "shared" / "gestures")
+    gestures = parser.parse_args(argv).gestures
     records = []
     with Tracker(TrackerOptions(face=False, hands=True, static_image_mode=True)) as tracker:
         for folder in HAND_FOLDERS:
@@ -52,7 +55,7 @@ def main() -> int:
     out = REPO / "samples" / "hand_landmarks.json"
     payload = {
         "about": "MediaPipe 0.10.21 Hands (static mode) landmarks in pixels, subject-side handedness, "
-        "computed by scripts/record_hand_samples.py from ../shared/gestures (source file named per row)",
+        "computed by python -m trainer.lab.record_hand_samples from ../shared/gestures (source file named per row)",
         "records": records,
     }
     out.write_text(json.dumps(payload, separators=(",", ":")) + "\n")
@@ -61,4 +64,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

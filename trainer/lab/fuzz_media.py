@@ -1,7 +1,7 @@
 """Fuzz the media input: corrupt images and clips must give a VisionError, never a traceback, a crash
 or a memory blow-up.
 
-    nice .venv/bin/python scripts/fuzz_media.py --count 2000 --seed 1
+    nice .venv/bin/python -m trainer.lab.fuzz_media --count 2000 --seed 1
 
 Seeds are real photos of ``../shared/gestures`` (read at run time, never copied) re-encoded by
 OpenCV as PNG, JPEG, BMP, WebP, TIFF and PPM, plus small clips written here (y4m, MJPEG AVI, MP4).
@@ -28,8 +28,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
 
 SUFFIXES = (".png", ".jpg", ".bmp", ".webp", ".tiff", ".ppm", ".gif", ".y4m", ".avi", ".mp4", ".mov", "", ".bin")
 
@@ -47,8 +46,10 @@ def seeds(shared: Path, folder: Path) -> list[Path]:
         raise SystemExit(f"no photos under {shared}/gestures: set --shared")
     out: list[Path] = []
     for n, photo in enumerate(photos):
-        image = cv2.imread(str(photo))
-        image = cv2.resize(image, (160, 120))
+        read = cv2.imread(str(photo))
+        if read is None:
+            raise SystemExit(f"cannot read {photo}: a photo of the shared data is damaged")
+        image = cv2.resize(read, (160, 120))
         for suffix in (".png", ".jpg", ".bmp", ".webp", ".tiff", ".ppm"):
             path = folder / f"seed{n}{suffix}"
             cv2.imwrite(str(path), image)
@@ -59,14 +60,16 @@ def seeds(shared: Path, folder: Path) -> list[Path]:
         out.append(clip)
         for suffix, fourcc in ((".avi", "MJPG"), (".mp4", "mp4v")):
             path = folder / f"seed{n}{suffix}"
-            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), 10, (160, 120))
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*fourcc), 10, (160, 120))
             for frame in frames:
                 writer.write(frame)
             writer.release()
             if path.exists() and path.stat().st_size:
                 out.append(path)
     gif = folder / "seed.gif"
-    gif.write_bytes(b"GIF89a" + struct.pack("<HH", 16, 16) + b"\x00\x00\x00" + b"\x2c" + b"\0" * 9 + b"\x02\x02\x44\x01\x00\x3b")
+    gif.write_bytes(
+        b"GIF89a" + struct.pack("<HH", 16, 16) + b"\x00\x00\x00" + b"\x2c" + b"\0" * 9 + b"\x02\x02\x44\x01\x00\x3b"
+    )
     out.append(gif)
     return out
 
@@ -153,7 +156,6 @@ def make_cases(count: int, seed: int, shared: Path, folder: Path) -> list[Path]:
 
 _WORKER = r"""
 import json, resource, sys, traceback
-sys.path.insert(0, sys.argv[1])
 from trainer.vision.sources import open_source
 from trainer.vision.types import VisionError
 for line in open(sys.argv[2]).read().splitlines()[int(sys.argv[3]):]:
@@ -213,12 +215,12 @@ def run(paths: list[Path]) -> dict:
     return {"files": len(paths), **counts, "peak_rss_mb": round(peak / 1024, 1), "problems": details[:20]}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.fuzz_media", description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="aluette-fuzz-") as folder:
         paths = make_cases(args.count, args.seed, args.shared, Path(folder))
         summary = run(paths)

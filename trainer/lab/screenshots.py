@@ -8,7 +8,7 @@ what it saw said under the question) and Rules. The footage is of a real person 
 rights are unknown: the video element is masked in every picture. Look at the pictures before
 committing them.
 
-    python scripts/screenshots.py [--out docs/screenshots]
+    python -m trainer.lab.screenshots [--out docs/screenshots]
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace  # noqa: E402
-from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app  # noqa: E402
+from trainer.ui.fakecam import make_signing_clip, seed_with_one_ace
+from trainer.ui.launch import REPO_ROOT, chromium_page, serve_app
 
 SAVE_NAME = "screenshot-deal"
 MASK = "#4a4f5a"
@@ -65,11 +63,11 @@ def ask_until_seen(page, asks: int = 3) -> None:
     raise SystemExit("un as was never seen on Practice: look at the recognizer (and the machine's load)")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.lab.screenshots", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs" / "screenshots")
     parser.add_argument("--shared", type=Path, default=REPO_ROOT.parent / "shared", help="the shared data folder")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import expect
 
@@ -94,7 +92,9 @@ def main() -> int:
             page.get_by_label("Saved games").first.click()
             page.get_by_role("option", name=SAVE_NAME).click()
             page.get_by_role("button", name="Resume", exact=True).click()
-            expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(timeout=120_000)
+            expect(page.get_by_text(re.compile(r"received by your partner [\d.]+ s after")).first).to_be_visible(
+                timeout=120_000
+            )
             shoot(page, args.out, "play")
 
             # The quiz: the first question (a card's name) answered by a click, then "which sign tells
