@@ -11,7 +11,7 @@ roll-free by construction, so they sit beside the other named features (relative
 neutral like the others) and the tuner's logistic models can use them.
 
 The basis (reference shape, point indices, components) is plain numbers in ``models/face_shape.json``,
-fitted without labels by ``scripts/fit_face_shapes.py`` on the recorded landmarks of the stills and
+fitted without labels by ``python -m trainer.lab.fit_face_shapes`` on the recorded landmarks of the stills and
 talking frames (``samples/face_landmarks.npz``). About 0.07 ms a face.
 
 Imports numpy and the standard library only (no MediaPipe).
@@ -109,10 +109,11 @@ class ShapeBasis:
     def from_json(cls, data: dict, source: str = "face shape file") -> ShapeBasis:
         if not isinstance(data, dict) or data.get("schema") != SHAPE_SCHEMA:
             raise VisionError(f"{source} is not a schema-{SHAPE_SCHEMA} face shape basis: "
-                              "rerun scripts/fit_face_shapes.py")
+                              "rerun python -m trainer.lab.fit_face_shapes")
         try:
             if tuple(data["stable_points"]) != STABLE_POINTS:
-                raise VisionError(f"{source} was fitted on other stable points: rerun scripts/fit_face_shapes.py")
+                raise VisionError(f"{source} was fitted on other stable points: "
+                                  "rerun python -m trainer.lab.fit_face_shapes")
             reference = np.asarray(data["reference"], dtype=np.float64)
             regions = []
             for r in data["regions"]:
@@ -121,13 +122,13 @@ class ShapeBasis:
                 components = np.asarray(r["components"], dtype=np.float64)
                 if mean.shape != (3 * len(points),) or components.ndim != 2 or components.shape[1] != mean.size:
                     raise VisionError(f"{source}: region {r.get('name')!r} has inconsistent sizes: "
-                                      "rerun scripts/fit_face_shapes.py")
+                                      "rerun python -m trainer.lab.fit_face_shapes")
                 regions.append(ShapeRegion(str(r["name"]), points, mean, components))
         except VisionError:
             raise
         except (KeyError, TypeError, ValueError):  # VisionError is a ValueError: named above first
             raise VisionError(f"{source} is damaged (missing or bad fields): "
-                              "rerun scripts/fit_face_shapes.py") from None
+                              "rerun python -m trainer.lab.fit_face_shapes") from None
         if reference.shape != (478, 3):
             raise VisionError(f"{source}: reference face has shape {reference.shape}, expected (478, 3)")
         return cls(reference, tuple(regions), str(data.get("version", "")))
@@ -144,10 +145,11 @@ def _load_cached(path: str) -> ShapeBasis:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise VisionError(f"no face shape basis at {path}: run scripts/fit_face_shapes.py "
+        raise VisionError(f"no face shape basis at {path}: run python -m trainer.lab.fit_face_shapes "
                           "or set ALUETTE_FACE_SHAPE") from None
     except (OSError, json.JSONDecodeError) as error:
-        raise VisionError(f"face shape basis {path} unreadable ({error}): rerun scripts/fit_face_shapes.py") from None
+        raise VisionError(f"face shape basis {path} unreadable ({error}): "
+                          "rerun python -m trainer.lab.fit_face_shapes") from None
     return ShapeBasis.from_json(data, source=path)
 
 
