@@ -14,7 +14,7 @@ beside a user's own clips), one row per span, columns::
   ``neutral`` (the face at rest: used to teach personal signs) or ``talking`` (speech).
 * ``person``: who is in the clip (MANIFEST's ``person``): figures say how many people they rest on.
 
-Scoring (issue 11): a ``sign`` span is *reported* when an event of its gesture overlaps it, with
+Scoring: a ``sign`` span is *reported* when an event of its gesture overlaps it, with
 ``SLACK`` seconds either side; an event that overlaps no span of its gesture (sign or don't-care,
 with the same slack) is a *false event*. False events per minute are over the whole length of the
 annotated clips. Every clip in the TSV is evaluated whole, so a clip with only neutral rows still

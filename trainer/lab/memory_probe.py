@@ -1,4 +1,4 @@
-"""Frames that pile up on the server, measured in seconds instead of a 60-minute soak (issue 28).
+"""Frames that pile up on the server, measured in seconds instead of a 60-minute soak.
 
 The live camera's path on the server is aiortc's and streamlit-webrtc's, with four frame queues, all
 unbounded (:data:`trainer.ui.st_adapter.FRAME_QUEUES`). This probe builds that path in one process

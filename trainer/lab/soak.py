@@ -26,7 +26,7 @@ What is measured, per minute:
   of the page's buttons and banners, listed apart;
 * **frames waiting**: the most frames seen waiting in each of the server's frame queues (the server
   logs them every 2 s when ``ALUETTE_QUEUE_LOG`` names a file; ``--unbounded`` is the control run
-  with the queues as they were before issue 28's fix);
+  with the queues as they were before the frame-queue fix);
 * **errors**: exception lines in the server log, error boxes of Streamlit on any page, and clicks the
   page never answered (30 s; a screenshot of the page is kept in $TMPDIR/soak-NAME, not in docs/:
   the fake camera shows a real person).
@@ -429,7 +429,7 @@ class Session:
 def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool = True,
         clicks: bool = True, unbounded: bool = False, starve: float = 0.0) -> dict[str, Any]:
     """The whole run; returns (and writes to ``out``.json) what it measured. ``unbounded``: a control,
-    the server's frame queues left unbounded as before issue 28's fix; ``starve``: the fraction of
+    the server's frame queues left unbounded as before the frame-queue fix; ``starve``: the fraction of
     the time the server is kept stopped once the sessions play (:class:`Starver`)."""
     from playwright.sync_api import sync_playwright
 
@@ -647,7 +647,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-camera", action="store_true", help="a control: play without the camera")
     parser.add_argument("--no-clicks", action="store_true", help="a control: the camera on, nobody playing")
     parser.add_argument("--unbounded", action="store_true",
-                        help="a control: the server's frame queues unbounded, as before issue 28's fix")
+                        help="a control: the server's frame queues unbounded, as before the frame-queue fix")
     parser.add_argument("--starve", type=float, default=0.0, metavar="FRACTION",
                         help="keep the server stopped this fraction of the time once the sessions play "
                              "(a starved server without loading the machine; e.g. 0.5)")

@@ -102,7 +102,7 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
     )
     st_adapter.keep_worker_across_pages(ctx)
     # Only the newest frame waits between the browser and the watcher: a server behind the camera's
-    # rate otherwise piles frames up in the libraries' unbounded queues (issue 28's soak).
+    # rate otherwise piles frames up in the libraries' unbounded queues (seen in the evening's soak).
     if not os.environ.get(UNBOUNDED_ENV):
         st_adapter.keep_newest_frames(st_adapter.worker_of(ctx))
     _start_queue_log()

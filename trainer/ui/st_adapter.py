@@ -241,7 +241,7 @@ def keep_newest_frames(worker: Any, *, keep: int = NEWEST_FRAMES) -> int:
 
     Why: with every queue unbounded, a consumer slower than the camera's 30 frames a second (the
     sender's VP8 encoder on a starved server) lets decoded and processed frames pile up without
-    limit, 0.5-0.9 MB each; the server's memory then follows the machine's load (issue 28's soak).
+    limit, 0.5-0.9 MB each; the server's memory then follows the machine's load (seen in the evening's soak).
     The end-of-stream ``None`` is never dropped: it is the newest when it comes."""
     return keep_newest_in(frame_queues(worker), keep=keep)
 
