@@ -5,8 +5,12 @@ Two pieces:
 - :class:`SignReliability`: how far a bot trusts a sign read by the recognizer, per gesture. A sign
   that arrives with the recognizer's ``confidence`` is believed with chance :meth:`trust` — the
   gesture's precision (how often a detection of it was that gesture) turned into odds and
-  multiplied by the confidence's odds against the firing threshold (0.5): a detection just at the
-  threshold is as reliable as the gesture's precision says, a surer one more, a weaker one less.
+  multiplied by how much likelier that confidence is for a sign made than for one never made. In
+  the app the confidence's odds against the firing threshold (0.5) stand in for that ratio (a
+  detection just at the threshold is as reliable as the precision says, a surer one more); the
+  simulated camera knows its own shapes and uses their exact ratio
+  (:func:`simulated_confidence_ratio`), so the arena's partner believes each read as often as such
+  reads are true.
   A partner's *silence* says less when the gesture is often missed: it is believed with the
   gesture's recall. The default figures are data, :data:`EVAL_VISION_HELD_OUT`, with their source.
 - :class:`NoisyChannel`: the simulated camera between the partners of one team in the arena
@@ -40,7 +44,7 @@ import functools
 import json
 import math
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
@@ -102,13 +106,24 @@ class SignReliability:
     recall: Mapping[Gesture, float]
     source: str
     default: tuple[float, float] = DEFAULT_FIGURES
+    confidence_ratio: Callable[[float], float] | None = None
+    """When the reader's confidence shapes are known (the simulated camera): how many times likelier
+    a read at this confidence is from a sign made than from none. Without it, the confidence's odds
+    against the threshold stand in for that ratio (the app's recognizer: its shapes are not known)."""
 
     def trust(self, gesture: Gesture | None, confidence: float | None) -> float:
-        """Chance that a sign read as ``gesture`` with ``confidence`` was really made."""
+        """Chance that a sign read as ``gesture`` with ``confidence`` was really made: the
+        gesture's precision (the chance before looking at the confidence) updated by Bayes' rule
+        with how much likelier that confidence is for a real sign than for a false one."""
         p = self.precision.get(gesture, self.default[0]) if gesture is not None else self.default[0]
         if confidence is None:
             return min(_CEIL, max(_FLOOR, p))
-        odds = _odds(p) * _odds(confidence) / _odds(THRESHOLD)
+        if self.confidence_ratio is None:
+            odds = _odds(p) * _odds(confidence) / _odds(THRESHOLD)
+        elif p >= 1.0:  # a channel that never invents a sign: every read is a sign made
+            return _CEIL
+        else:
+            odds = min(_odds(_CEIL), max(_odds(_FLOOR), p / (1.0 - p) * self.confidence_ratio(confidence)))
         return odds / (1.0 + odds)
 
     def silence_trust(self, gesture: Gesture | None) -> float:
@@ -274,7 +289,7 @@ class NoisyChannel:
             mean_p = sum(shares.get(g, 0.0) * p for g, p in precision.items())
             return SignReliability(
                 MappingProxyType(precision), MappingProxyType(recall), f"simulated channel: {self.label}",
-                default=(mean_p, 1.0 - self.miss),
+                default=(mean_p, 1.0 - self.miss), confidence_ratio=simulated_confidence_ratio,
             )
         read = 1.0 - self.miss
         true_rate = TRUE_SIGNS_PER_MINUTE * read
@@ -283,6 +298,7 @@ class NoisyChannel:
         return SignReliability(
             MappingProxyType(figures), MappingProxyType({g: read for g in Gesture}),
             f"simulated channel: {self.label}", default=(share, read),
+            confidence_ratio=simulated_confidence_ratio,
         )
 
     # Confidence the simulated recognizer reports. Assumed shapes (not measured): a real sign is
@@ -290,11 +306,11 @@ class NoisyChannel:
     # (0.5..0.8, mean 0.65) — so a confidence is informative, as the product's scores are.
     @staticmethod
     def true_confidence(rng: random.Random) -> float:
-        return 0.5 + 0.5 * math.sqrt(rng.random())
+        return THRESHOLD + (1.0 - THRESHOLD) * math.sqrt(rng.random())
 
     @staticmethod
     def false_confidence(rng: random.Random) -> float:
-        return 0.5 + 0.3 * rng.random()
+        return THRESHOLD + (_FALSE_TOP - THRESHOLD) * rng.random()
 
     def false_signs(self, rng: random.Random) -> int:
         """How many false signs one person shows at one sign point (Poisson)."""
@@ -313,6 +329,25 @@ class NoisyChannel:
             if r.gesture in gestures:
                 for _ in range(_poisson(rng, r.false_per_min * SECONDS_PER_SIGN_POINT / 60.0)):
                     yield r.gesture
+
+
+_FALSE_TOP = 0.8
+"""The simulated camera never reads a false sign above this confidence."""
+
+
+def simulated_confidence_ratio(confidence: float) -> float:
+    """How many times likelier a read at ``confidence`` is from a sign made than from none, for the
+    simulated camera's shapes (:meth:`NoisyChannel.true_confidence`, :meth:`~NoisyChannel.false_confidence`):
+    a real sign's confidence has density 8 (c - 0.5) on 0.5..1, a false one's is flat on 0.5..0.8.
+    A receiver told the channel's precision and this ratio believes each read as often as such reads
+    are true (``tests/bots/test_bots_channel_calibration.py``); the odds against the threshold it
+    replaces believed a false-looking read at 0.65 through a camera inventing four signs a minute
+    0.46 of the time, when 0.08 of such reads are real."""
+    if confidence > _FALSE_TOP:
+        return 1e6  # only real signs read this high: certain, short of the bounds trust keeps
+    true_density = 2.0 * (confidence - THRESHOLD) / (1.0 - THRESHOLD) ** 2
+    false_density = 1.0 / (_FALSE_TOP - THRESHOLD)
+    return max(0.0, true_density / false_density)
 
 
 def _poisson(rng: random.Random, lam: float) -> int:
