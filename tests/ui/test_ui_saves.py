@@ -136,6 +136,13 @@ def test_a_failing_store_is_a_warning_for_practice_and_calibration(data_home, mo
     assert persistence.load_profile() is None  # damaged profile: population defaults, and a warning
     live.close()
     assert persistence.save_attempt(drill.Attempt(Sign.MONSIEUR, False)) is False
+
+    class _Kept:  # a calibration or a sensitivity: anything that writes itself as JSON
+        def to_json(self) -> dict:
+            return {"schema": 1}
+
+    assert persistence.save_profile(_Kept()) is False  # kept for the session, a warning shown
+    assert persistence.save_sensitivity(_Kept()) is False
     assert persistence.practice_history() == []
     persistence.forget_profile()
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM log").fetchone()[0] == 2

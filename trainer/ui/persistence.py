@@ -152,16 +152,22 @@ def load_profile() -> Any:
         return None
 
 
-def save_profile(profile: Any) -> bool:
+def _put_own(kind: str, value: Any, failure: str) -> bool:
+    """Store ``value.to_json()`` as the person's one record of ``kind``; False when there is no Store
+    or it refused (``failure`` is shown: the value still serves until the app closes)."""
     db = store()
     if db is None:
         return False
     try:
-        db.put(PROFILE_KIND, PROFILE_KEY, profile.to_json(), now=now())
+        db.put(kind, PROFILE_KEY, value.to_json(), now=now())
     except ValueError as error:
-        _problem("Your calibration was not saved (it is used until the app closes)", error)
+        _problem(failure, error)
         return False
     return True
+
+
+def save_profile(profile: Any) -> bool:
+    return _put_own(PROFILE_KIND, profile, "Your calibration was not saved (it is used until the app closes)")
 
 
 def forget_profile() -> None:
@@ -227,15 +233,9 @@ def load_sensitivity() -> Any:
 
 
 def save_sensitivity(sensitivity: Any) -> bool:
-    db = store()
-    if db is None:
-        return False
-    try:
-        db.put(SENSITIVITY_KIND, PROFILE_KEY, sensitivity.to_json(), now=now())
-    except ValueError as error:
-        _problem("Your sensitivity was not saved (it is used until the app closes)", error)
-        return False
-    return True
+    return _put_own(
+        SENSITIVITY_KIND, sensitivity, "Your sensitivity was not saved (it is used until the app closes)",
+    )
 
 
 def iso_now() -> str:
