@@ -13,8 +13,9 @@ import pytest
 from rules_helpers import plan_for_winners, play_plan
 
 from trainer.rules.actions import ACCEPT, ANNOUNCE_MORDIENNE, GIVE_UP, NO, PASS, REFUSE, YES, Declaration, Phase
-from trainer.rules.game import Contract, DealEnd, Game, Termination
+from trainer.rules.game import Contract, DealEnd, DealResult, Game, Termination
 from trainer.rules.ruleset import GameEnd, Players, Ruleset
+from trainer.rules.saves import PlaythroughPhrases
 
 S, W, N, E, X = 0, 1, 2, 3, -1  # seats clockwise from South; X = spoiled trick
 
@@ -151,7 +152,7 @@ def test_giving_up_accepted_gives_the_opponents_one_point_pagat(offerer):
     result = game.results[0]
     assert result.end is DealEnd.GIVEN_UP and result.tricks == () and result.declared_by == offerer
     assert result.points[1 - offerer % 2] == 1 and result.points[offerer % 2] == 0
-    assert result.explanation == (
+    assert told(result, game.ruleset) == (
         f"seat {offerer} offered to give the deal up and the opponents accepted: they take 1 point"
     )
 
@@ -188,9 +189,9 @@ def test_refused_give_up_needs_the_refusing_teams_mordienne(offerer, winners, po
     assert result.points == points and tuple(game.scores) == points
     refusers = 1 - offerer % 2
     if points[refusers] == 2:
-        assert f"team {refusers} refused the give-up and made mordienne" in result.explanation
+        assert f"team {refusers} refused the give-up and made mordienne" in told(result, game.ruleset)
     else:
-        assert f"team {refusers} refused the give-up but missed mordienne" in result.explanation
+        assert f"team {refusers} refused the give-up but missed mordienne" in told(result, game.ruleset)
 
 
 # -- announced mordienne ---------------------------------------------------------------------------
@@ -226,7 +227,7 @@ def test_announced_mordienne_declined_scores_one_for_the_announcer():
     result = game.results[0]
     assert result.end is DealEnd.MORDIENNE_DECLINED and result.tricks == () and result.declared_by == W
     assert result.points == (0, 1) and game.target == 5
-    assert result.explanation == (
+    assert told(result, game.ruleset) == (
         "seat 1 announced mordienne and the opponents declined: "
         "the deal is not played and the announcer's team scores 1"
     )
@@ -328,19 +329,28 @@ def test_new_games_default_to_vendee_and_may_wait_for_chance():
     assert waiting.phase is Phase.CHOOSE_DEALER and waiting.history == []
 
 
+PAGAT = Ruleset.preset("pagat")
+VENDEE = Ruleset()
+
+
+def told(result: DealResult, ruleset: Ruleset = VENDEE) -> str:
+    """The playthrough's words for a deal's result (the engine keeps only its values)."""
+    return PlaythroughPhrases(ruleset).deal_result(result)
+
+
 def test_explanations_say_why_the_points_went_where_they_did():
     spoiled = play_deal(Ruleset(), ALL_SPOILED).results[0]
-    assert spoiled.explanation == "every trick was spoiled: nobody took a trick and the deal scores nothing"
+    assert told(spoiled) == "every trick was spoiled: nobody took a trick and the deal scores nothing"
     made = play_deal(Ruleset(), W_MORDIENNE).results[0]
-    assert made.explanation == (
+    assert told(made) == (
         "seat 1 took the most tricks (3); mordienne: no trick before, then the last tricks in a row; team 1 scores 2"
     )
     tie = play_deal(Ruleset(), [S, S, E, E, W, W, N, N, X]).results[0]
-    assert tie.explanation == (
+    assert told(tie) == (
         "seat 0 took the most tricks (2); seats 1, 2, 3 also took 2, but seat 0 reached 2 first; team 0 scores 1"
     )
     one_tie = play_deal(Ruleset(), [S, S, E, E, X, X, X, X, X]).results[0]
-    assert "; seat 3 also took 2, but seat 0 reached 2 first" in one_tie.explanation
+    assert "; seat 3 also took 2, but seat 0 reached 2 first" in told(one_tie)
 
 
 def test_a_played_deal_records_whether_there_was_a_chant():
@@ -356,9 +366,9 @@ def test_a_played_deal_records_whether_there_was_a_chant():
 
 def test_explanations_of_contracts():
     made = play_deal(Ruleset.preset("pagat"), W_MORDIENNE, [GIVE_UP, REFUSE]).results[0]
-    assert made.explanation.startswith("seat 1 took the most tricks (3); mordienne: ")
-    assert made.explanation.endswith("; team 1 refused the give-up and made mordienne: 2 points")
+    assert told(made, PAGAT).startswith("seat 1 took the most tricks (3); mordienne: ")
+    assert told(made, PAGAT).endswith("; team 1 refused the give-up and made mordienne: 2 points")
     announced = play_deal(Ruleset.preset("vendee"), S_PLAIN, [ANNOUNCE_MORDIENNE, ACCEPT]).results[0]
-    assert announced.explanation == (
+    assert told(announced) == (
         "seat 0 took the most tricks (3); mordienne was announced and accepted: the deal winner scores 2"
     )

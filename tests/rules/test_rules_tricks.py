@@ -9,6 +9,7 @@ from rules_helpers import cards, fill_hands, game_at_play, plan_for_winners, pla
 
 from trainer.rules.fastdeal import NO_WINNER, FastDeal, deal_positions, is_mordienne
 from trainer.rules.ruleset import Ruleset
+from trainer.rules.saves import PlaythroughPhrases
 
 S, W, N, E, X = 0, 1, 2, 3, NO_WINNER  # seats clockwise from South; X = spoiled trick
 
@@ -193,7 +194,7 @@ def test_mordienne_scores_two_points_in_a_played_deal():
     assert result.deal_winner == W and result.mordienne
     assert result.points == (0, 2)
     assert game.scores == [0, 2]
-    assert "mordienne" in result.explanation
+    assert "mordienne" in PlaythroughPhrases(game.ruleset).deal_result(result)
 
 
 def test_deal_in_batches_of_three_from_the_dealers_left():
@@ -225,4 +226,4 @@ def test_deal_where_nobody_takes_a_trick_scores_nothing():
     assert all(t.spoiled for t in result.tricks) and len(result.tricks) == 9
     assert result.deal_winner is None and not result.mordienne
     assert result.points == (0, 0) and game.scores == [0, 0]
-    assert "scores nothing" in result.explanation
+    assert "scores nothing" in PlaythroughPhrases(game.ruleset).deal_result(result)

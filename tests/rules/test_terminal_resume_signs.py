@@ -105,7 +105,7 @@ def test_deal_summaries_name_who_answered_for_which_team():
     from trainer.terminal import deal_summary
 
     declined = DealResult(1, 0, False, DealEnd.MORDIENNE_DECLINED, (), (0, 0, 0, 0), None, False, (0, 1),
-                          Contract.NORMAL, 1, "seat 1 announced mordienne and the opponents declined")
+                          Contract.NORMAL, 1)
     text = deal_summary(declined)
     assert text.startswith("West announced mordienne; North (partner) declined for your team (you were not asked")
     assert text.endswith("The deal is not played. The opponents score 1.") and "seat" not in text

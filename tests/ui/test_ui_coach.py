@@ -69,7 +69,7 @@ def test_the_coach_tells_a_caught_sign_and_the_signs_not_made():
 
 def _declined(declared_by: int) -> DealResult:
     return DealResult(1, 0, False, DealEnd.MORDIENNE_DECLINED, (), (0, 0, 0, 0), None, False,
-                      (0, 1) if declared_by % 2 else (1, 0), Contract.NORMAL, declared_by, "engine prose")
+                      (0, 1) if declared_by % 2 else (1, 0), Contract.NORMAL, declared_by)
 
 
 def test_a_declined_mordienne_names_who_answered_for_which_team():

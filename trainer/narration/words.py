@@ -4,8 +4,8 @@ and the one text of a deal's result (the terminal's narration and the Play page 
 Everything is built from typed values — seat numbers, the table's size, a
 :class:`~trainer.rules.game.DealResult` — and each language has its own words: compass names, team
 names and verb forms are chosen by what a seat or team *is* (the person, one player, several), never
-by translating English text or guessing from a name. The engine's own English sentence
-(``DealResult.explanation``, kept by the rules layer for its save files) is not read here.
+by translating English text or guessing from a name. (The golden playthrough files keep their own
+pinned English, ``trainer.rules.saves.PlaythroughPhrases``, told from the same values.)
 
 Imports the rules layer only (no Streamlit, no bots): the terminal and the app both speak through it.
 """

@@ -682,10 +682,7 @@ class Game:
             return
         # Giving up.
         if rules.giving_up is GivingUp.OPPONENTS_SCORE:
-            self._score_unplayed(
-                DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
-                f"seat {seat} gave the deal up: the opponents take 1 point without play", out,
-            )
+            self._score_unplayed(DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat, out)
             return
         self._ask_answer(seat, declaration)
 
@@ -709,17 +706,10 @@ class Game:
                 self.contract = Contract.ANNOUNCED
                 self._begin_play()
             else:
-                self._score_unplayed(
-                    DealEnd.MORDIENNE_DECLINED, team, 1, seat,
-                    f"seat {seat} announced mordienne and the opponents declined: "
-                    "the deal is not played and the announcer's team scores 1", out,
-                )
+                self._score_unplayed(DealEnd.MORDIENNE_DECLINED, team, 1, seat, out)
             return
         if accept:
-            self._score_unplayed(
-                DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat,
-                f"seat {seat} offered to give the deal up and the opponents accepted: they take 1 point", out,
-            )
+            self._score_unplayed(DealEnd.GIVEN_UP, self._opponent_team(team), 1, seat, out)
         else:
             self.contract = Contract.COMMITTED
             self._committed_team = self._opponent_team(team)
@@ -739,14 +729,12 @@ class Game:
                 return seat
         return None
 
-    def _score_unplayed(
-        self, end: DealEnd, team: int, points: int, seat: int, why: str, out: list[Event]
-    ) -> None:
+    def _score_unplayed(self, end: DealEnd, team: int, points: int, seat: int, out: list[Event]) -> None:
         gained = [0] * self.ruleset.team_count
         gained[team] = points
         result = DealResult(
             self.deal_number, self._dealer_seat(), bool(self.chant), end, (), (0,) * self.players, None,
-            False, tuple(gained), self.contract, seat, why,
+            False, tuple(gained), self.contract, seat,
         )
         self._finish_deal(result, out)
 
@@ -756,42 +744,19 @@ class Game:
         winner = fast.deal_winner()
         mordienne = fast.mordienne()
         gained = [0] * rules.team_count
-        won = tuple(fast.won)
-        if winner == NO_WINNER:
-            why = "every trick was spoiled: nobody took a trick and the deal scores nothing"
-        else:
-            team = rules.team_of(winner)
-            best = won[winner]
-            tied = [s for s in range(self.players) if won[s] == best and s != winner]
-            why = f"seat {winner} took the most tricks ({best})"
-            if tied:
-                why += (
-                    f"; seat{'s' if len(tied) > 1 else ''} {', '.join(map(str, tied))} also took {best}, "
-                    f"but seat {winner} reached {best} first"
-                )
-            if mordienne:
-                why += "; mordienne: no trick before, then the last tricks in a row"
         committed = self._committed_team
         if self.contract is Contract.COMMITTED and committed is not None:
             if winner != NO_WINNER and mordienne and rules.team_of(winner) == committed:
                 gained[committed] = 2
-                why += f"; team {committed} refused the give-up and made mordienne: 2 points"
             else:
-                other = 1 - committed
-                gained[other] = 2
-                why += f"; team {committed} refused the give-up but missed mordienne: team {other} scores 2"
+                gained[1 - committed] = 2
         elif winner != NO_WINNER:
             team = rules.team_of(winner)
-            if self.contract is Contract.ANNOUNCED:
-                gained[team] = 2
-                why += "; mordienne was announced and accepted: the deal winner scores 2"
-            else:
-                gained[team] = 2 if mordienne else 1
-                why += f"; team {team} scores {gained[team]}"
+            gained[team] = 2 if mordienne or self.contract is Contract.ANNOUNCED else 1
         result = DealResult(
-            self.deal_number, self._dealer_seat(), bool(self.chant), DealEnd.PLAYED, self.tricks, won,
+            self.deal_number, self._dealer_seat(), bool(self.chant), DealEnd.PLAYED, self.tricks, tuple(fast.won),
             None if winner == NO_WINNER else winner, mordienne, tuple(gained), self.contract,
-            self._declared_by(), why,
+            self._declared_by(),
         )
         self._finish_deal(result, out)
 

@@ -98,7 +98,9 @@ class SignalRecord:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """One scored deal: its tricks, who won it and why, and the points it gave each team."""
+    """One scored deal: its tricks, who won it and how, and the points it gave each team. Values
+    only: the words for them are the narration's (``trainer/narration``) and the playthrough's
+    (``saves.PlaythroughPhrases.deal_result``)."""
 
     deal: int
     dealer: int
@@ -111,4 +113,3 @@ class DealResult:
     points: tuple[int, ...]
     contract: Contract
     declared_by: int | None
-    explanation: str

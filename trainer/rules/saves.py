@@ -37,8 +37,8 @@ from trainer.rules.events import (
     TrickEnded,
     narrate,
 )
-from trainer.rules.game import DealEnd, Game, SignalRecord
-from trainer.rules.ruleset import Ruleset
+from trainer.rules.game import Contract, DealEnd, DealResult, Game, SignalRecord
+from trainer.rules.ruleset import GivingUp, Ruleset
 
 FORMAT = "aluette-game"
 VERSION = 1
@@ -181,7 +181,11 @@ def card_name(card: Card) -> str:
 
 class PlaythroughPhrases:
     """How the playthrough text tells each event (:func:`trainer.rules.events.narrate`): seats by
-    number, cards by code and name in French and English. Golden files pin these words."""
+    number, cards by code and name in French and English. Golden files pin these words. The
+    ruleset is the game's: a deal's result is told from its values and the rules it was scored by."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
 
     def dealer_chosen(self, e: DealerChosen) -> list[str]:
         how = f" (Madame turned up for seat {e.dealer})" if e.face_up else ""
@@ -234,14 +238,60 @@ class PlaythroughPhrases:
         lines = []
         if result.end is DealEnd.PLAYED:
             lines.append(f"Deal {result.deal} over: tricks won {' '.join(map(str, result.tricks_won))}.")
-        lines.append(f"Result: {result.explanation}.")
+        lines.append(f"Result: {self.deal_result(result)}.")
         lines.append(f"Scores: {', '.join(f'team {t}: {p}' for t, p in enumerate(e.scores))}.")
         return lines
+
+    def deal_result(self, result: DealResult) -> str:
+        """Why the deal scored what it did, in English (``Result:`` lines of the playthrough)."""
+        seat = result.declared_by
+        if result.end is DealEnd.MORDIENNE_DECLINED:
+            return (f"seat {seat} announced mordienne and the opponents declined: "
+                    "the deal is not played and the announcer's team scores 1")
+        if result.end is DealEnd.GIVEN_UP:
+            if self.ruleset.giving_up is GivingUp.OPPONENTS_SCORE:
+                return f"seat {seat} gave the deal up: the opponents take 1 point without play"
+            return f"seat {seat} offered to give the deal up and the opponents accepted: they take 1 point"
+        return _most_tricks(result) + self._points(result)
+
+    def _points(self, result: DealResult) -> str:
+        winner, team_of = result.deal_winner, self.ruleset.team_of
+        if result.contract is Contract.COMMITTED and result.declared_by is not None:
+            # Declarations exist only at the 4-player table: the refusing team is the declarer's
+            # opponents, and exactly one team scored the 2 points.
+            committed = 1 - team_of(result.declared_by)
+            if result.points[committed] == 2:
+                return f"; team {committed} refused the give-up and made mordienne: 2 points"
+            return f"; team {committed} refused the give-up but missed mordienne: team {1 - committed} scores 2"
+        if winner is None:
+            return ""
+        if result.contract is Contract.ANNOUNCED:
+            return "; mordienne was announced and accepted: the deal winner scores 2"
+        team = team_of(winner)
+        return f"; team {team} scores {result.points[team]}"
 
     def game_over(self, e: GameOver) -> list[str]:
         outcome = e.outcome
         winner = "a draw" if outcome.winner is None else f"team {outcome.winner} wins"
         return [f"Game over ({outcome.termination.value}): {winner}."]
+
+
+def _most_tricks(result: DealResult) -> str:
+    """Who won a played deal and how: the most tricks, the tie broken by who reached it first."""
+    winner, won = result.deal_winner, result.tricks_won
+    if winner is None:
+        return "every trick was spoiled: nobody took a trick and the deal scores nothing"
+    best = won[winner]
+    tied = [s for s, n in enumerate(won) if n == best and s != winner]
+    why = f"seat {winner} took the most tricks ({best})"
+    if tied:
+        why += (
+            f"; seat{'s' if len(tied) > 1 else ''} {', '.join(map(str, tied))} also took {best}, "
+            f"but seat {winner} reached {best} first"
+        )
+    if result.mordienne:
+        why += "; mordienne: no trick before, then the last tricks in a row"
+    return why
 
 
 def format_playthrough(game: Game) -> str:
@@ -252,6 +302,7 @@ def format_playthrough(game: Game) -> str:
         f"seed {json.dumps(game.seed)}",
     ]
     replay = Game(game.ruleset, game.seed, auto_chance=False)
+    phrases = PlaythroughPhrases(game.ruleset)
     signals = sorted(game.signals, key=lambda s: s.index)
     position = 0
     for step, action in enumerate(list(game.history) + [None]):
@@ -264,11 +315,8 @@ def format_playthrough(game: Game) -> str:
             break
         events = replay.apply(action)
         out.append(f"action {format_action(action)}")
-        out.extend(f"  {line}" for line in narrate(events, _PHRASES))
+        out.extend(f"  {line}" for line in narrate(events, phrases))
     return "\n".join(out) + "\n"
-
-
-_PHRASES = PlaythroughPhrases()
 
 
 def _line_json(text: str) -> Any:
