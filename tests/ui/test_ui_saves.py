@@ -146,3 +146,21 @@ def test_a_failing_store_is_a_warning_for_practice_and_calibration(data_home, mo
     assert persistence.practice_history() == []
     persistence.forget_profile()
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM log").fetchone()[0] == 2
+
+
+def test_a_stale_personal_model_or_sensitivity_counts_as_none(data_home, monkeypatch: pytest.MonkeyPatch):
+    """A record from an older schema loads as None: taught signs silently (the panel offers to teach
+    again), the sensitivity with a warning; a record that reads comes back."""
+    from trainer.storage import Store
+    from trainer.vision.sensitivity import Sensitivity
+
+    warnings: list[str] = []
+    monkeypatch.setattr(persistence, "_problem", lambda doing, error: warnings.append(doing))
+    with Store.open(data_home / "aluette.sqlite3") as db:
+        db.put(persistence.PERSONAL_KIND, persistence.PROFILE_KEY, {"schema": "old"})
+        db.put(persistence.SENSITIVITY_KIND, persistence.PROFILE_KEY, {"schema": "old"})
+    assert persistence.load_personal() is None and warnings == []
+    assert persistence.load_sensitivity() is None
+    assert warnings == ["Your saved sensitivity could not be used (set it again in Practice)"]
+    assert persistence.save_sensitivity(Sensitivity()) is True
+    assert persistence.load_sensitivity() == Sensitivity()

@@ -10,6 +10,7 @@ The wall clock is read here, at the edge of the app, and passed to the Store.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -152,6 +153,24 @@ def load_profile() -> Any:
         return None
 
 
+def _get_own(kind: str, read: Callable[[Any], Any], failure: str | None) -> Any:
+    """The person's one record of ``kind`` as ``read`` makes it (vision is imported only when there
+    is a record), or None: no Store, no record, or one that no longer reads (``failure`` is shown,
+    if given; None: an old record silently counts as none)."""
+    db = store()
+    if db is None:
+        return None
+    data = db.get(kind, PROFILE_KEY)
+    if data is None:
+        return None
+    try:
+        return read(data)
+    except ValueError as error:
+        if failure is not None:
+            _problem(failure, error)
+        return None
+
+
 def _put_own(kind: str, value: Any, failure: str) -> bool:
     """Store ``value.to_json()`` as the person's one record of ``kind``; False when there is no Store
     or it refused (``failure`` is shown: the value still serves until the app closes)."""
@@ -184,18 +203,12 @@ def forget_profile() -> None:
 def load_personal() -> Any:
     """The user's taught signs (vision's PersonalSigns), or None. A stored model that no longer
     reads (older schema) counts as none: the panel then offers to teach again."""
-    db = store()
-    if db is None:
-        return None
-    data = db.get(PERSONAL_KIND, PROFILE_KEY)
-    if data is None:
-        return None
-    from trainer.vision.personal import PersonalSigns
+    def read(data: Any) -> Any:
+        from trainer.vision.personal import PersonalSigns
 
-    try:
         return PersonalSigns.from_json(data)
-    except ValueError:
-        return None
+
+    return _get_own(PERSONAL_KIND, read, None)
 
 
 def save_personal(model: Any) -> bool:
@@ -217,19 +230,12 @@ def forget_personal() -> None:
 def load_sensitivity() -> Any:
     """The user's own thresholds (vision's Sensitivity), or None (the recognizer's). A record that no
     longer reads is reported and counts as none."""
-    db = store()
-    if db is None:
-        return None
-    data = db.get(SENSITIVITY_KIND, PROFILE_KEY)
-    if data is None:
-        return None
-    from trainer.vision.sensitivity import Sensitivity
+    def read(data: Any) -> Any:
+        from trainer.vision.sensitivity import Sensitivity
 
-    try:
         return Sensitivity.from_json(data)
-    except ValueError as error:
-        _problem("Your saved sensitivity could not be used (set it again in Practice)", error)
-        return None
+
+    return _get_own(SENSITIVITY_KIND, read, "Your saved sensitivity could not be used (set it again in Practice)")
 
 
 def save_sensitivity(sensitivity: Any) -> bool:
