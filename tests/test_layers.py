@@ -33,13 +33,20 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "trainer.cli": ("trainer",),
     "trainer": ("trainer",),
 }
-# Third-party packages each layer may import; the rules engine takes none.
+# Third-party packages each layer may import; the rules engine takes none. ui, cli and lab are not
+# listed: the app and the tools may use what the install brings.
 THIRD_PARTY: dict[str, tuple[str, ...]] = {
     "trainer.rules": (),
     "trainer.signals": (),
     "trainer.storage": ("platformdirs",),
+    # MediaPipe's Tasks, OpenCV for frames and drawing, numpy for the features; platformdirs for the
+    # user's own model copies and face profiles (calibration.data_folder).
+    "trainer.vision": ("numpy", "cv2", "mediapipe", "platformdirs"),
     "trainer.bots": ("numpy", "matplotlib", "ray"),
     "trainer.deck": (),
+    "trainer.quiz": ("fsrs",),
+    "trainer.narration": (),
+    "trainer.terminal": (),
 }
 
 
