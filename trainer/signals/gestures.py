@@ -67,7 +67,8 @@ class Gesture(enum.Enum):
 
     @property
     def uses_mouth(self) -> bool:
-        """Mouth gestures are suppressed while the person is talking."""
+        """Mouth gestures, which speech imitates: while the person talks the recognizer asks them for a
+        higher score and a longer hold (``trainer.vision.recognizer``'s ``talking_*`` settings)."""
         return self in _MOUTH
 
     @property

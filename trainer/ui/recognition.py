@@ -107,7 +107,7 @@ def hands_off_the_face(landmarks):
 def draw(image, analysis, mirror: bool):
     """The frame to show with the vision layer's landmarks (not a hand drawn over the face). The
     meters are the page's (one set, the convention's signs only), not drawn on the video. Mirroring
-    is for display only (:func:`trainer.vision.landmarks.mirrored_landmarks`)."""
+    is for display only (:func:`trainer.vision.mirroring.mirrored_landmarks`)."""
     from trainer.vision.annotate import draw_landmarks
     from trainer.vision.mirroring import mirrored_landmarks
 
