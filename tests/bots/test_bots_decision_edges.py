@@ -173,7 +173,7 @@ def test_the_mordienne_intention_needs_three_luettes_or_two_and_two_doubles(hand
 
 
 # Seat 0 leads (dealer 3) holding Madame; its partner, seat 2, is read by the camera signing
-# Monsieur (brows up, confidence 0.9). Monsieur is the only card that beats Madame.
+# Monsieur (brows up). Monsieur is the only card that beats Madame.
 _CAMERA_HANDS = [
     "3C AD RB 7C 6C 5E 4E 4B 5B",
     "RD AC 7D 6D 5D 4D 4C 5C 6B",
@@ -182,19 +182,20 @@ _CAMERA_HANDS = [
 ]
 
 
-def _camera_game() -> Game:
+def _camera_game(confidence: float) -> Game:
     game = _deal(Ruleset.preset("vendee", chant_allowed=False), list(_CAMERA_HANDS))
     while game.phase is Phase.DECLARE:
         game.apply(game.legal_actions()[0])
-    game.record_signal(2, mark_confidence("monsieur", Gesture.BROWS_UP, 0.9), {0})
+    game.record_signal(2, mark_confidence("monsieur", Gesture.BROWS_UP, confidence), {0})
     assert game.phase is Phase.PLAY and game.to_move == 0
     return game
 
 
 def test_a_bot_that_hears_through_a_poor_camera_does_not_count_on_the_read_sign():
-    game = _camera_game()
-    # The recognizer's own figures: a brows-up read at 0.9 is most likely true, so Madame is the
-    # master card (Monsieur is with the partner) and the bot leads it.
+    # A read at 0.7: the simulated camera's false reads land anywhere from 0.5 to 0.8.
+    game = _camera_game(0.7)
+    # The recognizer's own figures: a brows-up read is most likely true, so Madame is the master
+    # card (Monsieur is with the partner) and the bot leads it.
     trusting = HeuristicBot()
     assert trusting.choose(game.view(0), random.Random(0)) == Card.MADAME
     assert trusting.last_rule == LEAD_MASTER
@@ -204,6 +205,15 @@ def test_a_bot_that_hears_through_a_poor_camera_does_not_count_on_the_read_sign(
     wary.hears_through(NoisyChannel.parse("0.5/6").reliability())
     card = wary.choose(game.view(0), random.Random(0))
     assert wary.last_rule == METTRE_A_LA_FORCE and card != Card.MADAME
+
+
+def test_a_read_above_anything_the_poor_camera_invents_is_believed():
+    # The same camera never reads a false sign above 0.8: a read at 0.9 is a sign made, and the
+    # wary bot leads Madame as the trusting one does.
+    wary = HeuristicBot()
+    wary.hears_through(NoisyChannel.parse("0.5/6").reliability())
+    assert wary.choose(_camera_game(0.9).view(0), random.Random(0)) == Card.MADAME
+    assert wary.last_rule == LEAD_MASTER
 
 
 def test_the_signing_policy_steps_down_at_half_the_break_even_then_at_it():
@@ -303,7 +313,7 @@ def test_ismcts_rolls_out_with_the_policy_it_was_given(monkeypatch):
         return random_card(deal, rng)
 
     monkeypatch.setitem(POLICIES, "random", counting)
-    game = _camera_game()
+    game = _camera_game(0.9)
     ISMCTSBot(rollout="random", worlds=20, max_ms=None).choose(game.view(0), random.Random(1))
     assert len(calls) > 20
 
@@ -390,14 +400,14 @@ def test_the_chant_vote_turns_between_two_and_three_trick_takers(hand, vote, why
 
 
 def test_the_search_bot_weighs_a_camera_read_sign_by_the_camera_it_hears_through():
-    # The same reading (Monsieur, brows up at 0.9) is kept in its sampled worlds with the chance the
+    # The same reading (Monsieur, brows up at 0.7) is kept in its sampled worlds with the chance the
     # bot's own camera gives it, not the recognizer's default figures.
-    game = _camera_game()
+    game = _camera_game(0.7)
     poor = NoisyChannel.parse("0.5/6").reliability()
     bot = SearchBot(worlds=2, max_ms=None)
     bot.seated(0, None)
     default_chances = bot.knowledge(game.view(0)).soft_chances
     bot.hears_through(poor)
     chances = bot.knowledge(game.view(0)).soft_chances
-    assert chances == (poor.trust(Gesture.BROWS_UP, 0.9),)
+    assert chances == (poor.trust(Gesture.BROWS_UP, 0.7),)
     assert chances != default_chances
