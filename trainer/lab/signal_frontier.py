@@ -2,7 +2,7 @@
 recall / false-read frontier, from per-game logs of ``python -m trainer.lab.bots_games``.
 
     python -m trainer.lab.signal_frontier data/signal_value/frontier_heuristic.jsonl \\
-        --rows data/signal_value/camera_heuristic.jsonl data/signal_value/camera_search.jsonl \\
+        --rows data/signal_value/camera_heuristic_camera.jsonl data/signal_value/camera_search_camera.jsonl \\
         --plot docs/signal_frontier.png --markdown
 
 Each log holds games of ``TEAM:signs=true`` against ``TEAM:signs=false`` at vigilance 0, one line a
