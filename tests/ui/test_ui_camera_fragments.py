@@ -103,6 +103,54 @@ def test_a_practice_try_is_judged_in_the_camera_fragment_without_rerunning_the_p
     assert not [s for s in seen if "mouth_open" in s or "eyes_closed" in s], seen
 
 
+def _restart_script() -> None:
+    import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
+
+    from trainer.signals.gestures import Gesture, GestureEvent
+    from trainer.signals.signs import Sign
+    from trainer.ui.views import practice
+    from trainer.ui.watcher import FrameReport, GestureReport, SignWatcher
+
+    mouth = ((Gesture.MOUTH_OPEN, 0.9),)
+    limit = ((Gesture.MOUTH_OPEN, 0.5),)
+
+    def make_watcher() -> SignWatcher:
+        watcher = SignWatcher(lambda profile: None, None)
+        st.session_state["watcher"] = watcher
+        settings = st.session_state["settings"]
+        # The first stream: a mouth opened at 1.5 s, still open when the camera was stopped.
+        left_open = GestureEvent(Gesture.MOUTH_OPEN, start=1.5, end=1.5, confidence=0.9)
+        practice._take([FrameReport(1.9, mouth, limit, True, 0, 57, 30.0, stream_start=0.0),
+                        GestureReport(left_open, reported_at=1.7, final=False)], settings)
+        # START again, and un as is asked on the session clock's 1.9 s.
+        watcher.latest_timestamp = 1.9
+        practice._ask(Sign.AS)
+        # The new stream begins one frame later with the mouth already open (the recognizer wants an
+        # onset from a still face, so it reports nothing), then a sign made from 8.5 s to 9.3 s.
+        start = 1.9 + 1 / 30
+        for i in range(76):
+            watcher.reports.put(FrameReport(start + 0.1 * i, mouth, limit, True, 0, i + 1, 10.0,
+                                            stream_start=start))
+        made = GestureEvent(Gesture.MOUTH_OPEN, start=8.5, end=9.3, confidence=0.9)
+        watcher.reports.put(GestureReport(made, reported_at=8.7, final=False))
+        watcher.reports.put(GestureReport(made, reported_at=9.4, final=True))
+        return watcher
+
+    stand_in_camera(make_watcher)
+    practice.show()
+
+
+def test_a_sign_left_open_by_a_stopped_stream_does_not_answer_the_next_ask(camera_page):
+    # The first stream's open mouth never ends (its stream is gone): it is not "held at the ask" on
+    # the new stream, whose own sign answers it, timed and with its hold.
+    at = camera_page(_restart_script)
+    (attempt,) = at.session_state["practice_log"]
+    assert attempt.success
+    assert attempt.detect_s == pytest.approx(6.8) and attempt.hold_s == pytest.approx(0.8)
+    assert not at.session_state["practice_open"]
+
+
 def _quiz_script(relaxed_first: bool = True) -> None:
     import time
 

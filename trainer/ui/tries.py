@@ -74,6 +74,16 @@ def ask(target: Sign, now: float | None, held: GestureEvent | None = None) -> Tr
     return Try(target, asked_at=now, pending=held if recent else None)
 
 
+def stream_began(current: Try, start: float) -> Try:
+    """The camera's current stream began at session-clock time ``start``: a sign held at the ask
+    that began before it was left open by a stream that stopped; its end will never come, and the
+    new stream's frames showing the same gesture are another making of it, which the recognizer
+    reports on its own."""
+    if current.pending is not None and current.pending.start < start:
+        return replace(current, pending=None)
+    return current
+
+
 def on_frame(current: Try, timestamp: float, *, convention: Convention, signing_hand: Side,
              active: frozenset[Gesture] | None = None) -> Step:
     """A frame was analysed at ``timestamp``: starts the clock, or ends the try on a timeout.

@@ -56,6 +56,10 @@ class FrameReport:
     """Frames analysed since this stream started."""
     fps: float
     """Processed frames per second of source time over the last second or so."""
+    stream_start: float = 0.0
+    """Session-clock time of this stream's first frame. The session clock runs on across a camera
+    restart without the pause, so a gesture begun before it (its end never seen: the stream stopped)
+    can look recent; anything older than this is from a stream that is gone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +157,7 @@ class SignWatcher:
         self._last_source: float | None = None
         self._offset = 0.0  # session clock = source time + offset (set when a stream begins)
         self.streams = 0
+        self._stream_start = 0.0  # session-clock time of the current stream's first frame
         """Streams seen so far (a STOP -> START or a new track begins a new one)."""
         self._last_submit_wall: float | None = None
         self._clock = clock  # wall time, only to notice a pause between two streams
@@ -260,10 +265,13 @@ class SignWatcher:
         (times on the session clock); None if it cannot run. ``new_stream``: the camera restarted
         (also inferred when the source time goes back)."""
         with self._lock:
-            if self._last_source is None or new_stream or timestamp <= self._last_source:
+            begins = self._last_source is None or new_stream or timestamp <= self._last_source
+            if begins:
                 self._begin_stream(timestamp)
             self._last_source = timestamp
             timestamp = timestamp + self._offset
+            if begins:
+                self._stream_start = timestamp
             self._last_time = timestamp
             pipeline = self._ensure_pipeline()
             if pipeline is None:
@@ -289,6 +297,7 @@ class SignWatcher:
                     hands_found=int(scores.hands_found),
                     frames=self._frames,
                     fps=fps,
+                    stream_start=self._stream_start,
                 ),
                 droppable=True,
             )

@@ -227,10 +227,13 @@ def _take(reports: list, settings: Settings) -> None:
             limits = dict(report.thresholds)
             active = frozenset(g for g, score in report.scores if score >= limits.get(g, 0.5))
             # Gestures begun too long ago to answer an ask (tries.BEFORE_MAX_S) are forgotten: their
-            # end may never reach this page (drained on another page, a stream that stopped).
+            # end may never reach this page (drained on another page). So are those of a stream that
+            # stopped: their end never comes, and the session clock skips the pause between streams.
+            since = max(report.stream_start, report.timestamp - tries.BEFORE_MAX_S)
             st.session_state["practice_open"] = [e for e in st.session_state["practice_open"] or ()
-                                                 if e.start >= report.timestamp - tries.BEFORE_MAX_S]
+                                                 if e.start >= since]
             if current is not None:
+                current = tries.stream_began(current, report.stream_start)
                 step = tries.on_frame(current, report.timestamp, convention=convention, signing_hand=hand,
                                       active=active)
         elif isinstance(report, GestureReport):
