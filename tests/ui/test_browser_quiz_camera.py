@@ -6,7 +6,7 @@ a .y4m at test time and never kept).
   is not answered by it: the answer is a sign begun after the question, once the face was relaxed
   (the quiz said "you answered in 0.2 s" before).
 * The feedback says what the camera read ("Seen by the camera: … → un as") and shows under the
-  question, above the progress table (it was drawn below it, off screen).
+  question, above the progress table (it was drawn below it, off screen), which counts the answer.
 * With the camera stopped, a card → sign question waits for a click and says so.
 
 The curriculum asks Monsieur's name first, then "which sign tells your partner about this?"
@@ -81,6 +81,10 @@ def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_wai
         assert seconds >= 0.5, f"answered {seconds} s after the question: a sign made before it"
         progress = page.get_by_role("heading", name="Your progress")
         assert feedback.bounding_box()["y"] < progress.bounding_box()["y"], "the feedback is below the progress"
+        # The progress under it counts the camera's answer (it was drawn by the page, which the
+        # camera's answer does not rerun: "This sitting" stayed at the click's 0/1 or 1/1).
+        sitting = page.get_by_test_id("stMetric").filter(has_text="This sitting")
+        expect(sitting).to_contain_text(re.compile(r"[012]/2"), timeout=10_000)
 
         # STOP, then on to the next card → sign question (others answered by a click): no answer comes.
         camera_button(page, "stop").click()

@@ -193,7 +193,8 @@ def _camera_answer(session, settings: Settings):
 def _camera_fragment(session, settings: Settings) -> None:
     """The camera's answer, from a fragment that reruns only itself (never the page, so the stream
     goes on): the first sign begun after the person is ready answers (``camera_answer``), and the
-    feedback, with what the camera saw, is drawn here at once, under the question."""
+    feedback, with what the camera saw, is drawn here at once, under the question, with the
+    progress it changed below it."""
     shown = st.session_state["quiz_question"]
 
     def answer_with_sign(reports: list) -> None:
@@ -226,6 +227,9 @@ def _camera_fragment(session, settings: Settings) -> None:
             st.caption("Camera ready: make the sign now.")
         else:
             st.caption("Camera: waiting for a relaxed face before it takes a sign (or press Show me).")
+        # The progress too: an answer recorded in a run of this fragment alone would otherwise leave
+        # the page's table and "This sitting" one answer behind the feedback above them.
+        _show_progress(session, settings)
 
     camera.pump(answer_with_sign)
 
@@ -304,7 +308,7 @@ def show() -> None:
         # The feedback goes where the eye is: right under the question, above the progress table
         # (the camera's answer and its feedback are drawn by the camera fragment at this place).
         if live is not None:
-            _camera_fragment(session, settings)
-        else:
-            _show_feedback(session, settings)
+            _camera_fragment(session, settings)  # with the progress under it
+            return
+        _show_feedback(session, settings)
     _show_progress(session, settings)
