@@ -157,8 +157,8 @@ class SignWatcher:
         self._last_source: float | None = None
         self._offset = 0.0  # session clock = source time + offset (set when a stream begins)
         self.streams = 0
-        self._stream_start = 0.0  # session-clock time of the current stream's first frame
         """Streams seen so far (a STOP -> START or a new track begins a new one)."""
+        self._stream_start = 0.0  # session-clock time of the current stream's first frame
         self._last_submit_wall: float | None = None
         self._clock = clock  # wall time, only to notice a pause between two streams
         self._profile: Any = None
