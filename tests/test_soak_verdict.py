@@ -64,6 +64,18 @@ def test_server_errors_are_the_logs_exception_lines(tmp_path):
     assert soak.server_error_count(tmp_path / "missing.log") == 0
 
 
+def test_each_traceback_is_kept_with_its_last_frames_and_its_exception():
+    text = ("I0000 chatter\nTraceback (most recent call last):\n"
+            '  File "a.py", line 1, in outer\n    outer()\n  File "b.py", line 9, in inner\n    raise X\n'
+            "aiortc.exceptions.InvalidStateError: RTCIceTransport is closed\nall fine\n"
+            "Traceback (most recent call last):\n  File \"c.py\", line 2, in f\n    g()\nValueError: bad\n")
+    first, second = soak.server_exceptions(text, frames=1)
+    assert first == ('File "b.py", line 9, in inner | raise X | '
+                     'aiortc.exceptions.InvalidStateError: RTCIceTransport is closed')
+    assert second == 'File "c.py", line 2, in f | g() | ValueError: bad'
+    assert soak.server_exceptions("no trouble\n") == []
+
+
 def test_the_queue_log_gives_each_minute_the_most_frames_seen_waiting_in_each_queue(tmp_path):
     log = soak.QueueLog(tmp_path / "queues.jsonl")
     assert log.take() == {}  # the server has not written yet

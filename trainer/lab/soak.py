@@ -229,6 +229,24 @@ class QueueLog:
         return most
 
 
+def server_exceptions(text: str, *, frames: int = 4, most: int = 20) -> list[str]:
+    """The server log's tracebacks, each as one text: its last ``frames`` stack lines and the
+    exception line (what failed, where), at most ``most`` of them. The bare "Traceback" lines the
+    soak kept before told nothing of the cause once the run's log was gone."""
+    reports: list[str] = []
+    block: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("Traceback"):
+            block = []
+        elif block is not None:
+            if line.startswith((" ", "\t")):
+                block.append(line.strip())
+            elif line.strip():  # the exception line ends the traceback
+                reports.append(" | ".join([*block[-2 * frames:], line.strip()]))
+                block = None
+    return reports[:most]
+
+
 def server_error_count(log: Path) -> int:
     if not log.is_file():
         return 0
@@ -461,8 +479,9 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
             with Starver(app.process.pid, starve):
                 _play(drivers, minutes, clicks=clicks, on_minute=lambda minute: _record_minute(
                     record, out, _close_minute(minute, drivers, app.process.pid, log, queues), drivers))
-            record["server_log_errors"] = [line for line in log.read_text(errors="replace").splitlines()
-                                           if SERVER_ERROR.search(line)][:50]
+            text = log.read_text(errors="replace")
+            record["server_log_errors"] = [line for line in text.splitlines() if SERVER_ERROR.search(line)][:50]
+            record["server_exceptions"] = server_exceptions(text)
             browser.close()
     record["ended_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     record["verdict"] = verdict(record)
