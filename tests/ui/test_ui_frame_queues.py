@@ -100,3 +100,19 @@ def test_the_camera_widget_bounds_the_queues_of_the_connection_it_answered(monke
                    if name not in ("process_in", st_adapter.ENCODED))
     finally:
         path.stop()
+
+
+def test_the_camera_widget_asks_for_video_only(monkeypatch):
+    """No sound is sent or sent back: with ``sendback_audio`` on, the browser adds an audio transceiver
+    whose ICE transport failed to start when eight sessions connected at once (the soak's three
+    InvalidStateError tracebacks)."""
+    import streamlit_webrtc
+
+    from trainer.ui import camera
+
+    asked = {}
+    ctx = SimpleNamespace(state=SimpleNamespace(playing=False, signalling=False))
+    monkeypatch.setattr(streamlit_webrtc, "webrtc_streamer", lambda **kwargs: asked.update(kwargs) or ctx)
+    monkeypatch.setattr(st_adapter, "worker_of", lambda context: None)
+    camera.live_camera("probe-video-only", watcher=object())
+    assert asked["sendback_audio"] is False and asked["media_stream_constraints"]["audio"] is False

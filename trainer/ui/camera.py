@@ -97,6 +97,10 @@ def live_camera(key: str, watcher: SignWatcher) -> Any:
         rtc_configuration=RTC_CONFIGURATION,
         media_stream_constraints=MEDIA_CONSTRAINTS,
         video_frame_callback=watcher,
+        # Nothing is heard: without this the browser adds an audio transceiver to receive sound back,
+        # whose ICE transport the server closed while connecting when several sessions started at
+        # once (aiortc InvalidStateError "RTCIceTransport is closed", 3 in each eight-session soak).
+        sendback_audio=False,
         async_processing=True,
         video_html_attrs={"autoPlay": True, "controls": False, "muted": True, "style": {"width": "100%"}},
     )
