@@ -15,24 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from trainer.narration.words import TableWords, capital, words_for
+from trainer.rules import events as ev
 from trainer.rules.actions import Declaration
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError
-from trainer.rules.events import (
-    Answered,
-    CardDiscarded,
-    CardPlayed,
-    CardsDealt,
-    ChantDealt,
-    ChantDecided,
-    ChantVoted,
-    DealerChosen,
-    DealScored,
-    Declared,
-    GameOver,
-    TrickEnded,
-    narrate,
-)
 from trainer.rules.game import DealEnd
 
 LANGUAGES = ("fr", "en", "it")
@@ -87,11 +73,11 @@ class TerminalPhrases:
             return [f"  [sign] You caught {seat_name(seat, self.players)}'s sign: {sign}"]
         return [f"  [sign] {seat_name(seat, self.players)} signs to you: {sign}"]
 
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+    def dealer_chosen(self, e: ev.DealerChosen) -> list[str]:
         how = f" (Madame turned up for {'you' if e.dealer == USER else 'them'})" if e.face_up else ""
         return [f"{seat_name(e.dealer, self.players)} deal{'' if e.dealer == USER else 's'} first{how}."]
 
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
+    def cards_dealt(self, e: ev.CardsDealt) -> list[str]:
         verb = "deal" if e.dealer == USER else "deals"
         return [
             "",
@@ -100,45 +86,45 @@ class TerminalPhrases:
             "Your hand: " + hand_words(sorted(e.hands[USER], key=lambda c: c.index), "en"),
         ]
 
-    def chant_voted(self, e: ChantVoted) -> list[str]:
+    def chant_voted(self, e: ev.ChantVoted) -> list[str]:
         vote = "vote" if e.seat == USER else "votes"
         return [f"{seat_name(e.seat, self.players)} {vote} {'for' if e.agree else 'against'} the chant."]
 
-    def chant_decided(self, e: ChantDecided) -> list[str]:
+    def chant_decided(self, e: ev.ChantDecided) -> list[str]:
         return [] if e.played else ["No chant: the talon stays unseen."]
 
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
+    def chant_dealt(self, e: ev.ChantDealt) -> list[str]:
         return [
             "Chant: you receive " + " ".join(c.value for c in cards) + "; discard 6." if s == USER
             else f"Chant: {seat_name(s, self.players)} receives 6 talon cards."
             for s, cards in zip(e.receivers, e.received, strict=False)
         ]
 
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
+    def card_discarded(self, e: ev.CardDiscarded) -> list[str]:
         if e.seat == USER:
             return [f"You discard {e.card.value}."]
         # Another seat's discards are face down: say once that they were made.
         return [f"{seat_name(e.seat, self.players)} discards six cards face down."] if e.number == 1 else []
 
-    def declared(self, e: Declared) -> list[str]:
+    def declared(self, e: ev.Declared) -> list[str]:
         words = {
             Declaration.PASS: "pass", Declaration.MORDIENNE: "announce mordienne",
             Declaration.GIVE_UP: "offer to give the deal up",
         }[e.declaration]
         return [f"{seat_name(e.seat, self.players)}: {words}."]
 
-    def answered(self, e: Answered) -> list[str]:
+    def answered(self, e: ev.Answered) -> list[str]:
         return [f"{seat_name(e.seat, self.players)}: {'accept' if e.accept else 'refuse'}."]
 
-    def card_played(self, e: CardPlayed) -> list[str]:
+    def card_played(self, e: ev.CardPlayed) -> list[str]:
         return [f"  {seat_name(e.seat, self.players):<16} plays {card_label(e.card)}"]
 
-    def trick_ended(self, e: TrickEnded) -> list[str]:
+    def trick_ended(self, e: ev.TrickEnded) -> list[str]:
         if e.winner is None:  # spoiled
             return [f"  Trick {e.trick.number} is spoiled (pourri): equal highest cards; nobody wins it."]
         return [f"  Trick {e.trick.number} goes to {seat_name(e.winner, self.players)}."]
 
-    def deal_scored(self, e: DealScored) -> list[str]:
+    def deal_scored(self, e: ev.DealScored) -> list[str]:
         result = e.result
         lines = [""]
         if result.end is DealEnd.PLAYED:
@@ -149,7 +135,7 @@ class TerminalPhrases:
                      + (f" (game to {e.target})" if e.target else f" (after {e.deals_played} of {e.deals} deals)"))
         return lines
 
-    def game_over(self, e: GameOver) -> list[str]:
+    def game_over(self, e: ev.GameOver) -> list[str]:
         outcome = e.outcome
         return [f"=== Game over: {outcome_verdict(outcome, self.players)} "
                 f"Final score {' - '.join(map(str, outcome.scores))} ==="]
@@ -284,11 +270,11 @@ class _Localized:
         name = self.seat(seat)
         return [self.say["caught" if caught else "signs_to_you"].format(of=self.of(name), seat=name, sign=sign)]
 
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+    def dealer_chosen(self, e: ev.DealerChosen) -> list[str]:
         how = self.say["madame"].format(whom=self.say["madame_for"][e.dealer != USER]) if e.face_up else ""
         return [self.say["dealer"].format(sv=self._verb(e.dealer, self.say["deals"]), how=how)]
 
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
+    def cards_dealt(self, e: ev.CardsDealt) -> list[str]:
         head = self.say["deal_head"].format(deal=e.deal, sv=self._verb(e.dealer, self.say["deals"]))
         return [
             "",
@@ -296,37 +282,37 @@ class _Localized:
             self.say["hand"] + hand_words(sorted(e.hands[USER], key=lambda c: c.index), self.language),
         ]
 
-    def chant_voted(self, e: ChantVoted) -> list[str]:
+    def chant_voted(self, e: ev.ChantVoted) -> list[str]:
         side = self.say["for_against"][0 if e.agree else 1]
         return [self.say["vote"].format(sv=self._verb(e.seat, self.say["votes"]), side=side)]
 
-    def chant_decided(self, e: ChantDecided) -> list[str]:
+    def chant_decided(self, e: ev.ChantDecided) -> list[str]:
         return [] if e.played else [self.say["no_chant"]]
 
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
+    def chant_dealt(self, e: ev.ChantDealt) -> list[str]:
         return [
             self.say["chant_you"].format(codes=self.codes(cards)) if s == USER
             else self.say["chant_other"].format(seat=self.seat(s))
             for s, cards in zip(e.receivers, e.received, strict=False)
         ]
 
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
+    def card_discarded(self, e: ev.CardDiscarded) -> list[str]:
         if e.seat == USER:
             return [self.say["discard_you"].format(card=e.card.value)]
         # Another seat's discards are face down: say once that they were made.
         return [self.say["discard_other"].format(seat=self.seat(e.seat))] if e.number == 1 else []
 
-    def declared(self, e: Declared) -> list[str]:
+    def declared(self, e: ev.Declared) -> list[str]:
         return [f"{self._verb(e.seat, self.say['declarations'][e.declaration])}."]
 
-    def answered(self, e: Answered) -> list[str]:
+    def answered(self, e: ev.Answered) -> list[str]:
         return [f"{self._verb(e.seat, self.say['answers'][e.accept])}."]
 
-    def card_played(self, e: CardPlayed) -> list[str]:
+    def card_played(self, e: ev.CardPlayed) -> list[str]:
         verb = self.say["plays"][0 if e.seat == USER else 1]
         return [f"  {self.seat(e.seat):<18} {verb} {self.card(e.card)}"]
 
-    def trick_ended(self, e: TrickEnded) -> list[str]:
+    def trick_ended(self, e: ev.TrickEnded) -> list[str]:
         if e.winner is None:  # spoiled
             return [self.say["spoiled"].format(n=e.trick.number)]
         if e.winner == USER:
@@ -338,7 +324,7 @@ class _Localized:
             return self.say["score4"].format(*scores)
         return ", ".join(f"{self.team(t)} {s}" for t, s in enumerate(scores))
 
-    def deal_scored(self, e: DealScored) -> list[str]:
+    def deal_scored(self, e: ev.DealScored) -> list[str]:
         result = e.result
         lines = [""]
         if result.end is DealEnd.PLAYED:
@@ -357,7 +343,7 @@ class _Localized:
             return self.say["you_win"] if self.players == 3 else self.say["your_team_wins"]
         return _won(self.words, outcome.winner, self.say["the_game"])
 
-    def game_over(self, e: GameOver) -> list[str]:
+    def game_over(self, e: ev.GameOver) -> list[str]:
         return [self.say["game_over"].format(verdict=self.verdict(e.outcome),
                                              scores=" - ".join(map(str, e.outcome.scores)))]
 
@@ -479,4 +465,4 @@ def phrases_for(language: str, players: int = 4) -> Narrator:
 def narrate_in(events, language: str = "en", players: int = 4) -> list[str]:
     """The lines telling ``events`` (what :meth:`Game.apply` or ``Table.events`` gives) to the person
     at seat 0, in ``language`` (``"fr"``, ``"en"``, ``"it"``; the Play page passes its setting's value)."""
-    return narrate(events, phrases_for(language, players))
+    return ev.narrate(events, phrases_for(language, players))

@@ -18,25 +18,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trainer.rules import events as ev
 from trainer.rules import jsonlimits
 from trainer.rules.actions import Declaration, Phase, format_action, parse_action
 from trainer.rules.cards import Card
 from trainer.rules.errors import RulesError, SaveFormatError
-from trainer.rules.events import (
-    Answered,
-    CardDiscarded,
-    CardPlayed,
-    CardsDealt,
-    ChantDealt,
-    ChantDecided,
-    ChantVoted,
-    DealerChosen,
-    DealScored,
-    Declared,
-    GameOver,
-    TrickEnded,
-    narrate,
-)
 from trainer.rules.game import Contract, DealEnd, DealResult, Game, SignalRecord
 from trainer.rules.ruleset import GivingUp, Ruleset
 
@@ -187,32 +173,32 @@ class PlaythroughPhrases:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
 
-    def dealer_chosen(self, e: DealerChosen) -> list[str]:
+    def dealer_chosen(self, e: ev.DealerChosen) -> list[str]:
         how = f" (Madame turned up for seat {e.dealer})" if e.face_up else ""
         return [f"Seat {e.dealer} deals first{how}."]
 
-    def cards_dealt(self, e: CardsDealt) -> list[str]:
+    def cards_dealt(self, e: ev.CardsDealt) -> list[str]:
         return [f"Deal {e.deal}: seat {e.dealer} deals 3 at a time."] + [
             f"  seat {s}: {' '.join(c.value for c in sorted(hand, key=lambda c: c.index))}"
             for s, hand in enumerate(e.hands)
         ]
 
-    def chant_voted(self, e: ChantVoted) -> list[str]:
+    def chant_voted(self, e: ev.ChantVoted) -> list[str]:
         return [f"Seat {e.seat} votes {'for' if e.agree else 'against'} the chant."]
 
-    def chant_decided(self, e: ChantDecided) -> list[str]:
+    def chant_decided(self, e: ev.ChantDecided) -> list[str]:
         if e.played:
             return [f"Everyone agrees: chant to seats {' and '.join(map(str, e.receivers))}."]
         return ["No chant: the talon stays unseen."]
 
-    def chant_dealt(self, e: ChantDealt) -> list[str]:
+    def chant_dealt(self, e: ev.ChantDealt) -> list[str]:
         return [f"Chant: seat {s} receives {' '.join(c.value for c in cards)}."
                 for s, cards in zip(e.receivers, e.received, strict=False)]
 
-    def card_discarded(self, e: CardDiscarded) -> list[str]:
+    def card_discarded(self, e: ev.CardDiscarded) -> list[str]:
         return [f"Seat {e.seat} discards {e.card.value} face down."]
 
-    def declared(self, e: Declared) -> list[str]:
+    def declared(self, e: ev.Declared) -> list[str]:
         words = {
             Declaration.PASS: "passes",
             Declaration.MORDIENNE: "announces mordienne",
@@ -220,20 +206,20 @@ class PlaythroughPhrases:
         }
         return [f"Seat {e.seat} {words[e.declaration]}."]
 
-    def answered(self, e: Answered) -> list[str]:
+    def answered(self, e: ev.Answered) -> list[str]:
         return [f"Seat {e.seat} {'accepts' if e.accept else 'refuses'}."]
 
-    def card_played(self, e: CardPlayed) -> list[str]:
+    def card_played(self, e: ev.CardPlayed) -> list[str]:
         return [f"Seat {e.seat} plays {card_name(e.card)}."]
 
-    def trick_ended(self, e: TrickEnded) -> list[str]:
+    def trick_ended(self, e: ev.TrickEnded) -> list[str]:
         trick = e.trick
         if trick.winner is None:
             cards = " ".join(c.value for c in trick.cards)
             return [f"Trick {trick.number} is spoiled (pourri): {cards} go aside face up."]
         return [f"Trick {trick.number} to seat {trick.winner}."]
 
-    def deal_scored(self, e: DealScored) -> list[str]:
+    def deal_scored(self, e: ev.DealScored) -> list[str]:
         result = e.result
         lines = []
         if result.end is DealEnd.PLAYED:
@@ -270,7 +256,7 @@ class PlaythroughPhrases:
         team = team_of(winner)
         return f"; team {team} scores {result.points[team]}"
 
-    def game_over(self, e: GameOver) -> list[str]:
+    def game_over(self, e: ev.GameOver) -> list[str]:
         outcome = e.outcome
         winner = "a draw" if outcome.winner is None else f"team {outcome.winner} wins"
         return [f"Game over ({outcome.termination.value}): {winner}."]
@@ -315,7 +301,7 @@ def format_playthrough(game: Game) -> str:
             break
         events = replay.apply(action)
         out.append(f"action {format_action(action)}")
-        out.extend(f"  {line}" for line in narrate(events, phrases))
+        out.extend(f"  {line}" for line in ev.narrate(events, phrases))
     return "\n".join(out) + "\n"
 
 
