@@ -18,7 +18,26 @@ from enum import Enum
 from trainer.rules.errors import CardError
 
 
-class Suit(Enum):
+class _Named:
+    """The French, English and Italian names of a suit or a rank, the two parts of a card's name
+    (from the ``_NAMES`` table below the cards)."""
+
+    __slots__ = ()
+
+    @property
+    def french(self) -> str:
+        return _NAMES[self][0]
+
+    @property
+    def english(self) -> str:
+        return _NAMES[self][1]
+
+    @property
+    def italian(self) -> str:
+        return _NAMES[self][2]
+
+
+class Suit(_Named, Enum):
     """The four Spanish suits. The value is the one-letter code."""
 
     DENIERS = "D"
@@ -26,20 +45,8 @@ class Suit(Enum):
     BATONS = "B"
     EPEES = "E"
 
-    @property
-    def french(self) -> str:
-        return _SUIT_FRENCH[self]
 
-    @property
-    def english(self) -> str:
-        return _SUIT_ENGLISH[self]
-
-    @property
-    def italian(self) -> str:
-        return _SUIT_ITALIAN[self]
-
-
-class Rank(Enum):
+class Rank(_Named, Enum):
     """Card values: ace to nine, then valet, cavalier (the cavalière) and roi. Value is the code."""
 
     AS = "A"
@@ -54,18 +61,6 @@ class Rank(Enum):
     VALET = "V"
     CAVALIER = "C"
     ROI = "R"
-
-    @property
-    def french(self) -> str:
-        return _RANK_FRENCH[self]
-
-    @property
-    def english(self) -> str:
-        return _RANK_ENGLISH[self]
-
-    @property
-    def italian(self) -> str:
-        return _RANK_ITALIAN[self]
 
 
 class Group(Enum):
@@ -253,23 +248,24 @@ class Card(Enum):
         return f"Card.parse({self.value!r})"
 
 
-_SUIT_FRENCH = {Suit.DENIERS: "deniers", Suit.COUPES: "coupe", Suit.BATONS: "bâton", Suit.EPEES: "épée"}
-_SUIT_ENGLISH = {Suit.DENIERS: "coins", Suit.COUPES: "cups", Suit.BATONS: "batons", Suit.EPEES: "swords"}
-_SUIT_ITALIAN = {Suit.DENIERS: "denari", Suit.COUPES: "coppe", Suit.BATONS: "bastoni", Suit.EPEES: "spade"}
-_RANK_FRENCH = {
-    Rank.AS: "as", Rank.DEUX: "deux", Rank.TROIS: "trois", Rank.QUATRE: "quatre", Rank.CINQ: "cinq",
-    Rank.SIX: "six", Rank.SEPT: "sept", Rank.HUIT: "huit", Rank.NEUF: "neuf", Rank.VALET: "valet",
-    Rank.CAVALIER: "cavalier", Rank.ROI: "roi",
-}
-_RANK_ENGLISH = {
-    Rank.AS: "ace", Rank.DEUX: "two", Rank.TROIS: "three", Rank.QUATRE: "four", Rank.CINQ: "five",
-    Rank.SIX: "six", Rank.SEPT: "seven", Rank.HUIT: "eight", Rank.NEUF: "nine", Rank.VALET: "jack",
-    Rank.CAVALIER: "knight", Rank.ROI: "king",
-}
-_RANK_ITALIAN = {
-    Rank.AS: "asso", Rank.DEUX: "due", Rank.TROIS: "tre", Rank.QUATRE: "quattro", Rank.CINQ: "cinque",
-    Rank.SIX: "sei", Rank.SEPT: "sette", Rank.HUIT: "otto", Rank.NEUF: "nove", Rank.VALET: "fante",
-    Rank.CAVALIER: "cavallo", Rank.ROI: "re",
+_NAMES: dict[_Named, tuple[str, str, str]] = {
+    # French, English, Italian
+    Suit.DENIERS: ("deniers", "coins", "denari"),
+    Suit.COUPES: ("coupe", "cups", "coppe"),
+    Suit.BATONS: ("bâton", "batons", "bastoni"),
+    Suit.EPEES: ("épée", "swords", "spade"),
+    Rank.AS: ("as", "ace", "asso"),
+    Rank.DEUX: ("deux", "two", "due"),
+    Rank.TROIS: ("trois", "three", "tre"),
+    Rank.QUATRE: ("quatre", "four", "quattro"),
+    Rank.CINQ: ("cinq", "five", "cinque"),
+    Rank.SIX: ("six", "six", "sei"),
+    Rank.SEPT: ("sept", "seven", "sette"),
+    Rank.HUIT: ("huit", "eight", "otto"),
+    Rank.NEUF: ("neuf", "nine", "nove"),
+    Rank.VALET: ("valet", "jack", "fante"),
+    Rank.CAVALIER: ("cavalier", "knight", "cavallo"),
+    Rank.ROI: ("roi", "king", "re"),
 }
 _NICKNAMES = {
     "3D": ("Monsieur", "Mister"),
