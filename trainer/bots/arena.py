@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -86,6 +86,14 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` (one or more) with its 95% normal interval: (mean, low, high); one
+    value has no spread."""
+    mean = statistics.fmean(values)
+    half = 1.959964 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return (mean, mean - half, mean + half)
+
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0..1) by nearest rank; 0 for no values."""
     if not values:
@@ -126,12 +134,9 @@ class MatchResult:
     @property
     def points_margin(self) -> tuple[float, float, float]:
         """Mean points margin per deal (A minus B) with its 95% normal interval."""
-        n = len(self.deal_margin_a)
-        if n < 2:
+        if len(self.deal_margin_a) < 2:
             return (0.0, -2.0, 2.0)
-        mean = statistics.fmean(self.deal_margin_a)
-        half = 1.959964 * statistics.stdev(self.deal_margin_a) / math.sqrt(n)
-        return (mean, mean - half, mean + half)
+        return mean_ci95(self.deal_margin_a)
 
     @property
     def win_rate_a(self) -> float:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from trainer.bots.arena import GameRecord, GameTask, TeamSpec, game_seed, run_tasks, wilson
+from trainer.bots.arena import GameRecord, GameTask, TeamSpec, game_seed, mean_ci95, percentile, run_tasks, wilson
 from trainer.rules.ruleset import Ruleset
 from trainer.signals.table import Vigilance
 
@@ -122,13 +122,10 @@ def summary(lines: list[dict]) -> dict:
     lo, hi = wilson(wins, n)
     deals = [m for x in lines for m in x["deal_margins"]]
     times = sorted(t for x in lines for t in x["times_a_ms"])
-    mean = statistics.fmean(deals) if deals else 0.0
-    half = 1.959964 * statistics.stdev(deals) / math.sqrt(len(deals)) if len(deals) > 1 else 0.0
     return {
         "games": n, "win_rate_a": wins / n if n else 0.0, "ci95": [lo, hi],
-        "deals": len(deals), "points_margin_per_deal": [mean, mean - half, mean + half],
-        "decision_ms_a": {"median": times[len(times) // 2] if times else 0.0,
-                          "p99": times[max(0, math.ceil(0.99 * len(times)) - 1)] if times else 0.0},
+        "deals": len(deals), "points_margin_per_deal": list(mean_ci95(deals)) if deals else [0.0, 0.0, 0.0],
+        "decision_ms_a": {"median": times[len(times) // 2] if times else 0.0, "p99": percentile(times, 0.99)},
     }
 
 
@@ -139,11 +136,9 @@ def paired(x: list[dict], y: list[dict]) -> dict:
     n = len(pairs)
     if n < 2:
         return {"games": n}
-    diffs = [score(a) - score(b) for a, b in pairs]
-    mean = statistics.fmean(diffs)
-    half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
+    mean, low, high = mean_ci95([score(a) - score(b) for a, b in pairs])
     return {
-        "games": n, "diff": mean, "ci95": [mean - half, mean + half],
+        "games": n, "diff": mean, "ci95": [low, high],
         "only_x_wins": [a["seed"] for a, b in pairs if score(a) > score(b)],
         "only_y_wins": [a["seed"] for a, b in pairs if score(a) < score(b)],
     }
@@ -204,10 +199,8 @@ def paired_margin(x: list[dict], y: list[dict]) -> dict:
     def per(line: dict) -> float:
         return statistics.fmean(line["deal_margins"]) if line["deal_margins"] else 0.0
 
-    diffs = [per(a) - per(b) for a, b in pairs]
-    mean = statistics.fmean(diffs)
-    half = 1.959964 * statistics.stdev(diffs) / math.sqrt(n)
-    return {"games": n, "diff": mean, "ci95": [mean - half, mean + half]}
+    mean, low, high = mean_ci95([per(a) - per(b) for a, b in pairs])
+    return {"games": n, "diff": mean, "ci95": [low, high]}
 
 
 def main(argv: list[str] | None = None) -> int:

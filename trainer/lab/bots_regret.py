@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
 from pathlib import Path
 
-from trainer.bots.arena import TeamSpec
+from trainer.bots.arena import TeamSpec, mean_ci95
 from trainer.bots.heuristic import HeuristicBot
 from trainer.bots.knowledge import knowledge_of, public_play
 from trainer.bots.playout import pimc_values
@@ -101,9 +100,7 @@ def run(specs: list[str], games: int, seed: int, rollouts: int, progress: bool =
 
 
 def mean_ci(xs: list[float]) -> list[float]:
-    m = statistics.fmean(xs)
-    half = 1.959964 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
-    return [round(m, 5), round(m - half, 5), round(m + half, 5)]
+    return [round(x, 5) for x in mean_ci95(xs)]
 
 
 def summarise(specs, rows, games, seed, rollouts) -> dict:
