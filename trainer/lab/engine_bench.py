@@ -81,15 +81,21 @@ def bare_loop(deals: int, rng: random.Random, _strength: tuple = STRENGTH) -> fl
     return deals / max(time.process_time() - start, 1e-9)
 
 
+def load_average() -> float | None:
+    """The 1-minute load average before a run (None where the platform has none), to read a figure
+    taken on a shared machine."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def bench_engine(
     deals: int, *, seed: int = 1, players: int = 4, rounds: int = 5, reference: bool = True
 ) -> EngineBench:
     """Play ``deals`` random deals in ``rounds`` rounds, timing each round in CPU time
     (``time.process_time``) so waiting for a shared core is not counted."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = None
+    load = load_average()
     rng = random.Random(seed)
     rnd = rng.random
     deck = list(range(48))
@@ -165,10 +171,7 @@ def bench_game_api(games: int, *, preset: str = "vendee", rounds: int = 5) -> Ga
     from trainer.rules.game import Game
     from trainer.rules.ruleset import Ruleset
 
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = None
+    load = load_average()
     ruleset = Ruleset.preset(preset)
     per_game: list[float] = []
     actions = 0
