@@ -13,7 +13,7 @@ from html import escape
 
 from trainer.deck.figures import court_figure, emblem, has_figure
 from trainer.deck.pictograms import LOOKS, gesture_glyph, person_glyph
-from trainer.deck.suits import COLOURS, HEIGHT, suit_symbol
+from trainer.deck.suits import COLOURS, HEIGHT, WIDTH, suit_symbol
 from trainer.rules.cards import Card, Group, Rank, Suit
 from trainer.signals.conventions import CLASSIC, Convention
 from trainer.signals.gestures import Gesture
@@ -37,8 +37,6 @@ _INDEX_LETTER = {
 # Breaks in the frame line (the Spanish "pinta"): none for coins, one cups, two swords, three clubs,
 # so a fanned hand shows the suit from the edge alone.
 _PINTA = {Suit.DENIERS: 0, Suit.COUPES: 1, Suit.EPEES: 2, Suit.BATONS: 3}
-# Widths of the suit symbols (the heights are in suits.HEIGHT) for the pip layout.
-_WIDTH = {Suit.DENIERS: 40.0, Suit.COUPES: 32.0, Suit.BATONS: 19.0, Suit.EPEES: 28.0}
 # Pip positions in a -1..1 box, as printed on Spanish-suited decks.
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     2: ((0, -0.6), (0, 0.6)),
@@ -172,7 +170,7 @@ def _pips(card: Card, top: float, bottom: float) -> str:
         return suit_symbol(suit, cx, cy, scale)
     count = int(card.rank.value)
     positions = _PIPS[count]
-    w, h = _WIDTH[suit], HEIGHT[suit]
+    w, h = WIDTH[suit], HEIGHT[suit]
     # The largest scale at which no two pips overlap and every pip stays inside the box.
     scale = 1.25
     for i, (x1, y1) in enumerate(positions):

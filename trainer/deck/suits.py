@@ -30,8 +30,9 @@ COLOURS: dict[Suit, SuitColours] = {
     Suit.EPEES: SuitColours("#2f62a8", "#142e57", "#dce6f4"),
 }
 
-# Symbols are drawn in a box about 40 wide; coins and cups about 40 tall, swords and clubs about
-# 64 tall (the long Spanish shapes). ``HEIGHT`` lets the pip layout scale them to fit.
+# Symbols are drawn in a box at most 40 wide; coins and cups about 40 tall, swords and clubs about
+# 64 tall (the long Spanish shapes). ``WIDTH`` and ``HEIGHT`` let the pip layout scale them to fit.
+WIDTH: dict[Suit, float] = {Suit.DENIERS: 40.0, Suit.COUPES: 32.0, Suit.BATONS: 19.0, Suit.EPEES: 28.0}
 HEIGHT: dict[Suit, float] = {Suit.DENIERS: 40.0, Suit.COUPES: 40.0, Suit.BATONS: 64.0, Suit.EPEES: 66.0}
 
 
