@@ -173,9 +173,6 @@ CUES: dict[str, Cue] = {
     "eye_wide": _pair("eyeWide"),
     "look": _look,
     "gaze_up": _geo("gaze_up"),
-    # The white bared below the iris (iris centre above the lower lid, in iris radii; the larger eye):
-    # a gaze up bares it, a surprised stare raises the upper lid and leaves the iris on the lower lid.
-    "gaze_low": _geo("gaze_low_max"),
     "head_pitch": _geo("head_pitch"),
     "smile": _pair("mouthSmile"),
     "smile_asym": _asym("mouthSmile"),
