@@ -53,13 +53,13 @@ SIGN_CUES: dict[Gesture, tuple[str, ...]] = {
     Gesture.EYES_CLOSED: ("blink_low", "eye_max"),
     Gesture.BROWS_UP: ("brow_inner", "brow_outer", "brow_raise", "eye_wide"),
     Gesture.LOOK_UP: ("look", "gaze_up"),
-    Gesture.LIP_CORNER: ("smile_asym", "corner_asym", "blink_asym"),
+    Gesture.LIP_CORNER: ("smile_asym", "shift"),
     Gesture.HEAD_TILT: ("roll",),
-    Gesture.POUT: ("pucker", "jaw"),
+    Gesture.POUT: ("pucker",),
     Gesture.MOUTH_OPEN: ("jaw", "mouth_open", "upper_up"),
     Gesture.TONGUE_OUT: ("tongue", "pink", "jaw"),
     Gesture.LIP_BITE: ("roll_lower", "teeth_low", "upper_up", "jaw"),
-    Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile", "teeth", "corner_lift"),
+    Gesture.GRIMACE: ("stretch", "upper_up", "lower_down", "smile"),
 }
 """The cues each sign reads: chosen for what the sign is (RULES.md), not searched over the photos."""
 

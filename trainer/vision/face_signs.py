@@ -176,9 +176,6 @@ CUES: dict[str, Cue] = {
     "head_pitch": _geo("head_pitch"),
     "smile": _pair("mouthSmile"),
     "smile_asym": _asym("mouthSmile"),
-    # Mean height of the mouth corners against the upper lip's middle (geometry): a smile lifts them,
-    # a grimace pulls them sideways or down even when mouthSmile reads high on bared teeth.
-    "corner_lift": _geo("lip_corner_mean"),
     "dimple_asym": _asym("mouthDimple"),
     "shift": lambda r, n: abs(_bs("mouthLeft")(r, n) - _bs("mouthRight")(r, n)),
     "corner_asym": _geo("lip_corner_diff", absolute=True),
