@@ -56,6 +56,29 @@ def test_rss_counts_the_children_of_a_process():
         child.wait()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs Linux /proc")
+def test_the_cpu_split_gives_a_busy_server_its_processor_time_and_not_to_the_browsers():
+    """A child spinning for a second stands for the server: its second goes to the server's share,
+    and the rest of the tree (the browsers' share) used almost none of it."""
+    import time
+
+    server = subprocess.Popen([sys.executable, "-c",
+                               "import time\nend = time.process_time() + 1.0\nwhile time.process_time() < end: pass\n"
+                               "time.sleep(30)"])
+    try:
+        share = soak.CpuShare(server.pid)
+        deadline = time.monotonic() + 20
+        while soak.process_cpu_s(server.pid) < 1.0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        server_cores, browser_cores = share.take()
+        spent = soak.process_cpu_s(server.pid)
+    finally:
+        server.kill()
+        server.wait()
+    assert spent >= 0.9
+    assert server_cores > 0.05 and browser_cores < server_cores / 2
+
+
 def test_server_errors_are_the_logs_exception_lines(tmp_path):
     log = tmp_path / "server.log"
     log.write_text("I0000 mediapipe chatter\nException in thread x:\nTraceback (most recent call last):\n"

@@ -352,9 +352,10 @@ def _print_lopo(args) -> int:
 
     from trainer.signals.gestures import Gesture  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
-    from trainer.vision.recognizer import RecognizerConfig  # noqa: PLC0415
+    from trainer.vision.recognizer import GestureTiming, RecognizerConfig  # noqa: PLC0415
 
-    scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture}
+    scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture,
+             "GestureTiming": GestureTiming}
     variants = {}
     for spec in args.variants:
         name, _, expr = spec.partition("=")

@@ -136,6 +136,10 @@ class Minute:
     page_errors: int
     """Streamlit error boxes seen and clicks never answered, this minute."""
     load1: float
+    server_cores: float | None = None
+    """Cores the server used on average this minute (its processor seconds over 60 s)."""
+    browser_cores: float | None = None
+    """Cores used by the rest of the run: Chromium with its pages and fake cameras, Playwright."""
 
 
 STARVE_PERIOD_S = 0.2
@@ -180,26 +184,68 @@ class Starver:
             self._stop.wait(STARVE_PERIOD_S * (1.0 - self.fraction))
 
 
-def process_rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and all its descendants, in MB (Linux ``/proc``)."""
-    total, todo, seen = 0, [pid], set()
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux ``/proc``; processes gone meanwhile are left out)."""
+    out, todo, seen = [], [pid], set()
     while todo:
         current = todo.pop()
-        if current in seen:
+        if current in seen or not Path(f"/proc/{current}").is_dir():
             continue
         seen.add(current)
+        out.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo.extend(int(c) for c in task.read_text().split())
+            except OSError:
+                pass
+    return out
+
+
+def process_rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and all its descendants, in MB."""
+    total = 0
+    for current in process_tree(pid):
         try:
             status = Path(f"/proc/{current}/status").read_text()
         except OSError:
             continue
         match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
         total += int(match.group(1)) if match else 0
-        for task in Path(f"/proc/{current}/task").glob("*/children"):
-            try:
-                todo.extend(int(c) for c in task.read_text().split())
-            except OSError:
-                pass
     return total / 1024.0
+
+
+def process_cpu_s(pid: int) -> float:
+    """Processor seconds used so far by ``pid`` and its live descendants, every thread counted."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for current in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / tick
+
+
+class CpuShare:
+    """Cores used a minute by the server, and by everything else this run started (Chromium and its
+    fake cameras, Playwright): with the browsers on the same machine, how much of it they take."""
+
+    def __init__(self, server: int) -> None:
+        self.server = server
+        self._last = self._now()
+
+    def _now(self) -> tuple[float, float, float]:
+        server = process_cpu_s(self.server)
+        return time.monotonic(), server, process_cpu_s(os.getpid()) - server
+
+    def take(self) -> tuple[float, float]:
+        """(server cores, browser cores) since the last call."""
+        now = self._now()
+        wall = max(1e-6, now[0] - self._last[0])
+        cores = ((now[1] - self._last[1]) / wall, (now[2] - self._last[2]) / wall)
+        self._last = now
+        return round(cores[0], 2), round(cores[1], 2)
 
 
 class QueueLog:
@@ -476,9 +522,10 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                                  args=chromium_args(clip))
             drivers = _open_sessions(browser, app, sessions, camera=camera, evidence=f"soak-{out.name}")
+            cpu = CpuShare(app.process.pid)
             with Starver(app.process.pid, starve):
                 _play(drivers, minutes, clicks=clicks, on_minute=lambda minute: _record_minute(
-                    record, out, _close_minute(minute, drivers, app.process.pid, log, queues), drivers))
+                    record, out, _close_minute(minute, drivers, app.process.pid, log, queues, cpu), drivers))
             text = log.read_text(errors="replace")
             record["server_log_errors"] = [line for line in text.splitlines() if SERVER_ERROR.search(line)][:50]
             record["server_exceptions"] = server_exceptions(text)
@@ -533,7 +580,8 @@ def _record_minute(record: dict[str, Any], out: Path, row: Minute, drivers: list
     _write(out, record)
 
 
-def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queues: QueueLog) -> Minute:
+def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queues: QueueLog,
+                  cpu: CpuShare) -> Minute:
     cards: list[float] = []
     others: list[float] = []
     fps: list[int] = []
@@ -544,6 +592,7 @@ def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queu
         others += o
         fps += f
         errors += e
+    server_cores, browser_cores = cpu.take()
     return Minute(
         minute=minute, sessions=len(drivers),
         fps_median=statistics.median(fps) if fps else None, fps_min=min(fps) if fps else None,
@@ -553,7 +602,7 @@ def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queu
         card_clicks=len(cards),
         other_click_median_s=_round(statistics.median(others) if others else None), other_clicks=len(others),
         server_errors=server_error_count(log), frames_waiting=queues.take(), page_errors=errors,
-        load1=round(os.getloadavg()[0], 2),
+        load1=round(os.getloadavg()[0], 2), server_cores=server_cores, browser_cores=browser_cores,
     )
 
 
@@ -570,7 +619,7 @@ def _print_minute(row: Minute) -> None:
           f"p90 {s(row.click_p90_s)}, max {s(row.click_max_s)} ({row.card_clicks} clicks; other buttons "
           f"{s(row.other_click_median_s)}, {row.other_clicks}) · server errors {row.server_errors} · "
           f"page errors {row.page_errors} · frames waiting (most) {_waiting(row.frames_waiting)} · "
-          f"load {row.load1:.1f}", flush=True)
+          f"cores: server {row.server_cores}, browsers {row.browser_cores} · load {row.load1:.1f}", flush=True)
 
 
 def _waiting(most: dict[str, int]) -> str:
