@@ -279,3 +279,22 @@ def test_the_camera_threads_run_below_the_page_and_leave_its_thread_alone():
     assert priorities["shown"] == [expected]
     assert priorities["analysis"] and set(priorities["analysis"]) == {expected}
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == page
+
+
+def test_the_soaks_control_keeps_the_camera_threads_at_the_pages_priority(monkeypatch):
+    import os
+    import threading
+
+    from trainer.ui import watcher as module
+
+    monkeypatch.setenv(module.SAME_PRIORITY_ENV, "1")
+    seen: list[tuple[bool, int]] = []
+
+    def lower() -> None:
+        lowered = module.yield_to_page()
+        seen.append((lowered, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+
+    thread = threading.Thread(target=lower)
+    thread.start()
+    thread.join(10)
+    assert seen == [(False, os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))]

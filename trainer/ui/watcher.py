@@ -47,12 +47,18 @@ page's: when the processor is short (several sessions, other programs), a click 
 and recognition takes what is left (it says so when that is too little: ``camera.starved_notice``)."""
 
 
-def yield_to_page(step: int = CAMERA_NICENESS) -> bool:
+SAME_PRIORITY_ENV = "ALUETTE_LAB_SAME_PRIORITY"
+"""Set (to anything) for the soak's control run only: the camera's threads keep the page's priority."""
+
+
+def yield_to_page(step: int | None = None) -> bool:
     """Run the calling thread ``step`` nice levels below the server's main thread (never lower: a
     thread started by one already lowered inherits its level); whether it now runs there.
 
     Linux only: there each thread has its own nice value (threads it starts inherit it, MediaPipe's
     among them). Elsewhere the same call would lower the whole server, so nothing is done."""
+    if step is None:
+        step = 0 if os.environ.get(SAME_PRIORITY_ENV) else CAMERA_NICENESS
     if step <= 0 or not sys.platform.startswith("linux"):
         return False
     try:
