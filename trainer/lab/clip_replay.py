@@ -235,11 +235,11 @@ def held_out_clips(folder: Path, runs_dir: Path) -> Iterator[HeldOutClips]:
     refitted face-signs files live in a temporary folder for the length of the ``with``."""
     import tempfile  # noqa: PLC0415
 
-    from trainer.lab.labels import read_labels  # noqa: PLC0415
+    from trainer.lab.labels import talking_clips  # noqa: PLC0415
 
     runs = load_runs(runs_dir)
     spans = load_spans(REPO / "samples" / "clip_spans.tsv")
-    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
+    talking = talking_clips(folder)
     persons = clip_persons(folder, spans)
     with tempfile.TemporaryDirectory() as tmp:
         files = held_out_signs(SAMPLES, [persons[f] for f in runs], tmp, shipped_shares())
