@@ -71,23 +71,31 @@ def hide(scores: FrameScores, mouth: bool, eyes: bool) -> FrameScores:
                              mouth_hidden=scores.mouth_hidden or mouth, eyes_hidden=scores.eyes_hidden or eyes)
 
 
-def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
-    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
-    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
-    from dataclasses import replace  # noqa: PLC0415
-
+def rescored(run: ClipRun, options=None, personal=None, *, mute_hidden: bool = True) -> list[GestureEvent]:
+    """Every event of a fresh pipeline (``options``, hands off) fed the run's kept face features, in the
+    order they finished. With ``mute_hidden``, frames recorded with a hand in front of the mouth (an eye)
+    get their mouth (eye) signs muted, as live."""
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
 
-    options = replace(options or PipelineOptions(), hands=False)
+    options = dataclass_replace(options or PipelineOptions(), hands=False)
     events: list[GestureEvent] = []
     with Pipeline(options, personal=personal) as pipe:
         for frame in run.features:
+            # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
+            # inside the face features, the frame was read as a face mesh's and scored by its rules.
             face, shapes = split_features(frame.features) if frame.face else (None, None)
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
-            scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
+            if mute_hidden:
+                scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
-    events = [e for e in events if e.gesture.body_part is BodyPart.FACE]
+    return events
+
+
+def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
+    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
+    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
+    events = [e for e in rescored(run, options, personal) if e.gesture.body_part is BodyPart.FACE]
     events += [e for e in run.events if e.gesture.body_part is not BodyPart.FACE]
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 

@@ -26,21 +26,11 @@ from trainer.vision.types import VisionError
 
 def replay_events(run: ClipRun, personal: PersonalSigns | None = None) -> list[GestureEvent]:
     """The events of a recorded run, re-scored (population, or with ``personal`` signs)."""
-    from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
-
     if not run.features:
         raise VisionError(f"{run.path}: the run kept no features: run it with keep_features=True")
-    from trainer.lab.clip_replay import split_features  # noqa: PLC0415
+    from trainer.lab.clip_replay import rescored  # noqa: PLC0415
 
-    events: list[GestureEvent] = []
-    with Pipeline(PipelineOptions(hands=False), personal=personal) as pipe:
-        for frame in run.features:
-            # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
-            # inside the face features, the frame was read as a face mesh's and scored by its rules.
-            face, shapes = split_features(frame.features) if frame.face else (None, None)
-            scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
-            events.extend(pipe.step(scores).finished)
-        events.extend(pipe.finish())
+    events = rescored(run, personal=personal, mute_hidden=False)
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 
 
