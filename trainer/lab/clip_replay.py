@@ -231,10 +231,14 @@ class HeldOutClips:
     signs_of: Mapping[str, Path]
     """Per person, the face-signs file fitted without them (``held_out_signs``)."""
 
+    def options_for(self, file: str, options):
+        """``options`` (PipelineOptions) with the face signs fitted without ``file``'s person."""
+        return dataclass_replace(options, face_signs=str(self.signs_of[self.persons[file]]))
+
     def figures(self, options) -> ReplayFigures:
         """Every run replayed with ``options`` (PipelineOptions) and its person's held-out face signs."""
-        return figures(self.runs, self.spans, self.talking, events_of=lambda f, run: replay(
-            run, dataclass_replace(options, face_signs=str(self.signs_of[self.persons[f]]))))
+        return figures(self.runs, self.spans, self.talking,
+                       events_of=lambda f, run: replay(run, self.options_for(f, options)))
 
 
 @contextmanager
