@@ -41,8 +41,13 @@ _NOT_FACE = ("mouth_activity", "neutral_known")
 now travel as ``FrameScores.mouth_activity`` / ``neutral_known``): not face features."""
 
 
+def run_file(folder: Path | str, clip: str) -> Path:
+    """Where the pickled run of ``clip`` (its path relative to the gestures folder) lives in ``folder``."""
+    return Path(folder) / (clip.replace("/", "__") + ".pkl")
+
+
 def load_runs(folder: Path | str) -> dict[str, ClipRun]:
-    """The pickled runs of ``folder``, by the clip's path relative to the gestures folder."""
+    """The pickled runs of ``folder`` (``run_file``), by the clip's path relative to the gestures folder."""
     out = {}
     for path in sorted(Path(folder).glob("*.pkl")):
         out[path.stem.replace("__", "/")] = pickle.loads(path.read_bytes())

@@ -238,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     from pathlib import Path  # noqa: PLC0415
 
     from trainer.lab.clip_eval import clip_files, load_spans  # noqa: PLC0415
+    from trainer.lab.clip_replay import run_file  # noqa: PLC0415
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
@@ -256,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     options = PipelineOptions(face_model=args.face_model, hands=False)
     runs = {}
     for file in clip_files(spans):
-        cached = Path(args.cache) / (file.replace("/", "__") + ".pkl") if args.cache else None
+        cached = run_file(args.cache, file) if args.cache else None
         if cached is not None and cached.is_file():
             runs[file] = pickle.loads(cached.read_bytes())
             continue

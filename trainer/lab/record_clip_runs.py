@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from trainer.lab.clip_eval import clip_files, load_spans
+from trainer.lab.clip_replay import run_file
 from trainer.lab.labels import talking_clips
 from trainer.vision.clip_run import run_clip
 from trainer.vision.pipeline import PipelineOptions
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reverse:  # a second recorder can work from the other end
         files.reverse()
     for number, file in enumerate(files, 1):
-        target = out / (file.replace("/", "__") + ".pkl")
+        target = run_file(out, file)
         if target.is_file():
             continue
         print(f"[{number}/{len(files)}] {file}", file=sys.stderr, flush=True)
