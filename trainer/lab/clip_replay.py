@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, load_spans, score_clip
+from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, clip_files, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
@@ -145,7 +145,7 @@ def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Ite
             options=None, events_of=None) -> ReplayFigures:
     """Replay every run (``events_of(file, run)`` instead when given) and score it."""
     events_of = events_of or (lambda _file, run: replay(run, options))
-    annotated = list(dict.fromkeys(s.file for s in spans))
+    annotated = clip_files(spans)
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
     talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f])))
                  for f in talking if f in runs and f not in annotated)
@@ -318,7 +318,6 @@ def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options, als
     without them) nobody is refitted."""
     import tempfile  # noqa: PLC0415
 
-    from trainer.lab.clip_eval import clip_files  # noqa: PLC0415
     from trainer.lab.face_fit import HAND_LABELS, faces_from_samples  # noqa: PLC0415
 
     persons = clip_persons(folder, spans)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
+from trainer.lab.clip_eval import ClipSpan, SpanKind, clip_files, score_clip
 from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.personal import PersonalSigns, RestSpace, teach, teachable
@@ -170,7 +170,7 @@ def _score_person(person: str, mine: Sequence[ClipSpan], spans: Sequence[ClipSpa
     minutes = talk_minutes = 0.0
     talk_false = talk_pop_false = 0
     missed: list[str] = []
-    for file in dict.fromkeys(s.file for s in mine):
+    for file in clip_files(mine):
         run = runs[file]
         # The teaching takes are excused: recall is measured on the later takes only.
         file_spans = [s for s in spans if s.file == file]
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from trainer.lab.clip_eval import clip_files, load_spans  # noqa: PLC0415
+    from trainer.lab.clip_eval import load_spans  # noqa: PLC0415
     from trainer.lab.clip_replay import run_file  # noqa: PLC0415
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
