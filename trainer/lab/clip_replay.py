@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, load_spans, score_clip
+from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, clip_files, load_spans, score_clip
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
@@ -41,8 +41,13 @@ _NOT_FACE = ("mouth_activity", "neutral_known")
 now travel as ``FrameScores.mouth_activity`` / ``neutral_known``): not face features."""
 
 
+def run_file(folder: Path | str, clip: str) -> Path:
+    """Where the pickled run of ``clip`` (its path relative to the gestures folder) lives in ``folder``."""
+    return Path(folder) / (clip.replace("/", "__") + ".pkl")
+
+
 def load_runs(folder: Path | str) -> dict[str, ClipRun]:
-    """The pickled runs of ``folder``, by the clip's path relative to the gestures folder."""
+    """The pickled runs of ``folder`` (``run_file``), by the clip's path relative to the gestures folder."""
     out = {}
     for path in sorted(Path(folder).glob("*.pkl")):
         out[path.stem.replace("__", "/")] = pickle.loads(path.read_bytes())
@@ -71,23 +76,31 @@ def hide(scores: FrameScores, mouth: bool, eyes: bool) -> FrameScores:
                              mouth_hidden=scores.mouth_hidden or mouth, eyes_hidden=scores.eyes_hidden or eyes)
 
 
-def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
-    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
-    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
-    from dataclasses import replace  # noqa: PLC0415
-
+def rescored(run: ClipRun, options=None, personal=None, *, mute_hidden: bool = True) -> list[GestureEvent]:
+    """Every event of a fresh pipeline (``options``, hands off) fed the run's kept face features, in the
+    order they finished. With ``mute_hidden``, frames recorded with a hand in front of the mouth (an eye)
+    get their mouth (eye) signs muted, as live."""
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
 
-    options = replace(options or PipelineOptions(), hands=False)
+    options = dataclass_replace(options or PipelineOptions(), hands=False)
     events: list[GestureEvent] = []
     with Pipeline(options, personal=personal) as pipe:
         for frame in run.features:
+            # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
+            # inside the face features, the frame was read as a face mesh's and scored by its rules.
             face, shapes = split_features(frame.features) if frame.face else (None, None)
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
-            scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
+            if mute_hidden:
+                scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
-    events = [e for e in events if e.gesture.body_part is BodyPart.FACE]
+    return events
+
+
+def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
+    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
+    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
+    events = [e for e in rescored(run, options, personal) if e.gesture.body_part is BodyPart.FACE]
     events += [e for e in run.events if e.gesture.body_part is not BodyPart.FACE]
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 
@@ -132,7 +145,7 @@ def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Ite
             options=None, events_of=None) -> ReplayFigures:
     """Replay every run (``events_of(file, run)`` instead when given) and score it."""
     events_of = events_of or (lambda _file, run: replay(run, options))
-    annotated = list(dict.fromkeys(s.file for s in spans))
+    annotated = clip_files(spans)
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
     talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f])))
                  for f in talking if f in runs and f not in annotated)
@@ -223,10 +236,14 @@ class HeldOutClips:
     signs_of: Mapping[str, Path]
     """Per person, the face-signs file fitted without them (``held_out_signs``)."""
 
+    def options_for(self, file: str, options):
+        """``options`` (PipelineOptions) with the face signs fitted without ``file``'s person."""
+        return dataclass_replace(options, face_signs=str(self.signs_of[self.persons[file]]))
+
     def figures(self, options) -> ReplayFigures:
         """Every run replayed with ``options`` (PipelineOptions) and its person's held-out face signs."""
-        return figures(self.runs, self.spans, self.talking, events_of=lambda f, run: replay(
-            run, dataclass_replace(options, face_signs=str(self.signs_of[self.persons[f]]))))
+        return figures(self.runs, self.spans, self.talking,
+                       events_of=lambda f, run: replay(run, self.options_for(f, options)))
 
 
 @contextmanager
@@ -235,11 +252,11 @@ def held_out_clips(folder: Path, runs_dir: Path) -> Iterator[HeldOutClips]:
     refitted face-signs files live in a temporary folder for the length of the ``with``."""
     import tempfile  # noqa: PLC0415
 
-    from trainer.lab.labels import read_labels  # noqa: PLC0415
+    from trainer.lab.labels import talking_clips  # noqa: PLC0415
 
     runs = load_runs(runs_dir)
     spans = load_spans(REPO / "samples" / "clip_spans.tsv")
-    talking = [i.file for i in read_labels(folder) if i.is_video and i.label in ("talking", "neutral")]
+    talking = talking_clips(folder)
     persons = clip_persons(folder, spans)
     with tempfile.TemporaryDirectory() as tmp:
         files = held_out_signs(SAMPLES, [persons[f] for f in runs], tmp, shipped_shares())
@@ -301,7 +318,6 @@ def held_out_options(folder: Path | str, spans: Sequence[ClipSpan], options, als
     without them) nobody is refitted."""
     import tempfile  # noqa: PLC0415
 
-    from trainer.lab.clip_eval import clip_files  # noqa: PLC0415
     from trainer.lab.face_fit import HAND_LABELS, faces_from_samples  # noqa: PLC0415
 
     persons = clip_persons(folder, spans)

@@ -83,15 +83,12 @@ def held_signs_lost(convention: Convention, clips: Iterable[tuple[str, Sequence[
 
 def _held_out_events(folder, runs_dir, base):
     """(figures, events per clip, the held-out clips) of the runs replayed with ``base`` options."""
-    from dataclasses import replace  # noqa: PLC0415
-
     from trainer.lab.clip_replay import figures, held_out_clips, replay  # noqa: PLC0415
 
     events: dict = {}
     with held_out_clips(folder, runs_dir) as clips:
         def events_of(file: str, run: ClipRun) -> list[GestureEvent]:
-            options = replace(base, face_signs=str(clips.signs_of[clips.persons[file]]))
-            events[file] = replay(run, options)
+            events[file] = replay(run, clips.options_for(file, base))
             return events[file]
 
         fig = figures(clips.runs, clips.spans, clips.talking, events_of=events_of)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trainer.lab.labels import DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
+from trainer.lab.labels import CLIP_LABELS, DEFAULT_REVIEW, IMAGE_SUFFIXES, LabelledFile, read_labels, review_in_use
 from trainer.signals.gestures import Gesture, Side
 from trainer.vision.calibration import Profile
 from trainer.vision.types import Rates, VisionError
@@ -41,7 +41,6 @@ if TYPE_CHECKING:  # the pipeline imports MediaPipe: loaded inside the functions
     from trainer.vision.pipeline import PipelineOptions
 
 THRESHOLD = 0.5
-CLIP_LABELS = ("talking", "neutral")
 NONE_COLUMN = "none"
 
 

@@ -32,6 +32,9 @@ NEGATIVE_LABELS = frozenset(
     {"neutral", "smile", "talking", "open_palm", "fist", "other", "shrug_baseline"}
 )
 
+CLIP_LABELS = ("talking", "neutral")
+"""Folder labels of the clips that show no sign (every event on them is false)."""
+
 # "also X" / "+ X" phrases that make X a second true gesture of the still.
 _ALSO = (
     (re.compile(r"mouth[_ ]open|open mouth"), Gesture.MOUTH_OPEN),
@@ -219,6 +222,11 @@ def read_labels(folder: Path | str, review: Path | str | None = DEFAULT_REVIEW) 
     for reviewed in read_review(review):
         by_file.setdefault(reviewed.file, []).append(reviewed)
     return [apply_review(item, by_file[item.file]) if item.file in by_file else item for item in out]
+
+
+def talking_clips(folder: Path | str) -> list[str]:
+    """The clips of ``folder`` labelled talking or neutral (``CLIP_LABELS``), reviewed labels applied."""
+    return [item.file for item in read_labels(folder) if item.is_video and item.label in CLIP_LABELS]
 
 
 def labelled_stills(gestures: Path):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from trainer.lab.clip_eval import ClipSpan, SpanKind, score_clip
+from trainer.lab.clip_eval import ClipSpan, SpanKind, clip_files, score_clip
 from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.personal import PersonalSigns, RestSpace, teach, teachable
@@ -26,21 +26,11 @@ from trainer.vision.types import VisionError
 
 def replay_events(run: ClipRun, personal: PersonalSigns | None = None) -> list[GestureEvent]:
     """The events of a recorded run, re-scored (population, or with ``personal`` signs)."""
-    from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
-
     if not run.features:
         raise VisionError(f"{run.path}: the run kept no features: run it with keep_features=True")
-    from trainer.lab.clip_replay import split_features  # noqa: PLC0415
+    from trainer.lab.clip_replay import rescored  # noqa: PLC0415
 
-    events: list[GestureEvent] = []
-    with Pipeline(PipelineOptions(hands=False), personal=personal) as pipe:
-        for frame in run.features:
-            # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
-            # inside the face features, the frame was read as a face mesh's and scored by its rules.
-            face, shapes = split_features(frame.features) if frame.face else (None, None)
-            scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
-            events.extend(pipe.step(scores).finished)
-        events.extend(pipe.finish())
+    events = rescored(run, personal=personal, mute_hidden=False)
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 
 
@@ -180,7 +170,7 @@ def _score_person(person: str, mine: Sequence[ClipSpan], spans: Sequence[ClipSpa
     minutes = talk_minutes = 0.0
     talk_false = talk_pop_false = 0
     missed: list[str] = []
-    for file in dict.fromkeys(s.file for s in mine):
+    for file in clip_files(mine):
         run = runs[file]
         # The teaching takes are excused: recall is measured on the later takes only.
         file_spans = [s for s in spans if s.file == file]
@@ -247,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     import sys  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from trainer.lab.clip_eval import clip_files, load_spans  # noqa: PLC0415
+    from trainer.lab.clip_eval import load_spans  # noqa: PLC0415
+    from trainer.lab.clip_replay import run_file  # noqa: PLC0415
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
 
@@ -266,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     options = PipelineOptions(face_model=args.face_model, hands=False)
     runs = {}
     for file in clip_files(spans):
-        cached = Path(args.cache) / (file.replace("/", "__") + ".pkl") if args.cache else None
+        cached = run_file(args.cache, file) if args.cache else None
         if cached is not None and cached.is_file():
             runs[file] = pickle.loads(cached.read_bytes())
             continue

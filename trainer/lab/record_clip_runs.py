@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from trainer.lab.clip_eval import clip_files, load_spans
-from trainer.lab.labels import read_labels
+from trainer.lab.clip_replay import run_file
+from trainer.lab.labels import talking_clips
 from trainer.vision.clip_run import run_clip
 from trainer.vision.pipeline import PipelineOptions
 
@@ -34,8 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     folder, out = args.folder, args.out
     out.mkdir(parents=True, exist_ok=True)
     files = clip_files(load_spans(SPANS))
-    files += [item.file for item in read_labels(folder) if item.is_video and item.label in ("talking", "neutral")
-              and item.file not in files]
+    files += [file for file in talking_clips(folder) if file not in files]
     # Hands on every clip, as live: the replay keeps the recorded run's hand events, and a hand resting
     # on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's pinky
     # around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.reverse:  # a second recorder can work from the other end
         files.reverse()
     for number, file in enumerate(files, 1):
-        target = out / (file.replace("/", "__") + ".pkl")
+        target = run_file(out, file)
         if target.is_file():
             continue
         print(f"[{number}/{len(files)}] {file}", file=sys.stderr, flush=True)

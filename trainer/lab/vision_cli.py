@@ -126,11 +126,9 @@ def _held_out_clips(args, spans, profile, personal, photos):
     if args.no_clips or personal is not None or profile is not None:
         return nullcontext(None)
     from trainer.lab.clip_replay import held_out_options  # noqa: PLC0415
-    from trainer.lab.evaluate import CLIP_LABELS  # noqa: PLC0415
-    from trainer.lab.labels import read_labels  # noqa: PLC0415
+    from trainer.lab.labels import talking_clips  # noqa: PLC0415
 
-    negatives = [item.file for item in read_labels(args.folder) if item.is_video and item.label in CLIP_LABELS] \
-        if photos else []
+    negatives = talking_clips(args.folder) if photos else []
     return held_out_options(args.folder, spans, options, also=negatives)
 
 

@@ -173,11 +173,9 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
     """Run the recognizer over a photo (gestures over the threshold) or a clip (its events)."""
     require()
     from trainer.vision.pipeline import analyse_image, analyse_video
-    from trainer.vision.sources import open_source
+    from trainer.vision.sources import is_still
 
-    with open_source(path) as source:
-        still = source.info.is_still
-    if still:
+    if is_still(path):
         image = analyse_image(path, profile=profile)
         # A photo has no duration: each gesture over the threshold is one event at time 0.
         events = tuple(

@@ -83,6 +83,13 @@ def unavailable(what: Piece) -> None:
     st.warning(f"Unavailable: {what.reason}.", icon=":material/block:")
 
 
+def missing(what: Piece) -> bool:
+    """Whether ``what`` is missing; if it is, say so plainly (``unavailable``)."""
+    if not what.available:
+        unavailable(what)
+    return not what.available
+
+
 def card_svg(card: Card, *, language: Language = Language.FRENCH, width: int | None = None,
              hints: bool = True, convention: str = "classic") -> str:
     """The project's SVG for ``card`` (name, nickname, strength index, sign hint)."""

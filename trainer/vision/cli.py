@@ -149,11 +149,9 @@ def _split_profile(profile):
 
 def _recognize_one(path: str, args, profile, many: bool, holder: list):
     from trainer.vision.pipeline import Pipeline, PipelineOptions, analyse_image  # noqa: PLC0415
-    from trainer.vision.sources import open_source  # noqa: PLC0415
+    from trainer.vision.sources import is_still  # noqa: PLC0415
 
-    with open_source(path) as source:
-        still = source.info.is_still
-    if still:
+    if is_still(path):
         if holder[0] is None:
             holder[0] = Pipeline(
                 PipelineOptions(static_image_mode=True, shrug=True, mirrored=args.mirrored,

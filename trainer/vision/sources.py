@@ -491,3 +491,9 @@ def open_source(spec: str | int | Path, *, folder_fps: float = DEFAULT_FOLDER_FP
     if kind is None and suffix in IMAGE_SUFFIXES:
         return ImageSource(path)  # reports what is wrong with the image
     return VideoSource(path)
+
+
+def is_still(path: str | Path) -> bool:
+    """Whether ``path`` opens as one still image (``open_source`` reads it, and names what is wrong)."""
+    with open_source(path) as source:
+        return source.info.is_still

@@ -193,9 +193,7 @@ def _settings_panel(settings: Settings) -> None:
 def _setup_panel(settings: Settings) -> None:
     with st.expander("New game, table settings, saved games", expanded=_session() is None):
         _settings_panel(settings)
-        store = persistence.store_piece()
-        if not store.available:
-            render.unavailable(store)
+        if render.missing(persistence.store_piece()):
             return
         session = _session()
         if session is not None:

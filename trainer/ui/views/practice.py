@@ -383,8 +383,7 @@ def _history_panel(settings: Settings, table: dict[Sign, drill.SignStats]) -> No
         lines.append(f"| {render.sign_label(s.sign, settings.language)} | {s.tries} | {s.successes} | "
                      f"{round(100 * s.rate)}% | {s.streak} | {best} |")
     st.markdown("\n".join(lines))
-    if not persistence.store_piece().available:
-        render.unavailable(persistence.store_piece())
+    render.missing(persistence.store_piece())
 
 
 def _save_upload(upload, folder: str) -> Path:
@@ -398,9 +397,7 @@ def _calibration_panel(settings: Settings, mode: modes.ModeReport) -> None:
             "(or upload a neutral photo or clip). Thresholds then follow your own face; without calibration the "
             "population defaults are used."
         )
-        store = persistence.store_piece()
-        if not store.available:
-            render.unavailable(store)
+        if render.missing(persistence.store_piece()):
             return
         if not modes.recognizer().available:
             st.caption("Calibration needs the recognizer, which is not available in this build.")

@@ -291,9 +291,7 @@ def _show_progress(session, settings: Settings) -> None:
 def show() -> None:
     settings = state.settings()
     st.title("Quiz: cards and signs")
-    store = persistence.store_piece()
-    if not store.available:
-        render.unavailable(store)
+    if render.missing(persistence.store_piece()):
         return
     session = _session(settings)
     question = st.session_state["quiz_question"]
