@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import fractions
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,14 +11,7 @@ import pytest
 from trainer.signals.gestures import Gesture
 from trainer.ui import recognition
 from trainer.ui.fakecam import MOUTH_OPEN_PHOTO, NEUTRAL_PHOTO, fit
-from trainer.ui.watcher import (
-    CAMERA_NICENESS,
-    CalibrationProgress,
-    FrameReport,
-    GestureReport,
-    SignWatcher,
-    WatcherFailure,
-)
+from trainer.ui.watcher import CalibrationProgress, FrameReport, GestureReport, SignWatcher, WatcherFailure
 
 pytestmark = pytest.mark.vision
 
@@ -235,66 +226,3 @@ def test_the_overlay_draws_on_a_mirrored_copy_and_leaves_the_frame_alone(faces):
     no_face = type("Analysis", (), {"landmarks": None})()
     assert np.array_equal(recognition.draw(neutral, no_face, True), before[:, ::-1])
     assert np.array_equal(neutral, before)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"),
-                    reason="per-thread priority is Linux's (elsewhere none is set)")
-def test_the_camera_threads_run_below_the_page_and_leave_its_thread_alone():
-    """With the processor short (eight sessions on two cores), a click must not wait behind eight
-    recognizers: the analysis thread and the thread that draws the shown frame run
-    CAMERA_NICENESS steps below the page's, and the page's own thread keeps its priority."""
-    import os
-    import threading
-
-    import av
-
-    priorities: dict[str, list[int]] = {"analysis": [], "shown": []}
-    analysed = threading.Semaphore(0)
-
-    class Recording:
-        def process(self, frame):
-            priorities["analysis"].append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-            analysed.release()
-            raise RuntimeError("enough: the priority is recorded")  # ends the analysis thread
-
-    page = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    image = np.zeros((48, 64, 3), np.uint8)
-
-    def callback() -> None:
-        frame = av.VideoFrame.from_ndarray(image, format="bgr24")
-        frame.pts, frame.time_base = 1, fractions.Fraction(1, 30)
-        watcher(frame)
-        priorities["shown"].append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-
-    watcher = SignWatcher(lambda profile: Recording(), None, mirror=False)
-    try:
-        watcher.submit(image, 0.0)  # the analysis thread started from the page's thread
-        assert analysed.acquire(timeout=10), "the analysis thread never ran"
-        drawer = threading.Thread(target=callback)  # then from streamlit-webrtc's callback thread
-        drawer.start()
-        drawer.join(10)
-    finally:
-        watcher.close()
-    expected = min(19, page + CAMERA_NICENESS)
-    assert priorities["shown"] == [expected]
-    assert priorities["analysis"] and set(priorities["analysis"]) == {expected}
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == page
-
-
-def test_the_soaks_control_keeps_the_camera_threads_at_the_pages_priority(monkeypatch):
-    import os
-    import threading
-
-    from trainer.ui import watcher as module
-
-    monkeypatch.setenv(module.SAME_PRIORITY_ENV, "1")
-    seen: list[tuple[bool, int]] = []
-
-    def lower() -> None:
-        lowered = module.yield_to_page()
-        seen.append((lowered, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
-
-    thread = threading.Thread(target=lower)
-    thread.start()
-    thread.join(10)
-    assert seen == [(False, os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))]

@@ -55,7 +55,6 @@ from typing import Any
 
 from trainer.ui.camera import QUEUE_LOG_ENV, UNBOUNDED_ENV
 from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, serve_app
-from trainer.ui.watcher import SAME_PRIORITY_ENV
 
 SERVER_ERROR = re.compile(r"Traceback|Exception in|^\w*Error:")
 """A server log line that shows an exception (MediaPipe's W0000/I0000 chatter aside)."""
@@ -492,12 +491,10 @@ class Session:
 
 
 def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool = True,
-        clicks: bool = True, unbounded: bool = False, starve: float = 0.0,
-        same_priority: bool = False) -> dict[str, Any]:
+        clicks: bool = True, unbounded: bool = False, starve: float = 0.0) -> dict[str, Any]:
     """The whole run; returns (and writes to ``out``.json) what it measured. ``unbounded``: a control,
     the server's frame queues left unbounded as before the frame-queue fix; ``starve``: the fraction of
-    the time the server is kept stopped once the sessions play (:class:`Starver`); ``same_priority``: a
-    control, the camera's threads at the page's priority as before (``watcher.yield_to_page``)."""
+    the time the server is kept stopped once the sessions play (:class:`Starver`)."""
     from playwright.sync_api import sync_playwright
 
     from trainer.ui.fakecam import make_signing_clip
@@ -508,7 +505,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
     record: dict[str, Any] = {
         "command": "python -m trainer.lab.soak " + " ".join(sys.argv[1:]),
         "sessions": sessions, "minutes": minutes, "cores": os.cpu_count(), "camera": camera, "clicks": clicks,
-        "unbounded_frame_queues": unbounded, "starved_fraction": starve, "camera_same_priority": same_priority,
+        "unbounded_frame_queues": unbounded, "starved_fraction": starve,
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "minute_rows": [], "session_totals": [],
     }
@@ -521,8 +518,6 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
         os.environ[QUEUE_LOG_ENV] = str(queues.path)  # the server inherits the soak's environment
         if unbounded:
             os.environ[UNBOUNDED_ENV] = "1"
-        if same_priority:
-            os.environ[SAME_PRIORITY_ENV] = "1"
         with serve_app(home=home, log=log) as app, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                                  args=chromium_args(clip))
@@ -699,7 +694,6 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
     load = record.get("verdict", {}).get("load1_range")
     starved = record.get("starved_fraction") or 0
     control = [text for text, on in (("frame queues unbounded", record.get("unbounded_frame_queues")),
-                                     ("camera threads at the page's priority", record.get("camera_same_priority")),
                                      (f"server stopped {starved:.0%} of the time", starved)) if on]
     fig.suptitle("\n".join([f"{record['sessions']} browser session(s), camera on, Play", *([" · ".join(control)]
                             if control else []),
@@ -725,8 +719,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--starve", type=float, default=0.0, metavar="FRACTION",
                         help="keep the server stopped this fraction of the time once the sessions play "
                              "(a starved server without loading the machine; e.g. 0.5)")
-    parser.add_argument("--same-priority", action="store_true",
-                        help="a control: the camera's threads at the page's priority, as before they yielded to it")
     args = parser.parse_args(argv)
     if args.sessions < 1 or args.minutes <= 0 or not 0 <= args.starve < 0.95:
         parser.error("--sessions must be at least 1, --minutes more than 0 and --starve from 0 to 0.95")
@@ -734,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no gestures at {args.shared}/gestures: pass --shared (the folder beside the checkout)")
     record = run(sessions=args.sessions, minutes=args.minutes, out=args.out, shared=args.shared,
                  camera=not args.no_camera, clicks=not args.no_clicks, unbounded=args.unbounded,
-                 starve=args.starve, same_priority=args.same_priority)
+                 starve=args.starve)
     print(json.dumps(record["verdict"], indent=1))
     return 0
 

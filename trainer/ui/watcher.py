@@ -24,7 +24,6 @@ whatever gesture the old stream left open. Within a stream, time is the source's
 
 from __future__ import annotations
 
-import os
 import queue
 import sys
 import threading
@@ -41,34 +40,6 @@ STREAM_GAP_S = 1.0
 """Wall seconds without a frame after which the next frame begins a new stream (camera restarted)."""
 FRAME_STEP_S = 1 / 30
 """Session-clock gap placed between the last frame of one stream and the first of the next."""
-CAMERA_NICENESS = 5
-"""Nice steps by which the camera's threads (analysis, and drawing the shown frame) run below the
-page's: when the processor is short (several sessions, other programs), a click is answered first
-and recognition takes what is left (it says so when that is too little: ``camera.starved_notice``)."""
-
-
-SAME_PRIORITY_ENV = "ALUETTE_LAB_SAME_PRIORITY"
-"""Set (to anything) for the soak's control run only: the camera's threads keep the page's priority."""
-
-
-def yield_to_page(step: int | None = None) -> bool:
-    """Run the calling thread ``step`` nice levels below the server's main thread (never lower: a
-    thread started by one already lowered inherits its level); whether it now runs there.
-
-    Linux only: there each thread has its own nice value (threads it starts inherit it, MediaPipe's
-    among them). Elsewhere the same call would lower the whole server, so nothing is done."""
-    if step is None:
-        step = 0 if os.environ.get(SAME_PRIORITY_ENV) else CAMERA_NICENESS
-    if step <= 0 or not sys.platform.startswith("linux"):
-        return False
-    try:
-        thread = threading.get_native_id()
-        level = min(19, os.getpriority(os.PRIO_PROCESS, os.getpid()) + step)
-        if os.getpriority(os.PRIO_PROCESS, thread) < level:
-            os.setpriority(os.PRIO_PROCESS, thread, level)
-    except OSError:
-        return False
-    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +173,6 @@ class SignWatcher:
         self._closed = False
         self.shown_frames = 0
         """Frames returned to the browser (with the overlay of the latest analysis)."""
-        self._yielded: set[int] = set()  # native ids of the callback threads already lowered
 
     # -- the webrtc callback -------------------------------------------------------------------
 
@@ -212,10 +182,6 @@ class SignWatcher:
         (it skips frames, never queues them), and the overlay lags by at most one analysis."""
         import av  # imported here: only the live camera path needs PyAV
 
-        thread = threading.get_native_id()
-        if thread not in self._yielded:
-            self._yielded.add(thread)
-            yield_to_page()
         image = frame.to_ndarray(format="bgr24")
         timestamp = float(frame.time) if frame.time is not None else self.shown_frames / 30.0
         self.submit(image, timestamp)
@@ -253,7 +219,6 @@ class SignWatcher:
             self._ensure_pipeline()
 
     def _analyse_loop(self) -> None:
-        yield_to_page()
         while True:
             with self._wake:
                 # Leave after a few idle seconds (camera stopped); the next frame restarts the thread.
