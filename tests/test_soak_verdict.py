@@ -79,6 +79,16 @@ def test_the_cpu_split_gives_a_busy_server_its_processor_time_and_not_to_the_bro
     assert server_cores > 0.05 and browser_cores < server_cores / 2
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs Linux /proc")
+def test_a_child_that_ended_keeps_its_processor_seconds_in_the_total():
+    """A browser page that closes mid-run must not take its seconds out of the running total."""
+    before = soak.process_cpu_s(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c",
+                              "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass"])
+    child.wait()  # ended and reaped: gone from the process tree
+    assert soak.process_cpu_s(os.getpid()) - before >= 0.5
+
+
 def test_server_errors_are_the_logs_exception_lines(tmp_path):
     log = tmp_path / "server.log"
     log.write_text("I0000 mediapipe chatter\nException in thread x:\nTraceback (most recent call last):\n"

@@ -137,7 +137,7 @@ class Minute:
     """Streamlit error boxes seen and clicks never answered, this minute."""
     load1: float
     server_cores: float | None = None
-    """Cores the server used on average this minute (its processor seconds over 60 s)."""
+    """Cores the server used on average this minute (its processor seconds over the minute's wall time)."""
     browser_cores: float | None = None
     """Cores used by the rest of the run: Chromium with its pages and fake cameras, Playwright."""
 
@@ -215,7 +215,9 @@ def process_rss_mb(pid: int) -> float:
 
 
 def process_cpu_s(pid: int) -> float:
-    """Processor seconds used so far by ``pid`` and its live descendants, every thread counted."""
+    """Processor seconds used so far by ``pid`` and its descendants, every thread counted. Children
+    that ended and were reaped stay counted through their parent's ``cutime``/``cstime``: a browser
+    page that closes must not take its seconds out of the running total (a negative minute)."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for current in process_tree(pid):
@@ -223,7 +225,8 @@ def process_cpu_s(pid: int) -> float:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        # utime, stime, cutime, cstime: fields 14-17 of stat (the list starts at field 3).
+        total += sum(int(value) for value in fields[11:15])
     return total / tick
 
 
