@@ -89,6 +89,30 @@ def test_a_child_that_ended_keeps_its_processor_seconds_in_the_total():
     assert soak.process_cpu_s(os.getpid()) - before >= 0.5
 
 
+def _nice(pid: int) -> int:
+    return os.getpriority(os.PRIO_PROCESS, pid)
+
+
+def test_the_browsers_are_brought_down_to_the_servers_priority_and_the_server_is_left_alone():
+    """Chromium raises its own priority; a niced soak must not measure the browsers' precedence."""
+    sleeper = [sys.executable, "-c", "import threading, time\n"
+               "threading.Thread(target=time.sleep, args=(30,)).start(); time.sleep(30)"]
+    server, browser = subprocess.Popen(sleeper), subprocess.Popen(sleeper)
+    try:
+        time.sleep(0.3)  # both threads of each started
+        level = _nice(0) + 3
+        changed = soak.level_priority(os.getpid(), server.pid, level)
+        assert changed >= 2  # the browser's two threads
+        assert all(_nice(tid) == level for tid in soak.thread_ids(browser.pid))
+        assert all(_nice(tid) == _nice(0) for tid in soak.thread_ids(server.pid))
+        assert soak.level_priority(os.getpid(), server.pid, level) == 0  # already there: nothing to do
+        assert _nice(0) == level - 3  # the soak itself keeps its priority
+    finally:
+        for process in (server, browser):
+            process.kill()
+            process.wait()
+
+
 def test_server_errors_are_the_logs_exception_lines(tmp_path):
     log = tmp_path / "server.log"
     log.write_text("I0000 mediapipe chatter\nException in thread x:\nTraceback (most recent call last):\n"

@@ -30,6 +30,25 @@ def test_aluette_app_rejects_a_bad_port(capsys):
     assert "70000" in capsys.readouterr().err
 
 
+def test_aluette_app_rejects_a_bad_slot_count_before_starting_a_server(capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr(subprocess, "call", lambda *a, **k: started.append(a) or 0)
+    assert main(["app", "--analysis-slots", "0"]) == 2
+    assert "--analysis-slots 0" in capsys.readouterr().err
+    monkeypatch.setenv("ALUETTE_ANALYSIS_SLOTS", "many")
+    assert main(["app"]) == 2
+    assert "ALUETTE_ANALYSIS_SLOTS='many'" in capsys.readouterr().err
+    assert started == []
+
+
+def test_aluette_app_hands_the_slot_count_to_the_server(capsys, monkeypatch):
+    seen = []
+    monkeypatch.setattr(subprocess, "call", lambda command, env: seen.append(env) or 0)
+    assert main(["app", "--no-browser", "--analysis-slots", "3"]) == 0
+    assert seen[0]["ALUETTE_ANALYSIS_SLOTS"] == "3"
+    assert "3 camera frames analysed at once" in capsys.readouterr().out
+
+
 def test_the_pages_import_without_loading_mediapipe_or_the_webcam_stack():
     code = (
         "import sys; import trainer.ui.app, trainer.ui.views.practice, trainer.ui.views.play, "

@@ -12,6 +12,7 @@ from typing import Any
 
 from trainer.signals.gestures import GestureEvent
 from trainer.ui import modes
+from trainer.ui.analysis_slots import server_slots
 from trainer.ui.settings import Settings
 from trainer.ui.watcher import SignWatcher, mirror_image
 
@@ -123,7 +124,7 @@ def make_watcher(settings: Settings, profile: Any = None, personal: Any = None) 
     """The session's camera callback; ``personal`` is the user's taught signs (Practice and Play use
     them: ``watcher.personal.model``)."""
     state = PersonalState(personal if personal is not None else _saved_personal(), _saved_sensitivity())
-    watcher = SignWatcher(lambda p: make_pipeline(p, state), draw, mirror=settings.mirror)
+    watcher = SignWatcher(lambda p: make_pipeline(p, state), draw, mirror=settings.mirror, slots=server_slots())
     watcher.personal = state  # type: ignore[attr-defined]  # the watcher (evening's file) carries it for the pages
     if profile is not None:
         watcher.use_profile(profile)

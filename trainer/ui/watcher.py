@@ -29,12 +29,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
 from trainer.signals.gestures import Gesture, GestureEvent
+from trainer.ui.analysis_slots import FairSlots
 
 STREAM_GAP_S = 1.0
 """Wall seconds without a frame after which the next frame begins a new stream (camera restarted)."""
@@ -141,8 +143,10 @@ class SignWatcher:
         mirror: bool = True,
         queue_size: int = 256,
         clock: Callable[[], float] = time.monotonic,
+        slots: FairSlots | None = None,
     ) -> None:
         self._make_pipeline = make_pipeline
+        self._slots = slots  # shared by the server's sessions (analysis_slots); None: never waits
         self._draw = draw
         self.mirror = mirror
         self.reports: queue.Queue[Report] = queue.Queue(maxsize=queue_size)
@@ -229,21 +233,24 @@ class SignWatcher:
                     return
                 if self._closed:
                     return
-                pending, self._pending = self._pending, None
-            if pending is None:  # not reached: wait_for returns with a frame or a close (for mypy)
-                continue
-            image, timestamp, begins = pending
-            try:
-                analysis = self.analyse(image, timestamp, new_stream=begins)
-            except RuntimeError as error:
-                # The interpreter is shutting down (the server stops) or the recognizer broke: say
-                # so once and stop analysing; the video keeps playing without an overlay.
+            with self._slots.held() if self._slots is not None else nullcontext():
+                # Taken once the slot is ours: the newest frame, not the one that was waiting for it.
                 with self._wake:
-                    self._worker = None
-                if not self._closed:
-                    self._failed = f"recognition stopped on a frame: {error}"
-                    self._put(WatcherFailure(self._failed), droppable=False)
-                return
+                    pending, self._pending = self._pending, None
+                if pending is None:  # closed while waiting for the slot: the loop's top sees it
+                    continue
+                image, timestamp, begins = pending
+                try:
+                    analysis = self.analyse(image, timestamp, new_stream=begins)
+                except RuntimeError as error:
+                    # The interpreter is shutting down (the server stops) or the recognizer broke:
+                    # say so once and stop analysing; the video keeps playing without an overlay.
+                    with self._wake:
+                        self._worker = None
+                    if not self._closed:
+                        self._failed = f"recognition stopped on a frame: {error}"
+                        self._put(WatcherFailure(self._failed), droppable=False)
+                    return
             if analysis is not None:
                 self._latest = analysis
 
