@@ -113,6 +113,12 @@ def test_the_browsers_are_brought_down_to_the_servers_priority_and_the_server_is
             process.wait()
 
 
+def test_the_browsers_can_be_kept_under_the_server_but_never_past_the_lowest_priority():
+    assert soak.PriorityLeveller(os.getpid(), below=3).nice == min(19, _nice(0) + 3)
+    assert soak.PriorityLeveller(os.getpid(), below=40).nice == 19
+    assert soak.PriorityLeveller(os.getpid()).nice == _nice(0)
+
+
 def test_server_errors_are_the_logs_exception_lines(tmp_path):
     log = tmp_path / "server.log"
     log.write_text("I0000 mediapipe chatter\nException in thread x:\nTraceback (most recent call last):\n"

@@ -264,14 +264,15 @@ def level_priority(root: int, server: int, nice: int) -> int:
 
 
 class PriorityLeveller:
-    """Keeps the browsers at the server's priority for the ``with`` block (:func:`level_priority`
-    every ``period`` seconds: Chromium changes a page's priority when it is shown or hidden)."""
+    """Keeps the browsers at the server's priority for the ``with`` block, or ``below`` nice steps
+    under it (:func:`level_priority` every ``period`` seconds: Chromium changes a page's priority
+    when it is shown or hidden)."""
 
-    def __init__(self, server: int, *, enabled: bool = True, period: float = 2.0) -> None:
+    def __init__(self, server: int, *, enabled: bool = True, below: int = 0, period: float = 2.0) -> None:
         self.server = server
         self.enabled = enabled
         self.period = period
-        self.nice = os.getpriority(os.PRIO_PROCESS, 0)
+        self.nice = min(19, os.getpriority(os.PRIO_PROCESS, 0) + below)
         self.changed = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="soak-priority", daemon=True)
@@ -561,12 +562,13 @@ class Session:
 
 def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool = True,
         clicks: bool = True, unbounded: bool = False, starve: float = 0.0,
-        browsers_own_priority: bool = False) -> dict[str, Any]:
+        browsers_own_priority: bool = False, browsers_below: int = 0) -> dict[str, Any]:
     """The whole run; returns (and writes to ``out``.json) what it measured. ``unbounded``: a control,
     the server's frame queues left unbounded as before the frame-queue fix; ``starve``: the fraction of
     the time the server is kept stopped once the sessions play (:class:`Starver`);
     ``browsers_own_priority``: a control, the browsers left at the priorities Chromium gives itself
-    instead of the server's (:class:`PriorityLeveller`)."""
+    instead of the server's (:class:`PriorityLeveller`); ``browsers_below``: nice steps the browsers
+    are kept under the server (the browsers of users on other machines, as far as one machine can)."""
     from playwright.sync_api import sync_playwright
 
     from trainer.ui.fakecam import make_signing_clip
@@ -578,7 +580,8 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
         "command": "python -m trainer.lab.soak " + " ".join(sys.argv[1:]),
         "sessions": sessions, "minutes": minutes, "cores": os.cpu_count(), "camera": camera, "clicks": clicks,
         "unbounded_frame_queues": unbounded, "starved_fraction": starve,
-        "browsers_at_server_priority": not browsers_own_priority,
+        "browsers_at_server_priority": not browsers_own_priority and not browsers_below,
+        "browsers_nice_steps_below_server": 0 if browsers_own_priority else browsers_below,
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "minute_rows": [], "session_totals": [],
     }
@@ -592,7 +595,8 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
         if unbounded:
             os.environ[UNBOUNDED_ENV] = "1"
         with (serve_app(home=home, log=log) as app, sync_playwright() as playwright,
-              PriorityLeveller(app.process.pid, enabled=not browsers_own_priority) as leveller):
+              PriorityLeveller(app.process.pid, enabled=not browsers_own_priority,
+                               below=browsers_below) as leveller):
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                                  args=chromium_args(clip))
             drivers = _open_sessions(browser, app, sessions, camera=camera, evidence=f"soak-{out.name}")
@@ -797,14 +801,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--browsers-own-priority", action="store_true",
                         help="a control: leave the browsers at the priorities Chromium gives itself "
                              "(above a niced server) instead of the server's")
+    parser.add_argument("--browsers-below", type=int, default=0, metavar="STEPS",
+                        help="keep the browsers this many nice steps under the server (as if the users' "
+                             "browsers ran on their own machines, as far as one machine can)")
     args = parser.parse_args(argv)
+    if args.browsers_below < 0 or (args.browsers_below and args.browsers_own_priority):
+        parser.error("--browsers-below takes 0 or more nice steps, and not with --browsers-own-priority")
     if args.sessions < 1 or args.minutes <= 0 or not 0 <= args.starve < 0.95:
         parser.error("--sessions must be at least 1, --minutes more than 0 and --starve from 0 to 0.95")
     if not (args.shared / "gestures" / "MANIFEST.tsv").is_file():
         parser.error(f"no gestures at {args.shared}/gestures: pass --shared (the folder beside the checkout)")
     record = run(sessions=args.sessions, minutes=args.minutes, out=args.out, shared=args.shared,
                  camera=not args.no_camera, clicks=not args.no_clicks, unbounded=args.unbounded,
-                 starve=args.starve, browsers_own_priority=args.browsers_own_priority)
+                 starve=args.starve, browsers_own_priority=args.browsers_own_priority,
+                 browsers_below=args.browsers_below)
     print(json.dumps(record["verdict"], indent=1))
     return 0
 
