@@ -74,11 +74,36 @@ class DamagedEntryError(StorageError):
 ELSEWHERE = f"or choose another file (aluette quiz --db PATH, or set {ENV_HOME} to another folder)"
 
 
+_NAMES_BY_MESSAGE = (
+    ("database is locked", "SQLITE_BUSY"),
+    ("database table is locked", "SQLITE_LOCKED"),
+    ("readonly database", "SQLITE_READONLY"),
+    ("access permission denied", "SQLITE_PERM"),
+    ("database or disk is full", "SQLITE_FULL"),
+    ("database disk image is malformed", "SQLITE_CORRUPT"),
+    ("file is not a database", "SQLITE_NOTADB"),
+    ("unable to open database file", "SQLITE_CANTOPEN"),
+    ("disk I/O error", "SQLITE_IOERR"),
+)
+"""SQLite's own text for each primary result code (``sqlite3_errstr``), for Python 3.10, whose
+``sqlite3`` errors do not carry the code's name."""
+
+
+def error_name(error: sqlite3.Error) -> str:
+    """SQLite's name for the error's result code ("SQLITE_BUSY"...; "" if unknown). Python 3.11+
+    gives it (``sqlite_errorname``); on 3.10 it is read from SQLite's fixed text for the code."""
+    name = getattr(error, "sqlite_errorname", None)
+    if name:
+        return str(name)
+    text = str(error)
+    return next((code for fragment, code in _NAMES_BY_MESSAGE if fragment in text), "")
+
+
 def _fault(error: sqlite3.Error, path: Path, doing: str) -> StorageError:
     """One clear message for an SQLite failure: the file, the cause in words, a way out that exists.
 
     Classified by SQLite's own error name (not the wording, which changes between versions)."""
-    name = getattr(error, "sqlite_errorname", "") or ""
+    name = error_name(error)
     detail = str(error)
     if name.startswith("SQLITE_READONLY") or name == "SQLITE_PERM":
         return StorageError(
@@ -255,7 +280,7 @@ class Store:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 return
             except sqlite3.OperationalError as error:
-                name = getattr(error, "sqlite_errorname", "") or ""
+                name = error_name(error)
                 if not name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or time.monotonic() >= deadline:
                     raise
             time.sleep(pause)
@@ -519,7 +544,7 @@ def _probe(path: Path) -> None:
         tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         check = probe.execute("PRAGMA quick_check").fetchone()[0]
     except sqlite3.Error as error:
-        name = getattr(error, "sqlite_errorname", "") or ""
+        name = error_name(error)
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_IOERR")):
             if not os.access(path.parent, os.W_OK) and not path.with_name(path.name + "-shm").exists():
                 raise StorageError(_read_only_folder(path)) from None

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from sqlite_faults import FailingConnection, sqlite_error
 
+from trainer import storage
 from trainer.storage import ELSEWHERE, ENV_HOME, DamagedEntryError, StorageError, Store, data_home
 
 
@@ -376,3 +377,25 @@ def test_a_check_that_fails_says_so_and_leaves_the_file_as_found(saved: Path, mo
     message = str(raised.value)
     assert str(saved) in message and words in message and "the check failed" in message and where in message
     assert _untouched(saved) == before
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("database is locked", "SQLITE_BUSY"),
+    ("database table is locked", "SQLITE_LOCKED"),
+    ("attempt to write a readonly database", "SQLITE_READONLY"),
+    ("database or disk is full", "SQLITE_FULL"),
+    ("database disk image is malformed", "SQLITE_CORRUPT"),
+    ("file is not a database", "SQLITE_NOTADB"),
+    ("unable to open database file", "SQLITE_CANTOPEN"),
+    ("disk I/O error", "SQLITE_IOERR"),
+    ("no such table: entries", ""),
+])
+def test_an_error_without_sqlites_code_name_is_classified_by_sqlites_own_text(text, name):
+    """Python 3.10's sqlite3 errors carry no ``sqlite_errorname``: a lock must still read as a lock."""
+    error = sqlite3.OperationalError(text)
+    assert getattr(error, "sqlite_errorname", None) is None  # as 3.10 raises it
+    assert storage.error_name(error) == name
+
+
+def test_a_code_name_given_by_python_wins_over_the_text():
+    assert storage.error_name(sqlite_error("SQLITE_IOERR_WRITE", "database is locked")) == "SQLITE_IOERR_WRITE"

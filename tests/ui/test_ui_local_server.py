@@ -9,7 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-import tomllib
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the same parser, from PyPI (the test extra installs it on 3.10)
+    import tomli as tomllib
 
 from trainer.ui.launch import APP_SCRIPT, REPO_ROOT, free_port, stop_server, wait_healthy
 

@@ -14,6 +14,7 @@ the full disk and the read-only mount need root to mount a tmpfs and are skipped
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
@@ -91,6 +92,13 @@ def seed_database(path: Path, answers: int = 3) -> None:
             progress.review(make_question("name:3D", rng), n % 2 == 0, seconds=3.0, now=start + timedelta(minutes=n))
 
 
+@functools.cache
+def _nobody_cannot_run_python() -> str:
+    """Why the user nobody cannot start this interpreter ("" if it can)."""
+    done = subprocess.run([*NOBODY, sys.executable, "-c", "pass"], capture_output=True, text=True, timeout=60)
+    return "" if done.returncode == 0 else (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+
+
 def quiz(path: Path, *extra: str, user: str | None = None, stdin: str = "1\n",
          env: dict[str, str] | None = None) -> tuple[list[str], subprocess.CompletedProcess]:
     command = [ALUETTE, "quiz", "--db", str(path), "--count", "1", "--seed", "1", "--language", "en", *extra]
@@ -99,6 +107,10 @@ def quiz(path: Path, *extra: str, user: str | None = None, stdin: str = "1\n",
             raise Skipped("setpriv is not installed")
         if os.geteuid() != 0:
             raise Skipped("switching to the user nobody needs root")
+        refusal = _nobody_cannot_run_python()
+        if refusal:
+            raise Skipped(f"the user nobody cannot run this Python ({refusal}): its files are readable by "
+                          f"their owner only (a pyenv under /root, say); use a system-wide Python")
         command = [*NOBODY, *command]
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120,
                           env={**os.environ, **(env or {})})
