@@ -19,6 +19,13 @@ from trainer.rules.cards import STRENGTH
 from trainer.rules.fastdeal import FastDeal
 
 
+def _where_run(load: float | None) -> str:
+    """How a figure was taken (one core, this Python, the load before): both benchmarks' first line
+    ends with it, so a figure read later says the same of either."""
+    shown = "unknown" if load is None else f"{load:.2f}"
+    return f"one core, Python {platform.python_version()}, 1-min load before {shown}"
+
+
 @dataclass(frozen=True, slots=True)
 class EngineBench:
     deals: int
@@ -44,11 +51,9 @@ class EngineBench:
         return statistics.median(self.round_rates)
 
     def lines(self) -> list[str]:
-        load = "unknown" if self.load is None else f"{self.load:.2f}"
         return [
             f"engine: {self.deals} random {self.players}-player deals through FastDeal "
-            f"(legal_actions + apply), one core, Python {platform.python_version()}, "
-            f"1-min load before {load}",
+            f"(legal_actions + apply), {_where_run(self.load)}",
             f"deals decided by the tie-break: {self.tie_breaks / self.deals:.1%}; "
             f"mordienne: {self.mordiennes / self.deals:.2%}; nobody won a trick: {self.no_winner}",
             f"CPU time {self.seconds:.3f} s in {len(self.round_rates)} rounds: "
@@ -154,11 +159,9 @@ class GameBench:
         return min(self.round_ms)
 
     def lines(self) -> list[str]:
-        load = "unknown" if self.load is None else f"{self.load:.2f}"
         return [
             f"game API: {self.games} random {self.preset} games per round through Game.legal_actions + "
-            f"Game.apply (checks, chance steps, scoring, events), one core, Python {platform.python_version()}, "
-            f"1-min load before {load}",
+            f"Game.apply (checks, chance steps, scoring, events), {_where_run(self.load)}",
             f"{self.actions / (self.games * len(self.round_ms)):.0f} actions per game; CPU ms per game by round: "
             + ", ".join(f"{ms:.3f}" for ms in self.round_ms) + "; best below",
             f"{self.best_ms:.3f} ms per game",
