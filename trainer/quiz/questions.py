@@ -330,6 +330,12 @@ def _level_text(card: Card) -> Text:
     return Text(f"niveau {card.level}", f"level {card.level}", f"livello {card.level}")
 
 
+def _gloss(term: Text, sense: Text) -> Text:
+    """``term : sense.`` in each language: French puts a space before the colon, English and Italian
+    do not (the explanation of both sign questions, one way round or the other)."""
+    return Text(f"{term.fr} : {sense.fr}.", f"{term.en}: {sense.en}.", f"{term.it}: {sense.it}.")
+
+
 def _with_levels(cards: Sequence[Card]) -> Text:
     parts = [(card_text(c), _level_text(c)) for c in cards]
     return Text(
@@ -481,7 +487,7 @@ def _sign(item: str, value: str, rng: random.Random, convention: Convention) -> 
     how = GESTURE_TEXT[expected[0]]
     return Question(
         item, Kind.SIGN, prompt, cards, choices, (expected[0].value,),
-        Text(f"{meaning.fr} : {how.fr}.", f"{meaning.en}: {how.en}.", f"{meaning.it}: {how.it}."),
+        _gloss(meaning, how),
         convention.name, meaning=meaning, expected_gestures=expected,
     )
 
@@ -500,7 +506,7 @@ def _sign_card(item: str, value: str, rng: random.Random, convention: Convention
         Text(f"Que dit ce signe ? ({how.fr})", f"What does this sign say? ({how.en})",
              f"Che cosa dice questo segno? ({how.it})"),
         (), choices, (sign.value,),
-        Text(f"{how.fr} : {meaning.fr}.", f"{how.en}: {meaning.en}.", f"{how.it}: {meaning.it}."),
+        _gloss(how, meaning),
         convention.name, gesture=gesture,
     )
 
