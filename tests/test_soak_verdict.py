@@ -172,3 +172,34 @@ def test_the_starver_stops_the_server_part_of_the_time_and_always_leaves_it_runn
     finally:
         server.kill()
         server.wait()
+
+
+HAND_PAGE = """<div class="st-key-card_AS"><button id="play">Play</button></div>
+<div class="st-key-card_7D"><button>Play</button></div>
+<script>
+  // The app's answer to a click, after a known delay: the clicked card leaves the hand.
+  document.getElementById('play').addEventListener('click', () => {
+    setTimeout(() => document.querySelector('.st-key-card_AS').remove(), 400);
+  });
+</script>"""
+
+
+def test_a_card_click_is_timed_inside_the_page_from_the_click_to_the_card_leaving_the_hand():
+    """The in-page timing starts at the click, not when the driver arms it, and stops at the change
+    that takes the card away, not at another change of the page (the other card, the camera lines)."""
+    from tests.ui.ui_browser_support import require_chromium
+    from trainer.ui.launch import chromium_page
+
+    require_chromium()
+    with chromium_page() as page:
+        page.set_content(HAND_PAGE)
+        page.evaluate(soak.ARM_CLICK_JS, "st-key-card_AS")
+        page.wait_for_timeout(600)  # armed long before the click: that wait is not the page's answer
+        page.evaluate("setInterval(() => document.querySelector('.st-key-card_7D button').textContent = "
+                      "'Play', 50)")  # the page keeps changing meanwhile, the card still there
+        assert page.evaluate(soak.CLICK_TIMED_JS) is None
+        page.click("#play")
+        page.wait_for_function("() => !document.querySelector('.st-key-card_AS')")
+        page.wait_for_timeout(100)
+        took = page.evaluate(soak.CLICK_TIMED_JS)
+    assert took is not None and 0.38 <= took < 0.6, took

@@ -23,7 +23,11 @@ What is measured, per minute:
   the minute's end;
 * **click to page update**: wall time from a click on a card to the page no longer showing that card
   in the hand (the page's answer to the click); clicks on other buttons are timed to the first change
-  of the page's buttons and banners, listed apart;
+  of the page's buttons and banners, listed apart. The driver's figure includes its own round trips
+  to the browser (Playwright waits for the button to be stable and polls the page), which a busy
+  browser makes long; each card click is also timed **inside the page** (:data:`ARM_CLICK_JS`: the
+  click event, when the click reaches the page, to the first change of the page without the card),
+  which is what the person at that page waits;
 * **frames waiting**: the most frames seen waiting in each of the server's frame queues (the server
   logs them every 2 s when ``ALUETTE_QUEUE_LOG`` names a file; ``--unbounded`` is the control run
   with the queues as they were before the frame-queue fix);
@@ -55,6 +59,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trainer.ui import run_log
 from trainer.ui.camera import QUEUE_LOG_ENV, UNBOUNDED_ENV
 from trainer.ui.launch import CHROMIUM, REPO_ROOT, chromium_args, serve_app
 
@@ -73,13 +78,36 @@ ENABLED_CARDS_JS = """els => els.filter(e => e.offsetParent !== null).filter(e =
   const b = [...e.querySelectorAll('button')].find(x => /^(Play|Discard)$/.test(x.innerText.trim()));
   return b && !b.disabled;
 }).map(e => [...e.classList].find(c => c.startsWith('st-key-card_')))"""
-SHOWN_JS = """(key) => {
+_SHOWN_BODY = """
   // Whether the hand still shows that card with an enabled button (an element Streamlit keeps in the
   // page hidden after a rerun is not shown).
   const el = [...document.querySelectorAll('.' + key)].find(e => e.offsetParent !== null);
   if (!el) return false;
   const b = [...el.querySelectorAll('button')].find(x => /^(Play|Discard)$/.test(x.innerText.trim()));
-  return !!b && !b.disabled;
+  return !!b && !b.disabled;"""
+SHOWN_JS = "(key) => {" + _SHOWN_BODY + "\n}"
+ARM_CLICK_JS = """(key) => {
+  // Times the next click on that card inside the page, as its player sees it: from the click event
+  // (the moment the click reaches the page; the driver's own round trips to a busy browser come
+  // before it) to the first change of the page after which the card is no longer shown enabled.
+  const shown = () => {""" + _SHOWN_BODY + """
+  };
+  const watch = {clicked: null, answered: null};
+  window.__aluetteClick = watch;
+  const observer = new MutationObserver(() => {
+    if (watch.answered === null && !shown()) { watch.answered = performance.now(); observer.disconnect(); }
+  });
+  const onClick = (event) => {
+    if (!event.target.closest('.' + key)) return;
+    watch.clicked = event.timeStamp;  // the same clock as performance.now()
+    document.removeEventListener('click', onClick, true);
+    observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  };
+  document.addEventListener('click', onClick, true);
+}"""
+CLICK_TIMED_JS = """() => {
+  const watch = window.__aluetteClick;
+  return watch && watch.clicked !== null && watch.answered !== null ? (watch.answered - watch.clicked) / 1000 : null;
 }"""
 SIGNATURE_JS = """() => {
   // What a click changes on Play: the buttons (label, enabled) and the banners, without the camera
@@ -130,6 +158,16 @@ class Minute:
     click_p90_s: float | None
     click_max_s: float | None
     card_clicks: int
+    click_page_median_s: float | None
+    """The card clicks timed inside the page: the click event to the page's change (no driver round trip)."""
+    click_page_p90_s: float | None
+    click_to_server_median_s: float | None
+    """The card clicks split by the server's run log (:func:`trainer.ui.run_log.click_split`): the
+    click to the server starting its run (the browser sending it, the session's queue) ..."""
+    click_server_run_median_s: float | None
+    """... the server's run (the click's callback and the page script) ..."""
+    click_to_page_median_s: float | None
+    """... and the end of the run to the driver seeing the page changed (sending, the page's redraw)."""
     other_click_median_s: float | None
     other_clicks: int
     server_errors: int
@@ -144,6 +182,18 @@ class Minute:
     """Cores the server used on average this minute (its processor seconds over the minute's wall time)."""
     browser_cores: float | None = None
     """Cores used by the rest of the run: Chromium with its pages and fake cameras, Playwright."""
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What one session measured in a minute (:meth:`Session.take_minute`)."""
+
+    cards: list[float]
+    cards_in_page: list[float]
+    card_walls: list[tuple[str, float, float]]
+    others: list[float]
+    fps: list[int]
+    errors: int
 
 
 STARVE_PERIOD_S = 0.2
@@ -404,6 +454,11 @@ class Session:
         self.totals = SessionTotals(index)
         self.next_fps_at = 0.0
         self.card_latencies: list[float] = []
+        self.card_page_latencies: list[float] = []
+        """The same clicks timed inside the page (:data:`ARM_CLICK_JS`)."""
+        self.card_walls: list[tuple[str, float, float]] = []
+        """Each answered card click: the card's code, wall time of the click and of its answer (for
+        the server's run log: :func:`trainer.ui.run_log.click_split`)."""
         self.other_latencies: list[float] = []
         self.fps: list[int] = []
         self.errors = 0
@@ -519,22 +574,7 @@ class Session:
         cards = page.locator('[class*="st-key-card_"]')
         enabled = cards.evaluate_all(ENABLED_CARDS_JS)
         if enabled:
-            key = enabled[-1]
-            card = page.locator(f".{key}")
-            started = time.monotonic()
-            try:
-                card.get_by_role("button", name=re.compile(r"^(Play|Discard)$")).first.click(timeout=5_000)
-            except Exception as error:  # redrawn under the click (it became disabled): look again
-                print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}",
-                      flush=True)
-                return True
-            # Answered when the hand no longer shows that card with an enabled button: it left the
-            # hand, or (the deal's last card) the next deal's hand holds the same card, its button off.
-            took = self._wait(lambda: not page.evaluate(SHOWN_JS, key),
-                              f"the card {key[len('st-key-card_'):]}")
-            if took is not None:
-                self.card_latencies.append(time.monotonic() - started)
-                self.totals.card_clicks += 1
+            self._click_card(enabled[-1])
             return True
         nxt = page.locator(".st-key-play_next button")
         answers = [page.locator('[class*="st-key-decide_"] button').filter(has_text=re.compile(f"^{label}$"))
@@ -554,9 +594,37 @@ class Session:
                 return True
         return False
 
-    def take_minute(self) -> tuple[list[float], list[float], list[int], int]:
-        out = (self.card_latencies, self.other_latencies, self.fps, self.errors)
-        self.card_latencies, self.other_latencies, self.fps, self.errors = [], [], [], 0
+    def _click_card(self, key: str) -> None:
+        """Click that card (its container's key class) and time the page's answer three ways: by the
+        driver, inside the page, and (at the minute's end) against the server's run log."""
+        page = self.page
+        card = page.locator(f".{key}")
+        page.evaluate(ARM_CLICK_JS, key)
+        started = time.monotonic()
+        clicked_wall = time.time()
+        try:
+            card.get_by_role("button", name=re.compile(r"^(Play|Discard)$")).first.click(timeout=5_000)
+        except Exception as error:  # redrawn under the click (it became disabled): look again
+            print(f"  session {self.totals.index}: click on {key} not made: {str(error).splitlines()[0]}",
+                  flush=True)
+            return
+        # Answered when the hand no longer shows that card with an enabled button: it left the
+        # hand, or (the deal's last card) the next deal's hand holds the same card, its button off.
+        took = self._wait(lambda: not page.evaluate(SHOWN_JS, key),
+                          f"the card {key[len('st-key-card_'):]}")
+        if took is not None:
+            self.card_latencies.append(time.monotonic() - started)
+            self.card_walls.append((key[len("st-key-card_"):], clicked_wall, time.time()))
+            self.totals.card_clicks += 1
+            in_page = page.evaluate(CLICK_TIMED_JS)
+            if in_page is not None:
+                self.card_page_latencies.append(float(in_page))
+
+    def take_minute(self) -> Taken:
+        out = Taken(self.card_latencies, self.card_page_latencies, self.card_walls, self.other_latencies,
+                    self.fps, self.errors)
+        self.card_latencies, self.card_page_latencies, self.card_walls, self.other_latencies = [], [], [], []
+        self.fps, self.errors = [], 0
         return out
 
 
@@ -592,6 +660,8 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
         record["clip_loop_s"] = round(loop, 2)
         queues = QueueLog(Path(folder) / "queues.jsonl")
         os.environ[QUEUE_LOG_ENV] = str(queues.path)  # the server inherits the soak's environment
+        runs = Path(folder) / "runs.jsonl"
+        os.environ[run_log.RUN_LOG_ENV] = str(runs)
         if unbounded:
             os.environ[UNBOUNDED_ENV] = "1"
         with (serve_app(home=home, log=log) as app, sync_playwright() as playwright,
@@ -603,7 +673,7 @@ def run(*, sessions: int, minutes: float, out: Path, shared: Path, camera: bool 
             cpu = CpuShare(app.process.pid)
             with Starver(app.process.pid, starve):
                 _play(drivers, minutes, clicks=clicks, on_minute=lambda minute: _record_minute(
-                    record, out, _close_minute(minute, drivers, app.process.pid, log, queues, cpu), drivers))
+                    record, out, _close_minute(minute, drivers, app.process.pid, log, queues, cpu, runs), drivers))
             text = log.read_text(errors="replace")
             record["server_log_errors"] = [line for line in text.splitlines() if SERVER_ERROR.search(line)][:50]
             record["server_exceptions"] = server_exceptions(text)
@@ -660,17 +730,16 @@ def _record_minute(record: dict[str, Any], out: Path, row: Minute, drivers: list
 
 
 def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queues: QueueLog,
-                  cpu: CpuShare) -> Minute:
-    cards: list[float] = []
-    others: list[float] = []
-    fps: list[int] = []
-    errors = 0
-    for driver in drivers:
-        c, o, f, e = driver.take_minute()
-        cards += c
-        others += o
-        fps += f
-        errors += e
+                  cpu: CpuShare, runs: Path) -> Minute:
+    taken = [driver.take_minute() for driver in drivers]
+    cards = [x for t in taken for x in t.cards]
+    in_page = [x for t in taken for x in t.cards_in_page]
+    others = [x for t in taken for x in t.others]
+    fps = [x for t in taken for x in t.fps]
+    errors = sum(t.errors for t in taken)
+    lines = run_log.read(runs)
+    splits = [split for t in taken for card, clicked, answered in t.card_walls
+              if (split := run_log.click_split(lines, card, clicked, answered)) is not None]
     server_cores, browser_cores = cpu.take()
     return Minute(
         minute=minute, sessions=len(drivers),
@@ -679,10 +748,19 @@ def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queu
         click_median_s=_round(statistics.median(cards) if cards else None),
         click_p90_s=_round(percentile(cards, 0.9)), click_max_s=_round(max(cards) if cards else None),
         card_clicks=len(cards),
+        click_page_median_s=_round(statistics.median(in_page) if in_page else None),
+        click_page_p90_s=_round(percentile(in_page, 0.9)),
+        click_to_server_median_s=_median_of([s.to_server for s in splits]),
+        click_server_run_median_s=_median_of([s.server_run for s in splits]),
+        click_to_page_median_s=_median_of([s.to_page for s in splits]),
         other_click_median_s=_round(statistics.median(others) if others else None), other_clicks=len(others),
         server_errors=server_error_count(log), frames_waiting=queues.take(), page_errors=errors,
         load1=round(os.getloadavg()[0], 2), server_cores=server_cores, browser_cores=browser_cores,
     )
+
+
+def _median_of(values: list[float]) -> float | None:
+    return _round(statistics.median(values)) if values else None
 
 
 def _round(value: float | None) -> float | None:
@@ -695,7 +773,10 @@ def _print_minute(row: Minute) -> None:
 
     print(f"min {row.minute:3d}: frames analysed/s median {row.fps_median} (min {row.fps_min}) · "
           f"server RSS {row.rss_mb:.0f} MB · card click → update median {s(row.click_median_s)}, "
-          f"p90 {s(row.click_p90_s)}, max {s(row.click_max_s)} ({row.card_clicks} clicks; other buttons "
+          f"p90 {s(row.click_p90_s)}, max {s(row.click_max_s)} ({row.card_clicks} clicks; in the page median "
+          f"{s(row.click_page_median_s)}, p90 {s(row.click_page_p90_s)}; split: to the server "
+          f"{s(row.click_to_server_median_s)}, its run {s(row.click_server_run_median_s)}, to the page "
+          f"{s(row.click_to_page_median_s)}; other buttons "
           f"{s(row.other_click_median_s)}, {row.other_clicks}) · server errors {row.server_errors} · "
           f"page errors {row.page_errors} · frames waiting (most) {_waiting(row.frames_waiting)} · "
           f"cores: server {row.server_cores}, browsers {row.browser_cores} · load {row.load1:.1f}", flush=True)
@@ -729,6 +810,8 @@ def verdict(record: dict[str, Any]) -> dict[str, Any]:
     out["fps_last_quarter"] = statistics.median(last) if last else None
     medians = [r["click_median_s"] for r in rows if r["click_median_s"] is not None]
     out["click_median_of_minutes_s"] = statistics.median(medians) if medians else None
+    in_page = [r["click_page_median_s"] for r in rows if r.get("click_page_median_s") is not None]
+    out["click_page_median_of_minutes_s"] = statistics.median(in_page) if in_page else None
     out["server_errors"] = rows[-1]["server_errors"]
     out["page_errors"] = sum(r["page_errors"] for r in rows)
     out["load1_range"] = [min(r["load1"] for r in rows), max(r["load1"] for r in rows)]
@@ -766,6 +849,9 @@ def plot(record: dict[str, Any], path: Path) -> Path | None:
         frames.set_ylim(bottom=0)
     axes[2].plot(minutes, [r["click_median_s"] for r in rows], marker=".", label="median")
     axes[2].plot(minutes, [r["click_p90_s"] for r in rows], linestyle=":", label="90th percentile")
+    if any(r.get("click_page_median_s") is not None for r in rows):
+        axes[2].plot(minutes, [r.get("click_page_median_s") for r in rows], marker="x", color="#2e7d32",
+                     label="median, timed in the page")
     axes[2].axhline(2.0, color="#d32f2f", linewidth=0.8, label="2 s target")
     axes[2].set_ylabel("card click → page (s)")
     axes[2].set_xlabel("minute")

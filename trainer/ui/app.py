@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from trainer.ui import camera, session_lock, st_adapter
+from trainer.ui import camera, run_log, session_lock, st_adapter
 from trainer.ui.sidebar import render_sidebar
 from trainer.ui.state import init_session_state, settings
 
@@ -28,6 +28,11 @@ PAGES = (
 def run() -> None:
     # First: the script threads of one session must take turns on its state (session_lock's doc).
     session_lock.install()
+    with run_log.full_run() as timing:
+        _run(timing)
+
+
+def _run(timing: dict) -> None:
     st.set_page_config(page_title="Aluette Signal Trainer", page_icon="🐄", layout="wide")
     problems = st_adapter.check_versions()
     if problems:
@@ -43,4 +48,5 @@ def run() -> None:
     render_sidebar()
     # Before the page, at the same place on every page: the session's one camera stream.
     camera.dock(settings(), navigation.title)
+    timing.update(page=navigation.title, session=run_log.session_tag(st.session_state))
     navigation.run()

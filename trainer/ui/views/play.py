@@ -34,7 +34,7 @@ from trainer.signals.conventions import Convention
 from trainer.signals.relative import Announcement, Step, unheld_levels
 from trainer.signals.signs import MadeSign, Sign, Signal
 from trainer.signals.table import VIGILANCE_LEVELS, SignEvent, is_truthful
-from trainer.ui import coach, persistence, render, state, watch_view
+from trainer.ui import coach, persistence, render, run_log, state, watch_view
 from trainer.ui import table_talk as talk
 from trainer.ui.game_session import BOT_NAMES, HUMAN_SEAT, PARTNER_SEAT, GameSession, SessionError
 from trainer.ui.page_state import CatchNote, PlayPage, Refusal, SentSign
@@ -721,6 +721,9 @@ def _give(session: GameSession, give: Callable[[], object], refused: str) -> Non
 
 def _act(action) -> None:
     session = _game()
+    if isinstance(action, (Card, Discard)) and run_log.enabled():  # the soak times a card's click
+        card = action.card if isinstance(action, Discard) else action
+        run_log.note("card", card=card.code, session=run_log.session_tag(st.session_state))
     _give(session, lambda: session.act(action), "Not allowed now")
 
 
