@@ -91,6 +91,15 @@ class PageRun:
     page: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ClickSplit:
+    """One card click's time, in seconds: reaching the server, the server's run, the page's redraw."""
+
+    to_server: float
+    server_run: float
+    to_page: float
+
+
 def read(path: Path) -> list[CardPlayed | PageRun]:
     """The log's lines in the order written (a line cut short by a stopped server is skipped)."""
     out: list[CardPlayed | PageRun] = []
@@ -106,15 +115,6 @@ def read(path: Path) -> list[CardPlayed | PageRun]:
         elif raw.get("kind") == "run":
             out.append(PageRun(raw.get("session"), raw["start"], raw["end"], raw["ended"], raw.get("page")))
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class ClickSplit:
-    """One card click's time, in seconds: reaching the server, the server's run, the page's redraw."""
-
-    to_server: float
-    server_run: float
-    to_page: float
 
 
 def click_split(lines: Iterable[CardPlayed | PageRun], card: str, clicked: float,
