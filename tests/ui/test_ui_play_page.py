@@ -8,6 +8,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.ui.ui_setup_panel import open_setup
 from trainer.rules.actions import Phase
 from trainer.signals.signs import Sign
 from trainer.ui import table_talk as talk
@@ -161,6 +162,7 @@ def test_a_sign_button_sends_a_true_sign_to_the_partner_and_a_lie_is_refused(dat
     assert "seat " not in refusal and "signs " + lies[0].value not in refusal
     # The one setting it names exists: the lies checkbox of the table settings (issue 17).
     assert f"tick “{talk.LIES_SETTING}” in the table settings" in refusal
+    open_setup(at)
     assert [c.label for c in at.checkbox if c.key == "play_lies"] == [talk.LIES_SETTING]
 
 
@@ -176,6 +178,7 @@ def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
         _to_play_phase(at)
     assert len(_session(at).table.game.tricks) >= 2
     saved_state = _session(at).table.game.state_key()
+    open_setup(at)
     at.text_input(key="play_save_name").input("my game").run()
     at.button(key="play_save").click().run()
     assert not at.exception, at.exception

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.ui.ui_setup_panel import open_setup
 from trainer.bots.table_setup import seat_names, team_names
 from trainer.rules.cards import ACES, Card
 from trainer.signals.signs import Sign
@@ -126,6 +127,7 @@ def test_a_saved_game_of_each_size_resumes_with_its_settings(players, data_home)
     _start(at, seed=5)
     for _ in range(12):
         _click_on(at)
+    open_setup(at)
     at.text_input(key="play_save_name").input(f"table of {players}").run()
     at.button(key="play_save").click().run()
     assert not at.exception, at.exception
@@ -211,6 +213,7 @@ def test_with_lies_allowed_a_bluff_is_sent_and_the_bots_trust_less(data_home):
     assert [(e.sign, e.truthful) for e in mine] == [(Sign.BORGNE, False)]
     assert all(bot.lying_allowed for bot in session.table.seats if bot is not None)
     # The next game, without lies, refuses the same bluff and names the setting.
+    open_setup(at)
     at.checkbox(key="play_lies").uncheck().run()
     session = _start(at, seed)
     at.button(key="sign_borgne").click().run()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.ui.ui_setup_panel import open_setup
 from trainer.lab import fuzz_saves as fuzz
 from trainer.ui import persistence
 
@@ -75,7 +76,7 @@ def test_two_browser_sessions_autosave_in_two_slots(data_home):
 def test_each_game_has_its_own_autosave_named_in_words_and_save_as_names_the_game(data_home):
     """A new game in the same tab keeps the previous game's autosave (one slot per game, named
     after the game and when it began, until deleted), and "Save as" offers the new game's name."""
-    at = _play_page(11)
+    at = open_setup(_play_page(11))
     assert at.text_input(key="play_save_name").value == "game-11"
     first = at.session_state["_autosave_name"]
     assert first.startswith("autosave: game 11 at 4 players, begun ") and " at " in first.split("begun ")[1]
@@ -85,6 +86,7 @@ def test_each_game_has_its_own_autosave_named_in_words_and_save_as_names_the_gam
     choice = next(label for label in ("Pass", "No chant", "Refuse") if label in labels)
     next(b for b in at.button if b.label == choice).click().run()
     assert not at.exception, at.exception
+    open_setup(at)  # a new game closes the panel
     assert at.text_input(key="play_save_name").value == "game-12"
     slots = [n for n in persistence.saved_games() if n.startswith(persistence.AUTOSAVE_PREFIX)]
     assert len(slots) == 2 and first in slots
@@ -110,7 +112,7 @@ def test_a_damaged_save_is_a_message_on_the_play_page(data_home):
 
 @pytest.mark.parametrize("name", ["", "x" * 201])
 def test_a_bad_save_name_on_the_play_page_is_a_message(data_home, name):
-    at = _play_page(5)
+    at = open_setup(_play_page(5))
     at.text_input(key="play_save_name").input(name).run()
     at.button(key="play_save").click().run()
     assert not at.exception, at.exception

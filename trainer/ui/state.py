@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from trainer.bots.table_setup import DEFAULT_CALLS
 from trainer.ui.page_state import PlayPage
 from trainer.ui.settings import Settings
 
@@ -44,6 +45,14 @@ _DEFAULTS: dict[str, Callable[[], Any]] = {
     "play_page": PlayPage,  # page_state.PlayPage: signs sent, the last refusal, the "seen!" note
     "play_seed": lambda: None,  # seed of the next new game (None: fresh entropy; tests set it)
     "replay": lambda: None,  # a saved game being replayed trick by trick
+    # Play's table settings (the setup panel's widgets; their defaults live here because the panel is
+    # drawn only while open, and a widget given a default and a session-state value warns)
+    "play_players": lambda: 4,
+    "play_vigilance": lambda: "normal",
+    "play_lies": lambda: False,
+    "play_partner": lambda: "heuristic",
+    "play_opponents": lambda: "heuristic",
+    "play_calls": lambda: DEFAULT_CALLS,
     # Quiz
     "quiz": lambda: None,  # ((convention, language), trainer.quiz.Session) of this sitting
     "quiz_question": lambda: None,  # the Question on screen

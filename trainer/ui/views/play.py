@@ -161,19 +161,21 @@ def _new_game(settings: Settings) -> None:
     st.session_state["game"] = GameSession.begin(table_settings(settings), seed, timed=True)
     st.session_state["play_page"] = PlayPage()
     st.session_state["replay"] = None
+    st.session_state[SETUP_KEY] = False  # the panel closes on the new table
 
 
 def _settings_panel(settings: Settings) -> None:
     """The table settings: size, watchfulness, lies, bots. They apply to the next new game."""
     st.markdown("**Table settings** (for the next new game)")
     cols = st.columns(3)
-    cols[0].radio("Players", TABLE_SIZES, index=TABLE_SIZES.index(4), key="play_players", horizontal=True,
+    # The defaults are in session state (trainer.ui.state): the panel is not drawn while closed.
+    cols[0].radio("Players", TABLE_SIZES, key="play_players", horizontal=True,
                   format_func=lambda n: {3: "3 (each alone)", 4: "4 (two pairs)", 6: "6 (three pairs)"}[n])
     levels = tuple(VIGILANCE_LEVELS)
-    cols[1].select_slider("Opponents' vigilance", levels, value="normal", key="play_vigilance",
+    cols[1].select_slider("Opponents' vigilance", levels, key="play_vigilance",
                           help="How often the opponents catch a sign: " +
                           "; ".join(f"{name}: {_VIGILANCE_HELP[name]}" for name in levels) + ".")
-    cols[2].checkbox(talk.LIES_SETTING, value=False, key="play_lies",
+    cols[2].checkbox(talk.LIES_SETTING, key="play_lies",
                      help="Signs (and the words after them) may bluff: your lies are sent, and the bots "
                           "trust every sign less.")
     alone = st.session_state.get("play_players", 4) == 3
@@ -181,7 +183,7 @@ def _settings_panel(settings: Settings) -> None:
     bots[0].selectbox("Your partner", BOT_NAMES, key="play_partner", disabled=alone,
                       help="At three everybody plays alone." if alone else None)
     bots[1].selectbox("Opponents", BOT_NAMES, key="play_opponents")
-    bots[2].number_input("'seen!' calls a deal", 1, 20, DEFAULT_CALLS, key="play_calls", disabled=alone,
+    bots[2].number_input("'seen!' calls a deal", 1, 20, key="play_calls", disabled=alone,
                          help="How many signs each player may call seen a deal. A wrong call spends one "
                               "too, so clicking blindly leaves none for a real sign; the bots' catches "
                               "count the same way.")
@@ -190,8 +192,25 @@ def _settings_panel(settings: Settings) -> None:
                f"Next game: {table_settings(settings).summary()}.")
 
 
+SETUP_KEY = "play_setup"
+"""Session-state key of whether the setup panel is open (open until a game is on the table)."""
+SETUP_WIDGETS = ("play_players", "play_vigilance", "play_lies", "play_partner", "play_opponents", "play_calls",
+                 "play_save_name")
+
+
 def _setup_panel(settings: Settings) -> None:
-    with st.expander("New game, table settings, saved games", expanded=_session() is None):
+    """The setup panel, drawn only while it is open: its dozen widgets, redrawn at every click even
+    when collapsed, were a quarter of a card click's time in the browser (docs/app.md)."""
+    if SETUP_KEY not in st.session_state:
+        st.session_state[SETUP_KEY] = _session() is None
+    panel = st.expander("New game, table settings, saved games", key=SETUP_KEY, on_change="rerun")
+    if not panel.open:
+        # Streamlit forgets a widget that is not drawn: keep the choices for when the panel opens.
+        for key in SETUP_WIDGETS:
+            if key in st.session_state:
+                st.session_state[key] = st.session_state[key]
+        return
+    with panel:
         _settings_panel(settings)
         if render.missing(persistence.store_piece()):
             return
