@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian/Ubuntu machine, then run the whole suite.
-#   bash scripts/test.sh [pytest args...]
+#   bash scripts/test.sh [pytest args...]     (-n 0 runs the tests one after another in one process)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,4 +15,5 @@ PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[all]"
-exec .venv/bin/python -m pytest "$@"
+# One test process a core (pytest-xdist): the suite is mostly single-threaded Python.
+exec .venv/bin/python -m pytest -n auto "$@"

@@ -44,15 +44,18 @@ def signs_this_deal(view: PlayerView) -> tuple[SeenSign, ...]:
     return tuple(out)
 
 
-def contradicted(r: SeenSign, view: PlayerView) -> bool:
+def contradicted(r: SeenSign, view: PlayerView, plays_by_seat: dict[int, list[int]] | None = None) -> bool:
     """Did the play since contradict the sign? A card sign: the signer let the opponents take a
     trick that the signed card (not played yet) would have beaten, though it played after the
     winning card. Aces: it played more aces than it signed. Misère: it played a card stronger than
-    an ace. Such a sign is not believed for the rest of the deal."""
+    an ace. Such a sign is not believed for the rest of the deal.
+
+    ``plays_by_seat`` is :func:`played_by` of the view, when the caller reads several signs of one
+    view (the play is then walked once, not once a sign)."""
     n = view.players
     sign = r.signal.sign
     team = view.ruleset.team_of(r.seat)
-    plays = played_by(view)[r.seat]
+    plays = (played_by(view) if plays_by_seat is None else plays_by_seat)[r.seat]
     if sign is Sign.MISERE:
         return any(LEVEL[c] < 9 for c in plays)
     if sign is Sign.AS:
@@ -147,7 +150,7 @@ def sign_readings(
         if r.seat == view.seat:
             continue
         chance = _chance_read(r, trust, reliability)
-        if chance < 1.0 and contradicted(r, view):
+        if chance < 1.0 and contradicted(r, view, plays):
             out.append(Reading(r, Use.CONTRADICTED, chance, Holding()))
             continue
         h = holding_for_signal(r.signal, plays[r.seat], unseen)
@@ -175,6 +178,7 @@ def _chance_read(r: SeenSign, trust: float, reliability: SignReliability | None)
 
 def sign_chance(
     r: SeenSign, view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
+    plays_by_seat: dict[int, list[int]] | None = None,
 ) -> float:
     """How far the seat believes a received sign: 1 for a sign seen at a truthful table; ``trust``
     at a table with lies; times the reader's :meth:`~trainer.bots.channel.SignReliability.trust`
@@ -185,7 +189,7 @@ def sign_chance(
     (:func:`knowledge_of`, :func:`situation_of`) and the declarations alike — so a sign the camera
     may have invented weighs what the camera's figures say, never more."""
     chance = _chance_read(r, trust, reliability)
-    if chance < 1.0 and contradicted(r, view):
+    if chance < 1.0 and contradicted(r, view, plays_by_seat):
         return 0.0
     return chance
 
@@ -194,8 +198,9 @@ def believed_signs(
     view: PlayerView, *, trust: float = 1.0, reliability: SignReliability | None = None,
 ) -> tuple[tuple[SeenSign, float], ...]:
     """The signs other seats made this deal that reached the seat, each with :func:`sign_chance`."""
+    plays = played_by(view)
     return tuple(
-        (r, sign_chance(r, view, trust=trust, reliability=reliability))
+        (r, sign_chance(r, view, trust=trust, reliability=reliability, plays_by_seat=plays))
         for r in signs_this_deal(view) if r.seat != view.seat
     )
 
