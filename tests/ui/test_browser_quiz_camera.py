@@ -7,6 +7,9 @@ a .y4m at test time and never kept).
   (the quiz said "you answered in 0.2 s" before).
 * The feedback says what the camera read ("Seen by the camera: … → un as") and shows under the
   question, above the progress table (it was drawn below it, off screen), which counts the answer.
+* The camera's answer leaves the stream playing, and "Next question" (drawn by the page, not the
+  camera's fragment) takes the click made right after STOP: inside the fragment, that click was lost
+  when STOP's full run replaced the fragment (seen with two browser tests at once).
 * With the camera stopped, a card → sign question waits for a click and says so.
 
 The curriculum asks Monsieur's name first, then "which sign tells your partner about this?"
@@ -20,7 +23,15 @@ import time
 from pathlib import Path
 
 import pytest
-from ui_browser_support import browser_page, camera_button, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
+from ui_browser_support import (  # noqa: F401 (a fixture)
+    browser_page,
+    camera_button,
+    camera_restarts,
+    server,
+    server_error_report,
+    server_errors,
+    start_camera,
+)
 
 from trainer.ui.fakecam import make_signing_clip
 
@@ -81,10 +92,13 @@ def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_wai
         assert seconds >= 0.5, f"answered {seconds} s after the question: a sign made before it"
         progress = page.get_by_role("heading", name="Your progress")
         assert feedback.bounding_box()["y"] < progress.bounding_box()["y"], "the feedback is below the progress"
-        # The progress under it counts the camera's answer (it was drawn by the page, which the
-        # camera's answer does not rerun: "This sitting" stayed at the click's 0/1 or 1/1).
+        # The progress under it counts the camera's answer ("This sitting" once stayed at the
+        # click's 0/1 or 1/1), and the page's one full run after the answer left the stream playing.
         sitting = page.get_by_test_id("stMetric").filter(has_text="This sitting")
         expect(sitting).to_contain_text(re.compile(r"[012]/2"), timeout=10_000)
+        time.sleep(2.0)
+        assert camera_restarts(page) == 0, "the stream ended after the camera's answer"
+        expect(camera_button(page, "stop")).to_be_visible()
 
         # STOP, then on to the next card → sign question (others answered by a click): no answer comes.
         camera_button(page, "stop").click()

@@ -16,11 +16,11 @@ pytestmark = pytest.mark.vision
 @pytest.fixture()
 def camera_page(data_home):
     """Run an AppTest script that stands in for the camera (``ui_camera_stand_in``): no exception,
-    and one full run only (the camera path never reran the whole page)."""
-    def run(script) -> AppTest:
+    and ``runs`` full runs (1: the camera path never reran the whole page)."""
+    def run(script, runs: int = 1) -> AppTest:
         at = AppTest.from_function(script, default_timeout=120).run()
         assert not at.exception, at.exception
-        assert at.session_state["runs"] == 1, "the camera path reran the whole page"
+        assert at.session_state["runs"] == runs, f"{at.session_state['runs']} full runs, expected {runs}"
         return at
     return run
 
@@ -186,11 +186,15 @@ def _quiz_script(relaxed_first: bool = True) -> None:
     quiz.show()
 
 
-def test_a_card_to_sign_question_is_answered_by_the_camera_without_rerunning_the_page(camera_page):
-    at = camera_page(_quiz_script)
+def test_a_card_to_sign_question_is_answered_by_the_camera_then_the_page_runs_once(camera_page):
+    # The fragment takes the answer; one full run then draws the feedback and its "Next question"
+    # outside the fragment (a button inside it lost its click when a full run replaced the fragment).
+    at = camera_page(_quiz_script, runs=2)
     assert at.session_state["quiz_feedback"].correct
     right = [s.value for s in at.success if s.value.startswith("Right!")]
     assert right and "Seen by the camera: cligner d'un œil — wink (one eye closed) → le Borgne" in right[0], right
+    assert [b.label for b in at.button if b.key == "quiz_next"] == ["Next question"]
+    assert all(b.disabled for b in at.button if b.key.startswith("quiz_choice_")), "a click could still answer"
 
 
 def _quiz_script_without_a_ready_moment() -> None:

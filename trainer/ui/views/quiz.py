@@ -190,46 +190,45 @@ def _camera_answer(session, settings: Settings):
     return True
 
 
-def _camera_fragment(session, settings: Settings) -> None:
-    """The camera's answer, from a fragment that reruns only itself (never the page, so the stream
-    goes on): the first sign begun after the person is ready answers (``camera_answer``), and the
-    feedback, with what the camera saw, is drawn here at once, under the question, with the
-    progress it changed below it."""
+def _camera_fragment(session) -> None:
+    """The camera's answer, from a fragment that reruns only itself while it waits (never the page,
+    so the stream goes on): the first sign begun after the person is ready answers
+    (``camera_answer``), then the page runs once in full to draw the feedback, with what the camera
+    saw, under the question and above the progress it changed. The feedback's "Next question" is
+    drawn by the page, not here: a click on a button inside this fragment, which redraws a few times
+    a second, was lost when a full run (STOP, START) replaced the fragment before the click reached
+    the server."""
     shown = st.session_state["quiz_question"]
 
     def answer_with_sign(reports: list) -> None:
-        if st.session_state["quiz_question"] is not shown:
-            st.rerun()  # the person clicked "Next question" here: the page shows the new one
+        if st.session_state["quiz_question"] is not shown or st.session_state["quiz_feedback"] is not None:
+            st.rerun(scope="app")  # answered or moved on by a click: the page draws what follows
         live = camera.current()
         playing = live is not None and live.playing
         state = st.session_state["quiz_camera"] or camera_answer.ask(None)
-        if st.session_state["quiz_feedback"] is None:
-            if not playing:
-                state = camera_answer.stopped(state)  # nothing it sends now is an answer
-            else:
-                for report in reports:
-                    if isinstance(report, FrameReport):
-                        state = camera_answer.on_frame(state, report.timestamp, neutral=camera_answer.relaxed(
-                            report.scores, report.thresholds, report.face_found))
-                    elif isinstance(report, GestureReport) and not report.final:
-                        taken = camera_answer.answer(state, report.event)
-                        if taken is not None:
-                            _answer(session, None, gesture=taken.gesture)
-                            if st.session_state["quiz_feedback"] is not None:
-                                st.session_state["quiz_seen"] = taken.gesture
-                            break
-            st.session_state["quiz_camera"] = state
+        if not playing:
+            state = camera_answer.stopped(state)  # nothing it sends now is an answer
+        else:
+            for report in reports:
+                if isinstance(report, FrameReport):
+                    state = camera_answer.on_frame(state, report.timestamp, neutral=camera_answer.relaxed(
+                        report.scores, report.thresholds, report.face_found))
+                elif isinstance(report, GestureReport) and not report.final:
+                    taken = camera_answer.answer(state, report.event)
+                    if taken is not None:
+                        _answer(session, None, gesture=taken.gesture)
+                        if st.session_state["quiz_feedback"] is not None:
+                            st.session_state["quiz_seen"] = taken.gesture
+                        break
+        st.session_state["quiz_camera"] = state
         if st.session_state["quiz_feedback"] is not None:
-            _show_feedback(session, settings)
-        elif not playing:
+            st.rerun(scope="app")
+        if not playing:
             st.caption("Camera stopped: answer with a click (press START in the sidebar to answer by signing).")
         elif state.ready:
             st.caption("Camera ready: make the sign now.")
         else:
             st.caption("Camera: waiting for a relaxed face before it takes a sign (or press Show me).")
-        # The progress too: an answer recorded in a run of this fragment alone would otherwise leave
-        # the page's table and "This sitting" one answer behind the feedback above them.
-        _show_progress(session, settings)
 
     camera.pump(answer_with_sign)
 
@@ -300,13 +299,10 @@ def show() -> None:
                     "before you would forget it (FSRS, as in Anki). Your progress is saved.")
         st.button("Start" if session.asked == 0 else "Next question", key="quiz_start", type="primary",
                   on_click=_next_question, args=(session,))
-        live = None
     else:
-        live = _show_question(session, question, settings)
-        # The feedback goes where the eye is: right under the question, above the progress table
-        # (the camera's answer and its feedback are drawn by the camera fragment at this place).
-        if live is not None:
-            _camera_fragment(session, settings)  # with the progress under it
-            return
+        # The feedback goes where the eye is: right under the question (and the camera's status while
+        # it may answer), above the progress table.
+        if _show_question(session, question, settings) is not None:
+            _camera_fragment(session)
         _show_feedback(session, settings)
     _show_progress(session, settings)
