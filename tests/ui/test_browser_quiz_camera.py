@@ -23,15 +23,8 @@ import time
 from pathlib import Path
 
 import pytest
-from ui_browser_support import (  # noqa: F401 (a fixture)
-    browser_page,
-    camera_button,
-    camera_restarts,
-    server,
-    server_error_report,
-    server_errors,
-    start_camera,
-)
+import ui_browser_support
+from ui_browser_support import browser_page, camera_button, server, server_error_report, server_errors, start_camera  # noqa: F401 (a fixture)
 
 from trainer.ui.fakecam import make_signing_clip
 
@@ -97,7 +90,7 @@ def test_the_quiz_takes_a_sign_begun_after_the_question_says_what_it_saw_and_wai
         sitting = page.get_by_test_id("stMetric").filter(has_text="This sitting")
         expect(sitting).to_contain_text(re.compile(r"[012]/2"), timeout=10_000)
         time.sleep(2.0)
-        assert camera_restarts(page) == 0, "the stream ended after the camera's answer"
+        assert ui_browser_support.camera_restarts(page) == 0, "the stream ended after the camera's answer"
         expect(camera_button(page, "stop")).to_be_visible()
 
         # STOP, then on to the next card → sign question (others answered by a click): no answer comes.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.ui_setup_panel import open_setup
+from tests.ui.ui_setup_panel import open_setup, run_open
 from trainer.rules.actions import Phase
 from trainer.signals.signs import Sign
 from trainer.ui import table_talk as talk
@@ -179,8 +179,10 @@ def test_a_saved_game_resumes_exactly_and_replays_trick_by_trick(data_home):
     assert len(_session(at).table.game.tricks) >= 2
     saved_state = _session(at).table.game.state_key()
     open_setup(at)
-    at.text_input(key="play_save_name").input("my game").run()
-    at.button(key="play_save").click().run()
+    at.text_input(key="play_save_name").input("my game")
+    run_open(at)
+    at.button(key="play_save").click()
+    run_open(at)
     assert not at.exception, at.exception
 
     fresh = AppTest.from_file(APP, default_timeout=120)

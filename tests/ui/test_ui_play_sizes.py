@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.ui_setup_panel import open_setup
+from tests.ui.ui_setup_panel import open_setup, run_open
 from trainer.bots.table_setup import seat_names, team_names
 from trainer.rules.cards import ACES, Card
 from trainer.signals.signs import Sign
@@ -48,7 +48,8 @@ def _set_table(at: AppTest, players: int, preset: str = "vendee", *, vigilance: 
 
 def _start(at: AppTest, seed: int) -> GameSession:
     at.session_state["play_seed"] = seed
-    at.button(key="play_new").click().run()
+    at.button(key="play_new").click()
+    run_open(at)  # New game is in the setup panel
     assert not at.exception, at.exception
     return at.session_state["game"]
 
@@ -128,8 +129,10 @@ def test_a_saved_game_of_each_size_resumes_with_its_settings(players, data_home)
     for _ in range(12):
         _click_on(at)
     open_setup(at)
-    at.text_input(key="play_save_name").input(f"table of {players}").run()
-    at.button(key="play_save").click().run()
+    at.text_input(key="play_save_name").input(f"table of {players}")
+    run_open(at)
+    at.button(key="play_save").click()
+    run_open(at)
     assert not at.exception, at.exception
     saved = at.session_state["game"]
 
@@ -214,7 +217,8 @@ def test_with_lies_allowed_a_bluff_is_sent_and_the_bots_trust_less(data_home):
     assert all(bot.lying_allowed for bot in session.table.seats if bot is not None)
     # The next game, without lies, refuses the same bluff and names the setting.
     open_setup(at)
-    at.checkbox(key="play_lies").uncheck().run()
+    at.checkbox(key="play_lies").uncheck()
+    run_open(at)
     session = _start(at, seed)
     at.button(key="sign_borgne").click().run()
     assert not [t for t in session.table.history if t.event.seat == HUMAN_SEAT]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.ui.ui_setup_panel import open_setup
+from tests.ui.ui_setup_panel import open_setup, run_open
 from trainer.lab import fuzz_saves as fuzz
 from trainer.ui import persistence
 
@@ -92,8 +92,10 @@ def test_each_game_has_its_own_autosave_named_in_words_and_save_as_names_the_gam
     assert len(slots) == 2 and first in slots
     assert sorted(persistence.load_game(n)["seed"] for n in slots) == [11, 12]
     # Deleting is the person's choice: the Delete button removes the chosen save.
-    at.selectbox(key="play_saved").select(first).run()
-    at.button(key="play_delete").click().run()
+    at.selectbox(key="play_saved").select(first)
+    run_open(at)
+    at.button(key="play_delete").click()
+    run_open(at)
     assert not at.exception, at.exception
     assert first not in persistence.saved_games()
 
@@ -113,8 +115,10 @@ def test_a_damaged_save_is_a_message_on_the_play_page(data_home):
 @pytest.mark.parametrize("name", ["", "x" * 201])
 def test_a_bad_save_name_on_the_play_page_is_a_message(data_home, name):
     at = open_setup(_play_page(5))
-    at.text_input(key="play_save_name").input(name).run()
-    at.button(key="play_save").click().run()
+    at.text_input(key="play_save_name").input(name)
+    run_open(at)
+    at.button(key="play_save").click()
+    run_open(at)
     assert not at.exception, at.exception
     assert any(e.value.startswith("Not saved: ") for e in at.error), [e.value for e in at.error]
 
