@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from trainer.bots.table_setup import DEFAULT_CALLS, TABLE_SIZES, TableSettings
+from trainer.bots.table_setup import TABLE_SIZES, TableSettings
 from trainer.narration.words import words_for
 from trainer.rules.actions import Answer, Declaration, Declare, Discard, Phase, Vote
 from trainer.rules.cards import Card
@@ -142,13 +142,13 @@ def _closed_trick(session: GameSession) -> tuple[TrickRecord | None, DealResult 
 # -- setup, saved games, replay -----------------------------------------------------------------
 
 def table_settings(settings: Settings) -> TableSettings:
-    """The table the settings panel describes now (the sidebar's preset and convention)."""
-    get = st.session_state.get
+    """The table the settings panel describes now (the sidebar's preset and convention). The panel's
+    values are in session state whether it is drawn or not, with their defaults (trainer.ui.state)."""
+    state = st.session_state
     return TableSettings(
-        players=int(get("play_players", 4)), preset=settings.preset, vigilance=get("play_vigilance", "normal"),
-        lies=bool(get("play_lies", False)), convention=settings.convention,
-        partner=get("play_partner", "heuristic"), opponents=get("play_opponents", "heuristic"),
-        calls=int(get("play_calls", DEFAULT_CALLS)),
+        players=int(state["play_players"]), preset=settings.preset, vigilance=state["play_vigilance"],
+        lies=bool(state["play_lies"]), convention=settings.convention,
+        partner=state["play_partner"], opponents=state["play_opponents"], calls=int(state["play_calls"]),
     )
 
 
@@ -178,7 +178,7 @@ def _settings_panel(settings: Settings) -> None:
     cols[2].checkbox(talk.LIES_SETTING, key="play_lies",
                      help="Signs (and the words after them) may bluff: your lies are sent, and the bots "
                           "trust every sign less.")
-    alone = st.session_state.get("play_players", 4) == 3
+    alone = st.session_state["play_players"] == 3
     bots = st.columns(4)
     bots[0].selectbox("Your partner", BOT_NAMES, key="play_partner", disabled=alone,
                       help="At three everybody plays alone." if alone else None)
