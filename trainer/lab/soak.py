@@ -610,11 +610,11 @@ class Session:
             return
         # Answered when the hand no longer shows that card with an enabled button: it left the
         # hand, or (the deal's last card) the next deal's hand holds the same card, its button off.
-        took = self._wait(lambda: not page.evaluate(SHOWN_JS, key),
-                          f"the card {key[len('st-key-card_'):]}")
+        code = key[len("st-key-card_"):]
+        took = self._wait(lambda: not page.evaluate(SHOWN_JS, key), f"the card {code}")
         if took is not None:
             self.card_latencies.append(time.monotonic() - started)
-            self.card_walls.append((key[len("st-key-card_"):], clicked_wall, time.time()))
+            self.card_walls.append((code, clicked_wall, time.time()))
             self.totals.card_clicks += 1
             in_page = page.evaluate(CLICK_TIMED_JS)
             if in_page is not None:
@@ -745,15 +745,15 @@ def _close_minute(minute: int, drivers: list[Session], pid: int, log: Path, queu
         minute=minute, sessions=len(drivers),
         fps_median=statistics.median(fps) if fps else None, fps_min=min(fps) if fps else None,
         rss_mb=round(process_rss_mb(pid), 1),
-        click_median_s=_round(statistics.median(cards) if cards else None),
+        click_median_s=_median_of(cards),
         click_p90_s=_round(percentile(cards, 0.9)), click_max_s=_round(max(cards) if cards else None),
         card_clicks=len(cards),
-        click_page_median_s=_round(statistics.median(in_page) if in_page else None),
+        click_page_median_s=_median_of(in_page),
         click_page_p90_s=_round(percentile(in_page, 0.9)),
         click_to_server_median_s=_median_of([s.to_server for s in splits]),
         click_server_run_median_s=_median_of([s.server_run for s in splits]),
         click_to_page_median_s=_median_of([s.to_page for s in splits]),
-        other_click_median_s=_round(statistics.median(others) if others else None), other_clicks=len(others),
+        other_click_median_s=_median_of(others), other_clicks=len(others),
         server_errors=server_error_count(log), frames_waiting=queues.take(), page_errors=errors,
         load1=round(os.getloadavg()[0], 2), server_cores=server_cores, browser_cores=browser_cores,
     )
