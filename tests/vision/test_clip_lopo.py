@@ -46,7 +46,7 @@ def test_talking_clips_count_their_false_events_for_their_person_and_ties_keep_t
 def test_a_replay_mutes_the_mouth_and_eyes_where_the_recorded_frame_had_a_hand_in_front_of_them():
     """thumb/mps_gesture_test_video_thumb.mp4 (samples/streams_mps_gesture_test_video_thumb.npz): the
     raised thumb is in front of her mouth from 2.2 s, and of her eye at 2.6-3.1 s. Live, the pipeline
-    mutes the mouth (eye) signs there; a replay has no hands, so the recorded frame carries the flags
+    mutes the mouth (eye) signs there; a replay has no hand landmarks, so the recorded frame carries the flags
     (``FrameFeatures.mouth_hidden``, ``eyes_hidden``) and the replay mutes them too: its face events
     equal the live ones (without the mouth flag, a lip_corner at 2.56 s that the product never reports;
     without the eye flag, a wink)."""
@@ -69,7 +69,11 @@ def test_a_replay_mutes_the_mouth_and_eyes_where_the_recorded_frame_had_a_hand_i
     live_face = [(e.gesture, round(e.start, 2)) for e in live if e.gesture.body_part is BodyPart.FACE]
     run = ClipRun(stream.source, len(kept), stream.duration, (), tuple(kept))
     assert sum(k.mouth_hidden for k in kept) > 100
-    assert [(e.gesture, round(e.start, 2)) for e in replay(run)] == live_face
+    replayed = replay(run)
+    assert [(e.gesture, round(e.start, 2)) for e in replayed if e.gesture.body_part is BodyPart.FACE] == live_face
+    # The hands are read back from the kept features (RecordedHands): the same thumb, at the same time.
+    assert [(e.gesture, e.start, e.end) for e in replayed if e.gesture.body_part is BodyPart.HAND] == [
+        (e.gesture, e.start, e.end) for e in live if e.gesture.body_part is BodyPart.HAND] != []
     unflagged = ClipRun(stream.source, len(kept), stream.duration, (),
                         tuple(FrameFeatures(k.timestamp, k.features, k.face) for k in kept))
     assert Gesture.LIP_CORNER in [e.gesture for e in replay(unflagged)]

@@ -17,8 +17,9 @@ has photos in the fit, so the shipped parameters would give in-sample figures.
 
 MediaPipe runs once per clip when recording; a replay re-scores each frame's kept features (geometry,
 mouth appearance, ``bs_`` blendshapes) with a fresh ``Pipeline``'s static stage (hands off) and
-recognizer, so options of the face scoring and the temporal side can be compared in seconds. Hand
-gestures are not replayed: their events are the recorded run's own.
+recognizer, so options of the face scoring and the temporal side can be compared in seconds. The hand
+signs are read back from the kept hand features (their landmarks are not kept) and timed by the same
+recognizer; only the shrug's events are the recorded run's own.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, clip_files, l
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
+from trainer.vision.hand_gestures import RecordedHands
 from trainer.vision.types import FrameScores
 
 _NOT_FACE = ("mouth_activity", "neutral_known")
@@ -76,14 +78,25 @@ def hide(scores: FrameScores, mouth: bool, eyes: bool) -> FrameScores:
                              mouth_hidden=scores.mouth_hidden or mouth, eyes_hidden=scores.eyes_hidden or eyes)
 
 
-def rescored(run: ClipRun, options=None, personal=None, *, mute_hidden: bool = True) -> list[GestureEvent]:
-    """Every event of a fresh pipeline (``options``, hands off) fed the run's kept face features, in the
-    order they finished. With ``mute_hidden``, frames recorded with a hand in front of the mouth (an eye)
-    get their mouth (eye) signs muted, as live."""
+def with_hands(scores: FrameScores, features: Mapping[str, float], hands: RecordedHands) -> FrameScores:
+    """The frame's scores with its hand signs read back from the recorded hand features
+    (``hand_gestures.RecordedHands``), so the recognizer times them with the face's signs and the
+    talking state, as live."""
+    hand_scores, hand_sides = hands.score(scores.timestamp, features)
+    return dataclass_replace(scores, scores={**scores.scores, **hand_scores}, sides={**scores.sides, **hand_sides})
+
+
+def rescored(run: ClipRun, options=None, personal=None, *, mute_hidden: bool = True,
+             hands: bool = False) -> list[GestureEvent]:
+    """Every event of a fresh pipeline (``options``, its hand graph off) fed the run's kept face
+    features, in the order they finished; with ``hands``, the hand signs read back from the kept hand
+    features too. With ``mute_hidden``, frames recorded with a hand in front of the mouth (an eye) get
+    their mouth (eye) signs muted, as live."""
     from trainer.vision.pipeline import Pipeline, PipelineOptions  # noqa: PLC0415
 
     options = dataclass_replace(options or PipelineOptions(), hands=False)
     events: list[GestureEvent] = []
+    recorded_hands = RecordedHands(options.hand_stillness)
     with Pipeline(options, personal=personal) as pipe:
         for frame in run.features:
             # The blendshapes apart from the geometry, as the live pipeline hands them over: passed
@@ -92,16 +105,19 @@ def rescored(run: ClipRun, options=None, personal=None, *, mute_hidden: bool = T
             scores = pipe.score_parts(frame.timestamp, face or None, None, None, (), None, shapes or None)
             if mute_hidden:
                 scores = hide(scores, getattr(frame, "mouth_hidden", False), getattr(frame, "eyes_hidden", False))
+            if hands:
+                scores = with_hands(scores, frame.features, recorded_hands)
             events.extend(pipe.step(scores).finished)
         events.extend(pipe.finish())
     return events
 
 
 def replay(run: ClipRun, options=None, personal=None) -> list[GestureEvent]:
-    """The face events of a recorded run re-scored by a fresh pipeline; the run's own hand events.
-    Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye) signs muted, as live."""
-    events = [e for e in rescored(run, options, personal) if e.gesture.body_part is BodyPart.FACE]
-    events += [e for e in run.events if e.gesture.body_part is not BodyPart.FACE]
+    """The face and hand events of a recorded run re-scored by a fresh pipeline; the run's own body
+    events (the shrug). Frames recorded with a hand in front of the mouth (an eye) get their mouth (eye)
+    signs muted, as live."""
+    events = [e for e in rescored(run, options, personal, hands=True) if e.gesture.body_part is not BodyPart.BODY]
+    events += [e for e in run.events if e.gesture.body_part is BodyPart.BODY]
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 
 
@@ -367,11 +383,12 @@ def _print_lopo(args) -> int:
     from collections import Counter  # noqa: PLC0415
 
     from trainer.signals.gestures import Gesture  # noqa: PLC0415
+    from trainer.vision.hand_gestures import StillnessConfig  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
     from trainer.vision.recognizer import GestureTiming, RecognizerConfig  # noqa: PLC0415
 
     scope = {"PipelineOptions": PipelineOptions, "RecognizerConfig": RecognizerConfig, "Gesture": Gesture,
-             "GestureTiming": GestureTiming}
+             "GestureTiming": GestureTiming, "StillnessConfig": StillnessConfig}
     variants = {}
     for spec in args.variants:
         name, _, expr = spec.partition("=")

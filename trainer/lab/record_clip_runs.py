@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m trainer.lab.record_clip_runs", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the labelled gestures folder (../shared/gestures)")
     parser.add_argument("out", type=Path, help="where to write one pickled run per clip")
+    parser.add_argument("--hands-every", type=int, default=PipelineOptions().hands_every,
+                        help="run the hand graph every n-th frame (the product's setting by default)")
     parser.add_argument("--reverse", action="store_true", help="start from the last clip (a second recorder)")
     args = parser.parse_args(argv)
     folder, out = args.folder, args.out
@@ -39,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     # Hands on every clip, as live: the replay keeps the recorded run's hand events, and a hand resting
     # on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's pinky
     # around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
-    options = PipelineOptions()
+    options = PipelineOptions(hands_every=args.hands_every)
     if args.reverse:  # a second recorder can work from the other end
         files.reverse()
     for number, file in enumerate(files, 1):

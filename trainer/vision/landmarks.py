@@ -69,6 +69,12 @@ class TrackerOptions:
     min_detection_confidence: float = 0.5
     min_tracking_confidence: float = 0.5
     hands_every: int = 1
+    hands_steady_speed: float = 1.5
+    """With ``hands_every`` > 1, a hand whose palm moved faster than this (hand sizes a second) since the
+    hand graph's last run, or a hand just found, has the graph run on the next frame too. The graph
+    tracks a hand from the crop of its last run; a fast hand skipped a frame leaves its crop, and the
+    graph can lock onto a wrong reading of the fingers (the thumb clip's raised thumb, read as an index
+    for its 5 s hold at half rate, is read as a thumb when the fast raise is tracked on every frame)."""
     face_model: str | Path | None = None
     """A face_landmarker.task to use instead of the bundled one (None: models/, or $ALUETTE_FACE_MODEL)."""
     parallel: bool = True
@@ -111,6 +117,27 @@ def _close_open_trackers() -> None:
         tracker.close()
 
 
+def palm(hand: HandLandmarks) -> tuple[float, float, float]:
+    """(x, y) of the palm's centre (the wrist and the four finger roots) and the hand's size (wrist to
+    middle-finger root), pixels."""
+    points = hand.points[[0, 5, 9, 13, 17], :2]
+    x, y = points.mean(axis=0)
+    return float(x), float(y), float(np.linalg.norm(hand.points[9, :2] - hand.points[0, :2]))
+
+
+def hand_speed(before: tuple[HandLandmarks, ...], after: tuple[HandLandmarks, ...], seconds: float) -> float:
+    """The fastest palm among ``after`` since ``before`` (hand sizes a second): infinite for a hand with
+    no hand of its side before (just found), 0 with no hand now."""
+    speed = 0.0
+    for hand in after:
+        earlier = next((h for h in before if h.side is hand.side), None)
+        if earlier is None or seconds <= 0:
+            return float("inf")
+        (x0, y0, _), (x1, y1, size) = palm(earlier), palm(hand)
+        speed = max(speed, float(np.hypot(x1 - x0, y1 - y0)) / max(size, 1e-6) / seconds)
+    return speed
+
+
 class Tracker:
     """Runs the Tasks landmarkers selected by ``TrackerOptions`` on BGR (or grey, or BGRA) frames.
 
@@ -125,6 +152,10 @@ class Tracker:
         self._frames_seen = 0
         self._last_hands: tuple[HandLandmarks, ...] = ()
         self._last_hands_size: tuple[int, int] | None = None
+        self._last_hands_time = 0.0
+        self._hands_steady = True
+        self.hand_runs = 0
+        """How many frames the hand graph has run on (``hands_every`` skips some)."""
         mp, vision, base_options = import_tasks()
         self._mp = mp
         video = not opts.static_image_mode
@@ -247,10 +278,12 @@ class Tracker:
             and opts.hands_every > 1
             and self._frames_seen % opts.hands_every != 0
             and self._last_hands_size == (width, height)
+            and self._hands_steady
         )
         if reuse:
             return self._last_hands
         result = self._hands.detect(mp_image, frame)
+        self.hand_runs += 1
         scale = np.array((width, height, width), dtype=np.float32)
         hands = []
         for points, handedness in zip(result.hand_landmarks, result.handedness, strict=False):
@@ -260,7 +293,10 @@ class Tracker:
                 side=self._subject_side(label.category_name),
                 score=float(label.score),
             ))
-        self._last_hands = tuple(hands)
+        found = tuple(hands)
+        speed = hand_speed(self._last_hands, found, frame.timestamp - self._last_hands_time)
+        self._hands_steady = speed <= opts.hands_steady_speed
+        self._last_hands, self._last_hands_time = found, frame.timestamp
         self._last_hands_size = (width, height)
         return self._last_hands
 

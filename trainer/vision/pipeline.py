@@ -43,7 +43,7 @@ from trainer.vision.face_signs import (
     score_face_signs,
 )
 from trainer.vision.hand_features import hand_features
-from trainer.vision.hand_gestures import HandScorer, WritingConfig
+from trainer.vision.hand_gestures import HandScorer, StillnessConfig, WritingConfig
 from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
@@ -107,9 +107,13 @@ class PipelineOptions:
     static_image_mode: bool = False
     mirrored: bool = False
     hands_every: int = 2
-    """Video mode: run the hand graph on every 2nd frame and reuse its result in between. Its palm
-    detector runs on every frame without a tracked hand, so this buys ~25 % more frames per second
-    (docs/vision-runtime.md) for at most one frame (33 ms) of extra delay on hand signs."""
+    """Video mode: run the hand graph on every 2nd frame and reuse its result in between, while no hand
+    moves fast (``hands_steady_speed``). Its palm detector runs on every frame without a tracked hand,
+    so this buys ~25 % more frames per second with a still hand in view (docs/vision-runtime.md) for
+    at most one frame (33 ms) of extra delay on hand signs."""
+    hands_steady_speed: float = TrackerOptions().hands_steady_speed
+    """A hand moving faster (hand sizes a second), or just found, has the hand graph run on every frame
+    (``TrackerOptions.hands_steady_speed``)."""
     auto_baseline: bool = True
     """Video mode without a calibrated profile: the neutral face is the running median of this
     stream's face features (last ``baseline_window`` s, once ``baseline_min_span`` s are seen) instead
@@ -146,6 +150,7 @@ class PipelineOptions:
     time (docs/vision-runtime.md). Stills always measure it."""
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     writing: WritingConfig = field(default_factory=WritingConfig)
+    hand_stillness: StillnessConfig = field(default_factory=StillnessConfig)
     body: BodyConfig = field(default_factory=BodyConfig)
 
     def __post_init__(self) -> None:
@@ -160,6 +165,7 @@ class PipelineOptions:
             static_image_mode=self.static_image_mode,
             mirrored=self.mirrored,
             hands_every=self.hands_every,
+            hands_steady_speed=self.hands_steady_speed,
             face_model=self.face_model,
         )
 
@@ -202,7 +208,7 @@ class Pipeline:
         self._lock = threading.Lock()
         self._tracker = tracker
         self._owns_tracker = tracker is None
-        self.hands = HandScorer(self.options.writing)
+        self.hands = HandScorer(self.options.writing, self.options.hand_stillness)
         self.body = BodyScorer(self.options.body, _profile_shoulders(profile))
         self.recognizer = Recognizer(self._recognizer_config(sensitivity, personal))
         self.sensitivity = sensitivity
