@@ -348,6 +348,22 @@ def test_suppression_removes_most_mouth_triggers_on_real_talking():
     assert with_suppression <= 0.4 * without
 
 
+def test_speakers_glancing_up_are_not_look_up_signs_and_a_deliberate_one_is():
+    """Speakers glance up between words; the look-up's own bar (0.75, ``RecognizerConfig.overrides``)
+    lets at most one through on the recorded talking streams, where the default bar (0.55) let six or
+    more. lp_d3's look-up (annotated 11.4-11.8 s, peak 1.0) is still reported."""
+    low = with_timing(RecognizerConfig(), Gesture.LOOK_UP, enter=RecognizerConfig().default.enter)
+
+    def look_ups(stream, config=None):
+        return [e for e in _replay(stream, config)[0] if e.gesture is Gesture.LOOK_UP]
+
+    talking = _streams(TALKING)
+    assert sum(len(look_ups(s, low)) for s in talking) >= 6
+    assert sum(len(look_ups(s)) for s in talking) <= 1
+    (signing,) = _streams("streams_lp_d3.npz")
+    assert any(e.start <= 11.8 and e.end >= 11.4 for e in look_ups(signing))
+
+
 def test_the_other_side_is_a_new_event():
     """A left wink then a right wink (no gap): two events with their sides; a one-frame side flip
     (tracker noise) does not split."""

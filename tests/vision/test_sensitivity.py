@@ -82,3 +82,24 @@ def test_a_personal_model_exempts_its_signs_from_the_talking_bar_and_keeps_the_t
     pipeline.set_personal(None)
     config = pipeline.recognizer.config
     assert config.talking_enter_exempt == () and config.timing(WINK).enter == 0.4
+
+
+def test_a_taught_look_up_keeps_the_default_bar_and_a_set_threshold_wins():
+    """The population's look-up begins at a raised 0.75 (speakers glance up); a look-up the person
+    taught is scored on their own scale, so it begins at the default level, unless they set their own."""
+    from trainer.vision.personal import PersonalSigns, SignPrototype
+
+    look_up = Gesture.LOOK_UP
+    default = RecognizerConfig().default
+    assert RecognizerConfig().timing(look_up).enter == 0.75 > default.enter
+    taught = SignPrototype(look_up, (20.0, 20.0), 0.5, 2, 40)
+    model = PersonalSigns(name="me", dims=("eyeLookUpLeft", "eyeLookUpRight"), neutral=(0.0, 0.0),
+                          spread=(0.03, 0.03), rest_energy=2.0, signs=(taught,))
+    pipeline = Pipeline(PipelineOptions(hands=False), personal=model)
+    assert (pipeline.recognizer.config.timing(look_up).enter, pipeline.recognizer.config.timing(look_up).exit) == (
+        default.enter, default.exit)
+    pipeline.set_sensitivity(Sensitivity().with_threshold(look_up, 0.6))
+    assert pipeline.recognizer.config.timing(look_up).enter == 0.6
+    pipeline.set_personal(None)
+    pipeline.set_sensitivity(None)
+    assert pipeline.recognizer.config.timing(look_up).enter == 0.75

@@ -48,7 +48,7 @@ from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
-from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate
+from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate, with_timing
 from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import FaceBackend, Frame, FrameScores, HandLandmarks, Landmarks, VisionError
@@ -268,12 +268,16 @@ class Pipeline:
 
     def _recognizer_config(self, sensitivity: Sensitivity | None, personal: PersonalSigns | None) -> RecognizerConfig:
         """The options' recognizer with the person's thresholds; their taught signs keep the usual bar
-        while talking (their own margin was learnt from their talking)."""
-        config = retuned(self.options.recognizer, sensitivity)
+        while talking (their own margin was learnt from their talking) and the default levels where the
+        population's sign has a raised one (a taught score is on the person's own scale)."""
+        config = self.options.recognizer
         if personal is not None:
+            default = config.default
+            for gesture in personal.gestures:
+                config = with_timing(config, gesture, enter=default.enter, exit=default.exit)
             config = replace(config, talking_enter_exempt=tuple(dict.fromkeys(
                 config.talking_enter_exempt + personal.gestures)))
-        return config
+        return retuned(config, sensitivity)
 
     def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:
         """Use the person's (new) thresholds from the next frame on; the signs being made stay on."""

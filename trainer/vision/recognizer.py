@@ -84,6 +84,12 @@ class RecognizerConfig:
         # filters most blinks and still reports within 250 ms of the onset.
         (Gesture.WINK, GestureTiming(hold_ms=200.0)),
         (Gesture.EYES_CLOSED, GestureTiming(hold_ms=200.0)),
+        # Speakers glance up between words (10 look-ups on the 51 talking clips, peaks 0.63-0.80 but
+        # one); the annotated look-ups peak 0.78-0.99. A look-up must reach 0.75 to begin: held out,
+        # talking clips 2.82 -> 2.00 false events a minute, annotated clips 4.54 -> 3.86, one sign
+        # lost (lp_d11's 0.16 s glance up at 8.3 s while talking, peak 0.78). docs/vision-face.md.
+        # A person's own threshold (Sensitivity) or taught look-up sets its own level.
+        (Gesture.LOOK_UP, GestureTiming(enter=0.75)),
         # The writing mime's score rises and falls with each stroke.
         (Gesture.WRITING, GestureTiming(enter=0.5, exit=0.3, hold_ms=150.0, release_ms=900.0,
                                         min_closure_ms=900.0, refractory_ms=500.0)),
@@ -119,7 +125,8 @@ class RecognizerConfig:
     with ``unsure_enter`` 0.9), held-out false events 2.62 -> 2.10 a minute, no sign lost. The look up
     is not here though speakers glance up between words (10 look-ups on the 51 talking clips,
     mediapipe 1.2.3, 2026-12-04): held like a mouth sign it loses two look-ups made while talking
-    (lp_d11 at 8.3 s, lppage_ia1 at 4.15 s; docs/vision-face.md)."""
+    (lp_d11 at 8.3 s, lppage_ia1 at 4.15 s; docs/vision-face.md); its own bar to begin (0.75, in
+    ``overrides``) stops most of them instead."""
     talking_holds: tuple[tuple[Gesture, float], ...] = ((Gesture.HEAD_TILT, 2000.0),)
     """Gestures held longer than ``talking_hold_ms`` while talking (milliseconds): a talking head sways
     for a second or two at a time (head tilts of 0.44-2.16 s on the 51 talking clips), a deliberate
