@@ -41,7 +41,7 @@ def _hand_events(stream, options: PipelineOptions) -> list:
 
 @pytest.fixture(scope="module")
 def real_hand() -> HandLandmarks:
-    """A real right hand (a thumb photo's landmarks, samples/hand_landmarks.json)."""
+    """A real hand (a thumb photo's landmarks, samples/hand_landmarks.json)."""
     records = json.loads((REPO / "samples" / "hand_landmarks.json").read_text())["records"]
     hand = next(h for r in records if r["file"].startswith("thumb/") for h in r["hands"])
     return HandLandmarks(np.array(hand["points"], dtype=float), Side(hand["side"]))

@@ -38,9 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     files = clip_files(load_spans(SPANS))
     files += [file for file in talking_clips(folder) if file not in files]
-    # Hands on every clip, as live: the replay keeps the recorded run's hand events, and a hand resting
-    # on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's pinky
-    # around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
+    # Hands on every clip, as live: the replay reads the hand signs back from the kept features, and a
+    # hand resting on a knee or fiddling at the chest of a face-sign clip can fire a hand sign (lp_s29's
+    # pinky around a cup, 5 s; runs recorded with hands only on the hand clips missed such events).
     options = PipelineOptions(hands_every=args.hands_every)
     if args.reverse:  # a second recorder can work from the other end
         files.reverse()
