@@ -19,6 +19,7 @@ from trainer.signals.gestures import BodyPart, Gesture, Side
 from trainer.vision.hand_gestures import MotionTracker, RecordedHands, StillnessConfig
 from trainer.vision.landmarks import hand_speed, palm
 from trainer.vision.pipeline import Pipeline, PipelineOptions
+from trainer.vision.recognizer import RecognizerConfig, with_timing
 from trainer.vision.streams import load_stream, replay
 from trainer.vision.types import HandLandmarks
 
@@ -84,15 +85,30 @@ def test_motion_tracker_speed_ignores_a_repeated_frame(real_hand):
 
 # -- a static sign is a still hand -----------------------------------------------------------------
 
+def _with_hand_hold(ms: float, **options) -> PipelineOptions:
+    config = RecognizerConfig()
+    for gesture in (Gesture.THUMB, Gesture.INDEX, Gesture.INDEX_MIDDLE, Gesture.RING, Gesture.PINKY):
+        config = with_timing(config, gesture, hold_ms=ms)
+    return PipelineOptions(recognizer=config, **options)
+
+
 def test_a_hand_moving_through_a_finger_shape_is_not_a_sign():
     """pcavs_00098 talks with his hands: at 9.4 s his left hand swings through an index-and-middle
-    shape (1.6 hand sizes a second): no sign once the palm's speed bounds the score. His index at 5.9 s
-    moves as slowly as a held sign (0.1-0.6) and stays: the bound cannot tell it from one."""
+    shape (1.6 hand sizes a second): no sign once the palm's speed bounds the score (the hold as it was,
+    120 ms, to see the bound alone). His index at 5.9 s moves as slowly as a held sign (0.1-0.6)."""
     stream = _stream("pcavs_00098_talking")
-    ungated = _hand_events(stream, PipelineOptions(hand_stillness=StillnessConfig(moving_ramp=None)))
-    gated = _hand_events(stream, PipelineOptions())
+    ungated = _hand_events(stream, _with_hand_hold(120.0, hand_stillness=StillnessConfig(moving_ramp=None)))
+    gated = _hand_events(stream, _with_hand_hold(120.0))
     assert [e.gesture for e in ungated] == [Gesture.INDEX, Gesture.INDEX_MIDDLE]
     assert [e.gesture for e in gated] == [Gesture.INDEX]
+
+
+def test_a_finger_shape_crossed_in_a_moment_is_not_a_sign():
+    """The same speaker's slow index at 5.9 s lasts 0.2 s: a finger sign must be held 200 ms
+    (``RecognizerConfig.overrides``), which stops it; the held thumb is still seen (below)."""
+    stream = _stream("pcavs_00098_talking")
+    assert RecognizerConfig().timing(Gesture.INDEX).hold_ms == 200.0
+    assert _hand_events(stream, PipelineOptions()) == []
 
 
 def test_a_held_thumb_is_one_sign_reported_as_the_hand_stops():
