@@ -20,7 +20,7 @@ from trainer.vision.hand_gestures import MotionTracker, RecordedHands, Stillness
 from trainer.vision.landmarks import hand_speed, palm
 from trainer.vision.pipeline import Pipeline, PipelineOptions
 from trainer.vision.recognizer import RecognizerConfig, with_timing
-from trainer.vision.streams import load_stream, replay
+from trainer.vision.streams import load_stream, replay, replay_events
 from trainer.vision.types import HandLandmarks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,10 +34,7 @@ def _stream(name: str):
 
 
 def _hand_events(stream, options: PipelineOptions) -> list:
-    pipe = Pipeline(options)
-    events = [e for _s, _started, finished in replay(stream, pipe) for e in finished]
-    events += pipe.finish()
-    return [e for e in events if e.gesture.body_part is BodyPart.HAND]
+    return [e for e in replay_events(stream, Pipeline(options)) if e.gesture.body_part is BodyPart.HAND]
 
 
 @pytest.fixture(scope="module")

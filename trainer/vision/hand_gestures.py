@@ -269,6 +269,15 @@ def finger_on_mouth(features: HandFeatures, mouth: tuple[float, float], face_wid
     return best
 
 
+def _keep_best(scores: dict[Gesture, float], sides: dict[Gesture, Side], values: Mapping[Gesture, float],
+               side: Side) -> None:
+    """Raise each gesture's score to ``side``'s hand's where it is higher, noting the side (the frame's
+    score of a hand sign is its best hand's)."""
+    for gesture, value in values.items():
+        if value > scores[gesture]:
+            scores[gesture], sides[gesture] = value, side
+
+
 @dataclass(frozen=True, slots=True)
 class HandScores:
     """Scores of the hand signs in one frame: max over the hands, with the side of the best hand."""
@@ -321,16 +330,12 @@ class HandScorer:
                 near = finger_on_mouth(feats, mouth, face_width)
                 features[f"hand_{side.value}_on_mouth"] = round(near, 4)
             static = static_scores(feats.extension, near, stillness(speeds[side], self.motion.config))
-            for gesture, value in static.items():
-                if value > scores[gesture]:
-                    scores[gesture], sides[gesture] = value, side
+            _keep_best(scores, sides, static, side)
         # Extra hands beyond one per side still count for the static signs (e.g. two people).
         for feats in hands:
             if by_side.get(feats.side) is feats:
                 continue
-            for gesture, value in score_hand(feats).items():
-                if value > scores[gesture]:
-                    scores[gesture], sides[gesture] = value, feats.side
+            _keep_best(scores, sides, score_hand(feats), feats.side)
         for side, value in self.writing.update(timestamp, by_side).items():
             features[f"hand_{side.value}_writing"] = value
             if value > scores[Gesture.WRITING]:
@@ -369,7 +374,5 @@ class RecordedHands:
             values = static_scores(extension, features.get(f"{prefix}_on_mouth"),
                                    stillness(speeds.get(side, 0.0), self.motion.config))
             values[Gesture.WRITING] = features.get(f"{prefix}_writing", 0.0)
-            for gesture, value in values.items():
-                if value > scores[gesture]:
-                    scores[gesture], sides[gesture] = value, side
+            _keep_best(scores, sides, values, side)
         return scores, sides
