@@ -3,6 +3,7 @@ constructed score streams and on recorded landmark streams of real clips (sample
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -352,7 +353,8 @@ def test_speakers_glancing_up_are_not_look_up_signs_and_a_deliberate_one_is():
     """Speakers glance up between words; the look-up's own bar (0.75, ``RecognizerConfig.overrides``)
     lets at most one through on the recorded talking streams, where the default bar (0.55) let six or
     more. lp_d3's look-up (annotated 11.4-11.8 s, peak 1.0) is still reported."""
-    low = with_timing(RecognizerConfig(), Gesture.LOOK_UP, enter=RecognizerConfig().default.enter)
+    low = replace(with_timing(RecognizerConfig(), Gesture.LOOK_UP, enter=RecognizerConfig().default.enter),
+                  talking_enters=())
 
     def look_ups(stream, config=None):
         return [e for e in _replay(stream, config)[0] if e.gesture is Gesture.LOOK_UP]
@@ -610,3 +612,43 @@ def test_taught_signs_keep_the_usual_bar_while_talking():
         recognizer = Recognizer(RecognizerConfig(talking_enter=0.8, talking_enter_exempt=exempt))
         seen = any(e.gesture is Gesture.BROWS_UP for f in stream for e in recognizer.update(f).started)
         assert seen is expected, exempt
+
+
+def test_a_glance_up_while_talking_needs_the_raised_bar_and_keeps_its_hold():
+    """``talking_enters``: while the person talks, a look up must reach 0.85 to begin (a glance of 0.8
+    is not a sign), and one that does is reported after its usual hold, not a mouth sign's; silent, its
+    own bar (0.75) applies; a taught look-up is left alone."""
+    def first(level: float, talking: bool, config: RecognizerConfig | None = None):
+        lead = quiet(30.0, 1.0) + (_talking(30.0, 3.0, 1.0) if talking else quiet(30.0, 3.0, 1.0))
+        held = (_talking(30.0, 1.2, 4.0, extra={Gesture.LOOK_UP: level}) if talking
+                else [frame(4.0 + i / 30.0, {Gesture.LOOK_UP: level}) for i in range(36)])
+        recognizer = Recognizer(config or RecognizerConfig())
+        for f in lead + held:
+            if any(e.gesture is Gesture.LOOK_UP for e in recognizer.update(f).started):
+                return f.timestamp - 4.0
+        return None
+
+    assert first(0.8, talking=True) is None
+    assert first(0.95, talking=True) <= 0.25  # its 120 ms hold, not talking_hold_ms
+    assert first(0.8, talking=False) is not None
+    assert first(0.8, talking=True, config=RecognizerConfig(talking_enters=())) is not None
+    assert first(0.8, talking=True, config=RecognizerConfig(talking_enter_exempt=(Gesture.LOOK_UP,))) is not None
+    assert dict(RecognizerConfig().talking_enters)[Gesture.LOOK_UP] == 0.85  # shipped
+
+
+def test_speech_with_small_lip_movements_is_talking():
+    """Some speakers barely part their lips (``talk_min_move``): counted from 0.025 of the eyes' distance,
+    the detector reads more of pcavs_741400163's speech as talking than from 0.04, and megactor_bench8's
+    0.5 s eye closure at 1.56 s, made while she talks, is no longer a sign."""
+    (quiet_lips,) = _streams("streams_pcavs_741400163_talking.npz")
+    small = float(np.mean(_replay(quiet_lips)[1] >= 0.5))
+    large = float(np.mean(_replay(quiet_lips, RecognizerConfig(talk_min_move=0.04))[1] >= 0.5))
+    assert RecognizerConfig().talk_min_move == 0.025
+    assert small >= large + 0.05, (small, large)
+    (closing,) = _streams("streams_megactor_bench8_talking.npz")
+
+    def closures(config=None):
+        return [round(e.start, 1) for e in _replay(closing, config)[0] if e.gesture is Gesture.EYES_CLOSED]
+
+    assert closures(RecognizerConfig(talk_min_move=0.04)) == [1.6]
+    assert closures() == []
