@@ -425,8 +425,10 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     The first 20 speakers: 1 event in 2.47 min = 0.40 / min (an index sign from a hand; the same on
     mediapipe 0.10 and 1.2), under the target of 1 / min. All 52 talking clips of the grown set (the
     new speakers laugh, gesture, make faces): 40 events in 8.6 min = 4.6 / min with the shipped face
-    signs; this bounds it from above until the recognizer meets 1 / min there too (eval-vision gives
-    the held-out figure)."""
+    signs on 2026-12-04, 20 events = 2.32 / min on 2026-12-07 (smaller lip strokes count as speech, a
+    look-up needs 0.85 while talking, hand signs held still and 200 ms); this bounds it from above until
+    the recognizer meets 1 / min there too (``python -m trainer.lab.clip_replay`` gives the held-out
+    figure)."""
     streams = _streams(TALKING)
     assert all(any(f.blendshapes for f in s.frames) for s in streams), "re-record: python -m trainer.lab.record_streams"
     first = [s for s in streams if Path(s.source).stem in FIRST_TALKING_CLIPS]
@@ -435,7 +437,7 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     assert len(events) / minutes <= 1.0, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
     events, minutes = _false_events(streams)
     assert len(streams) >= 52 and minutes > 8.0
-    assert len(events) / minutes <= 4.7, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
+    assert len(events) / minutes <= 2.6, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
 
 
 def test_the_jaw_counts_as_speech_when_the_lips_gap_moves_little():
