@@ -55,3 +55,25 @@ def test_the_panel_shows_a_marker_per_sign_of_the_convention(data_home):
     wink.set_value(0.3).run()
     assert not at.exception, at.exception
     assert persistence.load_sensitivity().own(WINK) == 0.3
+
+
+def test_markers_name_signs_in_words_and_start_a_taught_look_up_at_the_default_level(data_home):
+    """Each marker says its sign and gesture in words, never a gesture id; a look-up the person taught
+    starts at the default level (0.55), where the population's begins at 0.75, as the recognizer does."""
+    from trainer.vision.personal import PersonalSigns, SignPrototype
+
+    def look_up_marker():
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.switch_page("trainer/ui/pages/practice.py").run()
+        at.selectbox(key="opt_convention").select("regional").run()
+        assert not at.exception, at.exception
+        assert all("_" not in s.label for s in at.slider if s.key.startswith("sensitivity_")), \
+            [s.label for s in at.slider]
+        return next(s for s in at.slider if s.key == "sensitivity_look_up")
+
+    marker = look_up_marker()
+    assert marker.value == 0.75 and "regarder le ciel" in marker.label, marker.label
+    taught = SignPrototype(Gesture.LOOK_UP, (20.0, 20.0), 0.5, 2, 40)
+    persistence.save_personal(PersonalSigns(name="me", dims=("eyeLookUpLeft", "eyeLookUpRight"), neutral=(0.0, 0.0),
+                                            spread=(0.03, 0.03), rest_energy=2.0, signs=(taught,)))
+    assert look_up_marker().value == 0.55

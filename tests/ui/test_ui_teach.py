@@ -159,3 +159,21 @@ def test_a_refused_take_is_told_with_its_meter():
     assert teach.refusal(refused) == ("no clear raised brows in that take: try again", 0.35)
     assert teach.refusal(TakeCheck(Gesture.BROWS_UP, True, 1.7, 5.1, 0.2, 0, None)) is None
     assert teach.refusal(TakeCheck(Gesture.POUT, False, 3.0, 9.0, 0.9, 0, None, "x"))[1] == 1.0
+
+
+def test_signs_left_out_of_a_teaching_are_named_in_words():
+    """A sign none of whose takes was clear is named in the message as the person knows it, never by its
+    gesture id."""
+    from types import SimpleNamespace
+
+    from trainer.ui.views import teach
+
+    taught = SimpleNamespace(gesture=Gesture.MOUTH_OPEN)
+    checks = [SimpleNamespace(gesture=Gesture.MOUTH_OPEN, accepted=True),
+              SimpleNamespace(gesture=Gesture.BROWS_UP, accepted=False)]
+    state = SimpleNamespace(result=SimpleNamespace(signs=(taught,)), checks=checks, frames=90, reliability=(),
+                            error=None)
+    watcher = SimpleNamespace(personal=SimpleNamespace(teacher=object(), model=None), use_profile=lambda _p: None)
+    message = teach.finish(watcher, state, save=lambda _m: True)
+    assert message.endswith("Not taught (no take showed it clearly): lever les sourcils — raise the eyebrows."), message
+    assert "brows_up" not in message and "mouth_open" not in message

@@ -23,7 +23,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +48,7 @@ from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
 from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
-from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate, with_timing
+from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate, with_taught
 from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
 from trainer.vision.types import FaceBackend, Frame, FrameScores, HandLandmarks, Landmarks, VisionError
@@ -272,11 +272,7 @@ class Pipeline:
         population's sign has a raised one (a taught score is on the person's own scale)."""
         config = self.options.recognizer
         if personal is not None:
-            default = config.default
-            for gesture in personal.gestures:
-                config = with_timing(config, gesture, enter=default.enter, exit=default.exit)
-            config = replace(config, talking_enter_exempt=tuple(dict.fromkeys(
-                config.talking_enter_exempt + personal.gestures)))
+            config = with_taught(config, personal.gestures)
         return retuned(config, sensitivity)
 
     def set_sensitivity(self, sensitivity: Sensitivity | None) -> None:

@@ -488,6 +488,16 @@ def recognize(frames: Iterable[FrameScores], config: RecognizerConfig | None = N
     return sorted(events, key=lambda e: (e.start, e.gesture.value))
 
 
+def with_taught(config: RecognizerConfig, gestures: Iterable[Gesture]) -> RecognizerConfig:
+    """``config`` for a person who taught ``gestures`` (``personal.teach``): a taught score is on the
+    person's own scale, so each keeps the default enter and exit where the population's sign has a raised
+    one, and the talking bars leave it alone (its margin was learnt from their talking)."""
+    taught = tuple(gestures)
+    for gesture in taught:
+        config = with_timing(config, gesture, enter=config.default.enter, exit=config.default.exit)
+    return replace(config, talking_enter_exempt=tuple(dict.fromkeys(config.talking_enter_exempt + taught)))
+
+
 def with_timing(config: RecognizerConfig, gesture: Gesture, **changes) -> RecognizerConfig:
     """A copy of ``config`` with one gesture's timing changed (e.g. ``hold_ms=200``)."""
     timing = replace(config.timing(gesture), **changes)

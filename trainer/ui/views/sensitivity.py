@@ -57,6 +57,15 @@ def _reset() -> None:
         del st.session_state[key]
 
 
+def default_levels() -> Any:
+    """The recognizer's levels each marker starts from, as the session's recognizer sets them: a sign
+    the person taught begins at the default level on their own scale (vision's ``with_taught``)."""
+    from trainer.vision.recognizer import RecognizerConfig, with_taught
+
+    personal = persistence.load_personal()
+    return with_taught(RecognizerConfig(), personal.gestures if personal is not None else ())
+
+
 def panel(settings: Settings) -> None:
     with st.expander("Sensitivity: where each sign turns on", expanded=False):
         st.markdown(
@@ -66,16 +75,15 @@ def panel(settings: Settings) -> None:
         if not persistence.store_piece().available or not modes.recognizer().available:
             st.caption("Needs the recognizer and a place to save (see the status above).")
             return
-        from trainer.vision.recognizer import RecognizerConfig
         from trainer.vision.sensitivity import HIGHEST, LOWEST
 
-        saved, defaults = current(), RecognizerConfig()
+        saved, defaults = current(), default_levels()
         for gesture in Convention.named(settings.convention).gestures:
             sign = Convention.named(settings.convention).sign_of(gesture)
             default = defaults.timing(gesture).enter
             own = saved.own(gesture)
             st.slider(
-                f"{render.sign_label(sign, settings.language)} · {gesture.value}"
+                f"{render.sign_label(sign, settings.language)} · {render.gesture_label(gesture, settings.language)}"
                 + ("" if own is None else f" (default {default:.2f})"),
                 min_value=LOWEST, max_value=HIGHEST, value=float(own if own is not None else default), step=STEP,
                 key=_key(gesture), on_change=_moved, args=(gesture,),

@@ -57,8 +57,9 @@ def finish(watcher: Any, teacher_state: Any, save=persistence.save_personal,
     taught = ", ".join(render.gesture_label(s.gesture, language) for s in teacher_state.result.signs)
     message = (f"Taught {taught} from {teacher_state.frames} frames"
                + (" and saved." if saved else " (not saved: no Store)."))
-    left_out = sorted({c.gesture.value for c in teacher_state.checks if not c.accepted}
-                      - {s.gesture.value for s in teacher_state.result.signs})
+    left_out = sorted(render.gesture_label(g, language) for g in
+                      {c.gesture for c in teacher_state.checks if not c.accepted}
+                      - {s.gesture for s in teacher_state.result.signs})
     if left_out:
         message += f" Not taught (no take showed it clearly): {', '.join(left_out)}."
     if teacher_state.reliability:
