@@ -50,17 +50,18 @@ def test_french_names_come_first_with_the_chosen_translation(data_home):
 
 
 def test_a_convention_that_gives_a_speech_made_gesture_a_sign_says_so_where_it_is_chosen(data_home):
-    """Speech and laughter make grimaces and head tilts: the sidebar says, under a convention that gives
-    them a card or misère, that they count only when held (and nothing under the classic one)."""
+    """Speech and laughter make grimaces and head tilts: the sidebar says, in words, under a convention
+    that gives them a card or misère, that they count only when held (and nothing under the classic one)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.switch_page("trainer/ui/pages/rules.py").run()
     notes = lambda: [c.value for c in at.sidebar.caption if c.value.startswith("Speech and laughter")]  # noqa: E731
     assert notes() == []
     at.selectbox(key="opt_convention").select("camera_friendly").run()
-    assert notes() == ["Speech and laughter make grimace (weak hand) too: in this convention it counts only "
-                       "when held 1 s."]
+    assert notes() == ["Speech and laughter imitate faire la grimace — grimace (misère): in this convention it "
+                       "counts only when held 1 s."]
     at.selectbox(key="opt_convention").select("regional").run()
-    assert "head_tilt (Mistress) and grimace (weak hand)" in notes()[0]
+    assert "pencher la tête — tilt the head (Madame) and faire la grimace — grimace (misère)" in notes()[0]
+    assert "_" not in notes()[0]  # no gesture id (head_tilt)
     # Each convention is listed with what talking makes it send.
     from trainer.ui.sidebar import TALKING_FALSE_SIGNS, convention_label
 

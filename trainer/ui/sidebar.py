@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from trainer.signals.conventions import CONVENTIONS
-from trainer.ui import state
+from trainer.ui import render, state
 from trainer.ui.settings import PRESETS, Handedness, Language, Settings
 
 _PRESET_HELP = {
@@ -37,16 +37,18 @@ def convention_label(name: str) -> str:
     return f"{name} — {_CONVENTION_HELP.get(name, '')}{talk}"
 
 
-def convention_note(name: str) -> str:
-    """What the chosen convention asks because speech imitates some of its signs ("" when nothing)."""
+def convention_note(name: str, language: Language = Language.FRENCH) -> str:
+    """What the chosen convention asks because speech imitates some of its signs ("" when nothing): the
+    gestures and their signs in words, in the chosen language with French beside."""
     from trainer.signals.conventions import CONVENTIONS as known
 
     convention = known[name]
-    held = [f"{g.value} ({sign.english})" for g, _ in convention.holds if (sign := convention.sign_for(g))]
+    held = [f"{render.gesture_label(g, language)} ({render.sign_label(sign, language)})"
+            for g, _ in convention.holds if (sign := convention.sign_for(g))]
     if not held:
         return ""
     seconds = max(s for _, s in convention.holds)
-    return (f"Speech and laughter make {' and '.join(held)} too: in this convention "
+    return (f"Speech and laughter imitate {' and '.join(held)}: in this convention "
             f"{'they count' if len(held) > 1 else 'it counts'} only when held {seconds:g} s.")
 
 
@@ -63,7 +65,7 @@ def render_sidebar() -> Settings:
             "Sign convention", names, index=names.index(current.convention), key="opt_convention",
             format_func=convention_label,
         )
-        note = convention_note(convention or current.convention)
+        note = convention_note(convention or current.convention, current.language)
         if note:
             st.caption(note)
         languages = tuple(Language)
