@@ -425,8 +425,9 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     The first 20 speakers: 1 event in 2.47 min = 0.40 / min (an index sign from a hand; the same on
     mediapipe 0.10 and 1.2), under the target of 1 / min. All 52 talking clips of the grown set (the
     new speakers laugh, gesture, make faces): 40 events in 8.6 min = 4.6 / min with the shipped face
-    signs on 2026-12-04, 20 events = 2.32 / min on 2026-12-07 (smaller lip strokes count as speech, a
-    look-up needs 0.85 while talking, hand signs held still and 200 ms); this bounds it from above until
+    signs on 2026-12-04, 19 events = 2.21 / min on 2026-12-07 (smaller lip strokes count as speech, a
+    look-up needs 0.85 while talking, the raised bars linger 2 s after speech, hand signs held still and
+    200 ms); this bounds it from above until
     the recognizer meets 1 / min there too (``python -m trainer.lab.clip_replay`` gives the held-out
     figure)."""
     streams = _streams(TALKING)
@@ -437,7 +438,7 @@ def test_false_triggers_per_minute_over_all_talking_clips():
     assert len(events) / minutes <= 1.0, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
     events, minutes = _false_events(streams)
     assert len(streams) >= 52 and minutes > 8.0
-    assert len(events) / minutes <= 2.6, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
+    assert len(events) / minutes <= 2.5, [(c, e.gesture.value, round(e.start, 2)) for c, e in events]
 
 
 def test_the_jaw_counts_as_speech_when_the_lips_gap_moves_little():
@@ -654,3 +655,32 @@ def test_speech_with_small_lip_movements_is_talking():
 
     assert closures(RecognizerConfig(talk_min_move=0.04)) == [1.6]
     assert closures() == []
+
+
+def test_the_raised_bar_lingers_a_moment_after_speech():
+    """``talk_bar_linger_ms``: a face just done talking keeps speech's expressions for a moment. A brow
+    flash of 0.7 for 0.27 s, 1.7 s after the detector last heard speech (past its 1.5 s hangover), is
+    not a sign; one of 0.9 is, after its usual hold; 2.5 s after, the usual bar is back."""
+    speech = quiet(30.0, 1.0) + _talking(30.0, 3.0, 1.0)
+    probe, last = Recognizer(), 0.0
+    for f in speech + quiet(30.0, 3.0, 4.0):
+        probe.update(f)
+        last = f.timestamp if probe.talking >= 0.5 else last
+    assert 4.0 <= last <= 5.5
+
+    def first(level: float, after: float, config: RecognizerConfig | None = None):
+        start = last + after
+        stream = speech + quiet(30.0, start - 4.0, 4.0)
+        stream += [frame(start + i / 30.0, {Gesture.BROWS_UP: level}) for i in range(8)]  # a 0.27 s flash
+        stream += quiet(30.0, 1.0, start + 8 / 30.0)
+        recognizer = Recognizer(config or RecognizerConfig())
+        for f in stream:
+            if any(e.gesture is Gesture.BROWS_UP for e in recognizer.update(f).started):
+                return f.timestamp - start
+        return None
+
+    assert RecognizerConfig().talk_bar_linger_ms == 2000.0  # shipped
+    assert first(0.7, 1.7) is None
+    assert first(0.9, 1.7) <= 0.25  # its usual 120 ms hold, not talking_hold_ms
+    assert first(0.7, 1.7, RecognizerConfig(talk_bar_linger_ms=0.0)) is not None
+    assert first(0.7, 2.5) is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from trainer.signals.gestures import Gesture
@@ -13,7 +14,7 @@ from trainer.vision.pipeline import Pipeline, PipelineOptions
 from trainer.vision.recognizer import RecognizerConfig
 from trainer.vision.sensitivity import HIGHEST, LOWEST, Sensitivity
 from trainer.vision.streams import load_stream, replay, replay_events
-from trainer.vision.types import VisionError
+from trainer.vision.types import FaceReading, FrameScores, VisionError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 WINK, POUT = Gesture.WINK, Gesture.POUT
@@ -103,3 +104,33 @@ def test_a_taught_look_up_keeps_the_default_bar_and_a_set_threshold_wins():
     pipeline.set_personal(None)
     pipeline.set_sensitivity(None)
     assert pipeline.recognizer.config.timing(look_up).enter == 0.75
+
+
+def test_a_lowered_threshold_lowers_the_talking_bar_by_as_much_and_a_raised_one_never_lowers_it():
+    """A person whose brows read weak sets their marker at 0.4 (0.15 under the default 0.55): while they
+    talk, their brows must reach 0.65 (0.8 less 0.15), not 0.8, or they could never signal in a
+    conversation; set at 0.9 the bar is 0.9. A look-up's own bar (0.85 over 0.75) moves the same way."""
+    from trainer.vision.recognizer import Recognizer, talking_bar
+
+    brows, look_up = Gesture.BROWS_UP, Gesture.LOOK_UP
+    config = RecognizerConfig()
+    assert talking_bar(config, brows) == 0.8 and talking_bar(config, look_up) == 0.85
+    assert talking_bar(Sensitivity().with_threshold(brows, 0.4).apply(config), brows) == pytest.approx(0.65)
+    assert talking_bar(Sensitivity().with_threshold(brows, 0.9).apply(config), brows) == 0.9
+    assert talking_bar(Sensitivity().with_threshold(look_up, 0.6).apply(config), look_up) == pytest.approx(0.7)
+    assert talking_bar(Sensitivity().with_threshold(WINK, 0.4).apply(config), brows) == 0.8  # the others kept
+
+    def seen_while_talking(sensitivity) -> bool:
+        """A 0.7 brow raise held 1.2 s in the middle of speech."""
+        recognizer = Recognizer(sensitivity.apply(RecognizerConfig()) if sensitivity else RecognizerConfig())
+        t, seen = 0.0, False
+        for i in range(150):
+            t = i / 30.0
+            activity = 0.12 + 0.1 * np.sin(2 * np.pi * 4.0 * t)  # lips moving four times a second
+            level = 0.7 if 3.0 <= t <= 4.2 else 0.0
+            f = FrameScores(t, {brows: level}, {}, face=FaceReading({}, {}), mouth_activity=float(activity))
+            seen = seen or any(e.gesture is brows for e in recognizer.update(f).started)
+        return seen
+
+    assert not seen_while_talking(None)
+    assert seen_while_talking(Sensitivity().with_threshold(brows, 0.4))

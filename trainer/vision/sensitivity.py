@@ -16,10 +16,10 @@ Pure values; no MediaPipe, no Store, no clock. Must not import the rules engine,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trainer.signals.gestures import Gesture
-from trainer.vision.recognizer import RecognizerConfig, with_timing
+from trainer.vision.recognizer import RecognizerConfig, talking_bar, with_timing
 from trainer.vision.types import VisionError
 
 KIND = "sensitivity"
@@ -54,11 +54,18 @@ class Sensitivity:
 
     def apply(self, config: RecognizerConfig) -> RecognizerConfig:
         """``config`` with the person's thresholds: each sign set enters at its own level and exits
-        as far below it as by default (never below 0)."""
+        as far below it as by default (never below 0). Its raised bar while talking moves down with a
+        lowered threshold, by as much (a sign that reads weak on this face stays reachable in a
+        conversation), and never below a raised one."""
         for gesture, enter in self.thresholds:
             timing = config.timing(gesture)
             gap = timing.enter - timing.exit
+            bar = talking_bar(config, gesture)
             config = with_timing(config, gesture, enter=enter, exit=max(0.0, enter - gap))
+            if bar is not None:
+                own_bar = max(enter, min(bar, enter + (bar - timing.enter)))
+                others = tuple((g, v) for g, v in config.talking_enters if g is not gesture)
+                config = replace(config, talking_enters=(*others, (gesture, round(own_bar, 3))))
         return config
 
     def to_json(self) -> dict:
