@@ -43,10 +43,14 @@ def test_the_recognizer_uses_the_persons_threshold(d13):
 
 
 def test_the_threshold_moves_while_the_stream_runs_and_the_meter_shows_it(d13):
+    """The meter's tick is where a sign turns on now: raised to the talking bar while she talks and just
+    after (8 s), her usual level once she has been quiet 2 s (9.3 s), then her own threshold."""
     pipeline = _pipeline()
     pouts = []
     for scores, started, _finished in replay(d13, pipeline):
-        if scores.timestamp >= 9.0 and pipeline.sensitivity is None:
+        if 8.0 <= scores.timestamp < 8.04:
+            assert pipeline.recognizer.live().thresholds[POUT] == (0.8, 0.4)
+        if scores.timestamp >= 9.3 and pipeline.sensitivity is None:
             assert pipeline.recognizer.live().thresholds[POUT] == (0.55, 0.4)
             pipeline.set_sensitivity(Sensitivity().with_threshold(POUT, 0.85))
             assert pipeline.recognizer.live().thresholds[POUT] == pytest.approx((0.85, 0.7))

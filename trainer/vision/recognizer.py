@@ -260,7 +260,8 @@ class LiveState:
     active: dict[Gesture, ActiveGesture]
     talking: float
     thresholds: dict[Gesture, tuple[float, float]] = field(default_factory=dict)
-    """(enter, exit) per gesture: the recognizer's own table, shared by every frame's state (read only)."""
+    """(enter, exit) per gesture as they stand now (the raised bars while the person talks or has just
+    talked): one of the recognizer's two tables, shared by every frame's state (read only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +286,7 @@ class Recognizer:
         self._last_talking = float("-inf")
         self._bar_raised = False
         self._scores: dict[Gesture, float] = {g: 0.0 for g in self.config.gestures}
-        self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+        self._thresholds, self._raised_thresholds = self._tables()
         self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
                         for g in self.config.gestures}
         self._talking_holds = dict(self.config.talking_holds)
@@ -301,7 +302,13 @@ class Recognizer:
         self.config = config
         self._talking_holds = dict(config.talking_holds)
         self._timings = {g: config.timing(g) for g in config.gestures}
-        self._thresholds = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+        self._thresholds, self._raised_thresholds = self._tables()
+
+    def _tables(self) -> tuple[dict[Gesture, tuple[float, float]], dict[Gesture, tuple[float, float]]]:
+        """(enter, exit) per gesture: as usual, and with the raised bars to begin (``talking_bar``)."""
+        usual = {g: (tm.enter, tm.exit) for g, tm in self._timings.items()}
+        raised = {g: (max(enter, talking_bar(self.config, g) or 0.0), leave) for g, (enter, leave) in usual.items()}
+        return usual, raised
 
     # -- talking -----------------------------------------------------------------------------
     def _update_talking(self, frame: FrameScores) -> float:
@@ -487,7 +494,7 @@ class Recognizer:
             scores=dict(self._scores),
             active=active,
             talking=self._talking,
-            thresholds=self._thresholds,
+            thresholds=self._raised_thresholds if self._bar_raised else self._thresholds,
         )
 
 

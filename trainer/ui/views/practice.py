@@ -302,7 +302,8 @@ def _live_panel(settings: Settings, reports: list) -> None:
     _show_feedback(settings)
     _show_seen(settings)
     st.markdown("**Meters** (the signs of your convention; red tick: where a sign turns on, yours to move "
-                "under *Sensitivity* below)")
+                "under *Sensitivity* below; it rises while you talk and for a moment after, since speech "
+                "makes some signs' shapes too)")
     _meters(report, settings)
 
 
