@@ -367,9 +367,6 @@ class Recognizer:
                        unsure and gesture.body_part is BodyPart.FACE, yielding)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
-    def _speech_prone(self, gesture: Gesture) -> bool:
-        return speech_prone(self.config, gesture)
-
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
               side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False,
               yielding: bool = False) -> None:
@@ -388,10 +385,8 @@ class Recognizer:
         elif track.yielded and score < timing.exit:
             track.yielded = False
         if track.phase is TrackPhase.IDLE:
-            enter = timing.enter
-            bar = talking_bar(self.config, gesture) if self._bar_raised else None
-            if bar is not None:
-                enter = max(enter, bar)
+            # The table in force (raised while talking, ``_tables``) holds the bar to begin.
+            enter = (self._raised_thresholds if self._bar_raised else self._thresholds)[gesture][0]
             if score >= enter and t >= track.refractory_until and not track.yielded:
                 self._begin(track, t, score, side, talking, gesture)
         if track.phase is TrackPhase.PENDING:
@@ -427,7 +422,7 @@ class Recognizer:
         if score > track.peak:
             track.peak = score
         # Talking seen at any moment of the hold keeps the longer hold.
-        track.onset_talking = track.onset_talking or (talking and self._speech_prone(gesture))
+        track.onset_talking = track.onset_talking or (talking and speech_prone(self.config, gesture))
         hold = self._talking_holds.get(gesture, self.config.talking_hold_ms) if track.onset_talking \
             else timing.hold_ms
         if unsure and (self.config.unsure_enter is None or score < self.config.unsure_enter):
@@ -455,7 +450,7 @@ class Recognizer:
     def _begin(self, track: _Track, t: float, score: float, side: Side | None, talking: bool, gesture: Gesture) -> None:
         """Start a pending event; its side is the side seen at the onset."""
         track.phase, track.since, track.peak, track.side, track.count = TrackPhase.PENDING, t, score, side, 1
-        track.onset_talking = talking and self._speech_prone(gesture)
+        track.onset_talking = talking and speech_prone(self.config, gesture)
         track.switch_since = None
 
     def _finish(self, gesture: Gesture, track: _Track, timing: GestureTiming) -> GestureEvent:
