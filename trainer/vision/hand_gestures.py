@@ -338,8 +338,7 @@ class HandScorer:
             _keep_best(scores, sides, score_hand(feats), feats.side)
         for side, value in self.writing.update(timestamp, by_side).items():
             features[f"hand_{side.value}_writing"] = value
-            if value > scores[Gesture.WRITING]:
-                scores[Gesture.WRITING], sides[Gesture.WRITING] = value, side
+            _keep_best(scores, sides, {Gesture.WRITING: value}, side)
         return HandScores(scores=scores, sides=sides, features=features)
 
 
