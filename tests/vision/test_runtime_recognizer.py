@@ -387,12 +387,13 @@ def test_the_other_side_is_a_new_event():
 def test_face_signs_wait_for_the_neutral_face():
     """First second of a video with no calibrated profile (the pipeline sets neutral_known False): a face
     sign measured against the population's neutral is not reported; its hold starts once the neutral
-    is known. Hand signs do not wait."""
+    is known. Hand signs do not wait. (The look-up begins on the second frame: one already on at the
+    first waits for its absence, ``test_a_face_sign_showing_from_the_first_frame_waits_for_its_absence``.)"""
     recognizer = Recognizer()
     reported: dict[Gesture, float] = {}
     for i in range(90):
         t = i / 30
-        f = FrameScores(t, {Gesture.LOOK_UP: 0.9, Gesture.THUMB: 0.9}, {}, FaceReading({}, {}), 1,
+        f = FrameScores(t, {Gesture.LOOK_UP: 0.9 if i else 0.0, Gesture.THUMB: 0.9}, {}, FaceReading({}, {}), 1,
                         mouth_activity=0.0, neutral_known=t >= 1.0)
         for event in recognizer.update(f).started:
             reported.setdefault(event.gesture, t)
@@ -684,3 +685,25 @@ def test_the_raised_bar_lingers_a_moment_after_speech():
     assert first(0.9, 1.7) <= 0.25  # its usual 120 ms hold, not talking_hold_ms
     assert first(0.7, 1.7, RecognizerConfig(talk_bar_linger_ms=0.0)) is not None
     assert first(0.7, 2.5) is not None
+
+
+def test_a_face_sign_showing_from_the_first_frame_waits_for_its_absence():
+    """A sign is made from a still face: a wink already on when the stream starts is not reported; made
+    again once the eye has opened, it is. A hand sign showing from the first frame is reported: it
+    entered the picture."""
+    stream = [frame(i / 30, {Gesture.WINK: 0.95, Gesture.THUMB: 0.95}) for i in range(30)]
+    stream += [frame(1.0 + i / 30, {Gesture.THUMB: 0.95}) for i in range(15)]
+    stream += [frame(1.5 + i / 30, {Gesture.WINK: 0.95}) for i in range(30)]
+    starts = [(e.gesture, round(e.start, 2)) for e in recognize(stream)]
+    assert starts == [(Gesture.THUMB, 0.0), (Gesture.WINK, 1.5)]
+    assert (Gesture.WINK, 0.0) in [(e.gesture, round(e.start, 2))
+                                   for e in recognize(stream, RecognizerConfig(onset_parts=()))]
+
+
+def test_a_speaker_s_narrowed_eye_at_the_first_frame_is_not_a_wink():
+    """pcavs_00015 (a man talking on television, recorded stream): his turned head narrows one eye from
+    the first frame (wink 0.97) before the talking detector has heard a word. Read from its absence,
+    the clip gives no event; read as it comes, a 3 s wink."""
+    (stream,) = _streams("streams_pcavs_00015_talking.npz")
+    assert _replay(stream)[0] == []
+    assert [e.gesture for e in _replay(stream, RecognizerConfig(onset_parts=()))[0]] == [Gesture.WINK]

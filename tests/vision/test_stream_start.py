@@ -13,11 +13,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _first_report(score: float, config: RecognizerConfig | None = None, fps: float = 30.0) -> float | None:
-    """A wink from the first frame of a stream whose neutral becomes known at 1.0 s."""
+    """A wink from the second frame of a stream whose neutral becomes known at 1.0 s (a face sign
+    already on at the first frame waits for its absence: ``RecognizerConfig.onset_parts``)."""
     recognizer = Recognizer(config)
     for i in range(int(2.0 * fps)):
         t = i / fps
-        frame = FrameScores(t, {Gesture.WINK: score}, {Gesture.WINK: Side.LEFT},
+        frame = FrameScores(t, {Gesture.WINK: score if i else 0.0}, {Gesture.WINK: Side.LEFT},
                             face=FaceReading({}, {}), mouth_activity=0.0, neutral_known=t >= 1.0)
         if any(e.gesture is Gesture.WINK for e in recognizer.update(frame).started):
             return t
@@ -53,8 +54,9 @@ def test_the_first_wink_of_a_real_clip_is_reported():
 
 
 def _tilt_then_upright(options) -> list:
-    """A face at the population's neutral, head rolled 19 degrees for the first 2.6 s (a head tilt
-    sign, as sequence/lp_s20.mp4 opens), then upright for 5 s."""
+    """A face at the population's neutral, head rolled 19 degrees from the second frame to 2.6 s (a head
+    tilt sign, as sequence/lp_s20.mp4 opens; one already on at the first frame would wait for its
+    absence), then upright for 5 s."""
     from trainer.vision.face_signs import load_face_signs
     from trainer.vision.pipeline import Pipeline
 
@@ -64,7 +66,7 @@ def _tilt_then_upright(options) -> list:
         for i in range(int(7.6 * 30)):
             t = i / 30
             face = {**population.geometry, **population.appearance, "face_px": 120.0,
-                    "head_roll": 19.0 if t < 2.6 else 0.0}
+                    "head_roll": 19.0 if 0 < i and t < 2.6 else 0.0}
             scores = pipe.score_parts(t, face, None, None, (), None, dict(population.blendshapes))
             events += pipe.step(scores).finished
         events += pipe.finish()
