@@ -84,3 +84,39 @@ def test_the_smallest_real_hand_near_a_mouth_is_well_above_the_limit():
             if reach < 0.6 and file not in PHANTOMS:
                 near.append(hand_span(points, row["face_width"]))
     assert len(near) >= 6 and min(near) >= 2 * HAND_MIN_SPAN
+
+
+def _thumb_scaled(span: float, beside: bool) -> FrameScores:
+    """The real raised thumb in front of the chin (``thumb/mps_gesture_video_f0120_thumb.jpg``) shrunk
+    to ``span`` face widths, and with ``beside`` moved a face width to the side (where a
+    background phantom stands), replayed with the same face."""
+    file = "thumb/mps_gesture_video_f0120_thumb.jpg"
+    row = _rows()[file]
+    # The hand's 3-D points (the finger shapes want depth) from samples/hand_landmarks.json.
+    (h,) = next(r["hands"] for r in json.loads((REPO / "samples" / "hand_landmarks.json").read_text(
+        encoding="utf-8"))["records"] if r["file"] == file)
+    points = np.array(h["points"], dtype=float)
+    # Shrunk about its point nearest the mouth, so that a hand at the mouth still touches it.
+    centre = points[np.argmin(np.hypot(*(points[:, :2] - np.array(row["mouth"])).T)), :2].copy()
+    points[:, :2] = centre + (points[:, :2] - centre) * span / hand_span(points, row["face_width"])
+    if beside:
+        points[:, 0] += row["face_width"]
+    hand = HandLandmarks(points, Side(h["side"]), h["score"])
+    face = {**row["face"]["geometry"], **row["face"]["appearance"]}
+    with Pipeline(PipelineOptions(static_image_mode=True, shrug=False)) as pipe:
+        return pipe.score_parts(0.0, face, tuple(row["mouth"]), row["face_width"], (hand,), None,
+                                row["face"]["blendshapes"])
+
+
+def test_a_hand_too_small_beside_the_face_makes_no_sign_and_hides_nothing():
+    """A "hand" a third of the face's width is not the player's (it would be three times as far from the
+    camera as the face: a talking clip's background read as a raised index): no sign, no hidden mouth.
+    The same thumb at half the face's width, smaller than any real one, is still a thumb: the finger
+    shapes are scale-free, the limit alone drops it."""
+    assert _thumb_scaled(1.1, beside=True).scores[Gesture.THUMB] >= 0.5
+    assert _thumb_scaled(0.5, beside=True).scores[Gesture.THUMB] >= 0.5
+    small = _thumb_scaled(0.34, beside=True)  # the background phantom's size
+    assert small.scores[Gesture.THUMB] == 0.0 and small.hands_found == 0
+    at_mouth = _thumb_scaled(0.34, beside=False)
+    assert not at_mouth.mouth_hidden and at_mouth.scores[Gesture.THUMB] == 0.0
+    assert _thumb_scaled(0.5, beside=False).mouth_hidden

@@ -47,7 +47,7 @@ from trainer.vision.hand_gestures import HandScorer, StillnessConfig, WritingCon
 from trainer.vision.landmarks import Tracker, TrackerOptions
 from trainer.vision.mirroring import unmirrored_face
 from trainer.vision.personal import PersonalSigns
-from trainer.vision.plausibility import face_is_a_hand, hand_is_credible
+from trainer.vision.plausibility import credible_hands, face_is_a_hand
 from trainer.vision.recognizer import LiveState, Recognizer, RecognizerConfig, RecognizerUpdate, with_taught
 from trainer.vision.sensitivity import Sensitivity, retuned
 from trainer.vision.sources import FrameSource, open_source
@@ -465,6 +465,9 @@ class Pipeline:
         scores: dict[Gesture, float] = {g: 0.0 for g in Gesture}
         sides: dict[Gesture, Side] = {}
         body: dict[str, float] = {}
+        if seen is not None and seen.width:
+            # A "hand" too small beside the face is none: it neither mutes the face nor makes a sign.
+            hands = credible_hands(hands, seen.width)
         read = self._face_part(timestamp, seen, hands) if seen is not None else None
         if read is not None:
             scores.update(read.scores)
@@ -590,14 +593,12 @@ width) lies on the eye: it hides it. The raised thumb in front of her eye (thumb
 
 
 def _hand_over(hands: tuple[HandLandmarks, ...], points, face_width: float | None, within: float) -> bool:
-    """A credible hand (``plausibility.hand_is_credible``: not a tiny phantom found inside the face)
-    has a point within ``within`` face widths of one of ``points`` (pixels)."""
+    """A hand (credible: ``_score_frame`` dropped the rest) has a point within ``within`` face widths
+    of one of ``points`` (pixels)."""
     if not face_width:
         return False
     reach = (within * face_width) ** 2
     for hand in hands:
-        if not hand_is_credible(hand, face_width):
-            continue
         for point in points:
             d = hand.points[:, :2] - np.asarray(point, dtype=float)
             if float(np.min((d * d).sum(axis=1))) < reach:

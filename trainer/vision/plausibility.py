@@ -8,10 +8,12 @@ covered by it, so a face whose box lies mostly inside a detected hand's box is d
 
 The reverse happens too: the hand detector "finds" a tiny hand inside a face (CK+ ``S080`` and
 ``S084`` surprise photos: a "hand" a tenth of the face's width, all its points on the open mouth and
-chin), and a hand near the mouth mutes the mouth signs. A hand in front of the mouth is nearer the
-camera than the face, so it looks about as large as the face is wide (the real hands within 0.6 face
-widths of a mouth in ../shared/gestures span 0.78 to 1.56 face widths); ``hand_is_credible`` rejects
-one spanning under ``HAND_MIN_SPAN`` face widths.
+chin), and a hand near the mouth mutes the mouth signs; or in the background beside it (a talking
+clip, ``pcavs_00098``: 0.30-0.40 face widths in the studio's stripes, read as a raised index).
+A player's hand is at most as far from the camera as their face, so it looks about as large as the face
+is wide or larger (the real hands within 0.6 face widths of a mouth in ../shared/gestures span 0.78 to
+1.56 face widths; hands making a sign beside a face, 0.59 to 2.4); ``hand_is_credible`` rejects one
+spanning under ``HAND_MIN_SPAN`` face widths, and the pipeline reads no sign and no hidden mouth from it.
 
 Standard library and numpy only.
 """
@@ -28,9 +30,13 @@ HAND_COVER_LIMIT = 0.6
 """A face box covered by a hand's landmark box beyond this fraction is taken for the hand itself."""
 
 
-HAND_MIN_SPAN = 0.3
-"""A hand whose landmark box's diagonal is under this many face widths is not a hand that can hide a
-mouth (the phantom hands inside faces span 0.10-0.11; real hands near a mouth 0.78 or more)."""
+HAND_MIN_SPAN = 0.37
+"""A hand whose landmark box's diagonal is under this many face widths is not the player's. A hand at
+the face's distance spans about 1.1 face widths (the median of the hand photos and clips with a face);
+under 0.37 it would be three times as far from the camera as the face. The phantom hands span
+0.10-0.11 inside faces and 0.30-0.40 in a background (its few frames above the limit make no sign);
+real hands near a mouth 0.78 or more, real hand signs 0.59 or more, every real hand beside a face in
+../shared/gestures 0.42 or more."""
 
 
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
@@ -64,3 +70,8 @@ def hand_span(hand: np.ndarray, face_width: float) -> float:
 def hand_is_credible(hand: HandLandmarks, face_width: float) -> bool:
     """False for a "hand" too small beside the face to be one (see the module doc)."""
     return hand_span(hand.points, face_width) >= HAND_MIN_SPAN
+
+
+def credible_hands(hands: Iterable[HandLandmarks], face_width: float) -> tuple[HandLandmarks, ...]:
+    """The hands that can be the player's beside a face ``face_width`` pixels wide."""
+    return tuple(hand for hand in hands if hand_is_credible(hand, face_width))
