@@ -288,7 +288,8 @@ def _live_panel(settings: Settings, reports: list) -> None:
     live = camera.current()
     if live is None or not live.playing:
         st.caption("Camera stopped: press START in the sidebar (the browser asks for permission the first "
-                   "time). It then stays on across pages until you press STOP.")
+                   "time). It then stays on across pages until you press STOP. Start with a still face: a "
+                   "face sign already made as the camera starts counts once you make it again.")
     failure = st.session_state["practice_failure"]
     if failure:
         st.error(f"Recognition stopped: {failure}")
