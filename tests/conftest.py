@@ -56,3 +56,27 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "aluette-home"
     monkeypatch.setenv("ALUETTE_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def clip_head(gestures_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+    """``clip_head(file, frames, fps, size=None, name=None)``: the first ``frames`` frames of a clip of
+    ../shared/gestures written as a .y4m (what the browser's fake camera plays), resized to ``size``
+    (width, height) when given."""
+    def cut(file: str, frames: int, fps: float, size: tuple[int, int] | None = None,
+            name: str | None = None) -> Path:
+        import cv2
+
+        from trainer.vision.sources import open_source, write_y4m
+
+        images = []
+        with open_source(gestures_dir / file) as source:
+            for frame in source:
+                images.append(frame.image if size is None else cv2.resize(frame.image, size))
+                if len(images) == frames:
+                    break
+        path = tmp_path_factory.mktemp("clips") / (name or f"{Path(file).stem}_{frames}.y4m")
+        write_y4m(images, path, fps=fps)
+        return path
+
+    return cut

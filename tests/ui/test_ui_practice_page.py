@@ -127,3 +127,15 @@ def test_one_attempt_counts_once(data_home, gestures_dir):
     row = next(line for line in history.splitlines() if line.startswith("| un as |"))
     assert [cell.strip() for cell in row.split("|")[2:4]] == ["1", "1"]
     assert len(_saved_attempts()) == 1
+
+
+def test_an_uploaded_clip_that_begins_on_a_sign_says_so(data_home, clip_head):
+    """A clip cut on the sign (tongue_res2: the tongue out from its first frame) gives no event, since a
+    sign is read from a still face; the page says why and how to film it, in words."""
+    clip = clip_head("tongue_out/tongue_res2_webcam.mp4", 40, 24.0, size=(320, 240))
+    at = _practice()
+    at.selectbox(key="practice_choose").select(Sign.AS).run()
+    at.file_uploader(key="practice_upload").upload("tongue.y4m", clip.read_bytes(), "video/x-yuv4mpeg").run()
+    assert not at.exception, at.exception
+    notes = [i.value for i in at.info if i.value.startswith("The clip begins with a sign already made")]
+    assert notes and "stick out the tongue" in notes[0] and "tongue_out" not in notes[0], [i.value for i in at.info]

@@ -30,19 +30,9 @@ def aluette(*args: str, timeout: float = 240.0) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def short_clip(tmp_path_factory, gestures_dir: Path) -> Path:
+def short_clip(clip_head) -> Path:
     """The first 45 frames (1.5 s) of a real face clip, as .y4m (what the browser's fake camera plays)."""
-    from trainer.vision.sources import open_source, write_y4m
-
-    frames = []
-    with open_source(gestures_dir / "sequence" / "lp_d18.mp4") as source:
-        for frame in source:
-            frames.append(cv2.resize(frame.image, (256, 256)))
-            if len(frames) == 45:
-                break
-    path = tmp_path_factory.mktemp("clips") / "lp_d18_start.y4m"
-    write_y4m(frames, path, fps=30.0)
-    return path
+    return clip_head("sequence/lp_d18.mp4", 45, 30.0, size=(256, 256), name="lp_d18_start.y4m")
 
 
 @pytest.fixture(scope="module")
@@ -94,12 +84,27 @@ def test_recognize_readable_summary_and_annotate(gestures_dir: Path, short_clip:
     run = aluette("recognize", str(photo), str(short_clip), "--annotate", str(out))
     assert run.returncode == 0, run.stderr[-2000:]
     assert "index_middle" in run.stdout and "frames" in run.stdout
+    assert "note:" not in run.stdout  # the clip opens on a face at rest
     image = cv2.imread(str(out / "hagrid_peace_annotated.png"))
     original = cv2.imread(str(photo))
     assert image is not None and image.shape == original.shape and not np.array_equal(image, original)
     video = cv2.VideoCapture(str(out / "lp_d18_start_annotated.mp4"))
     assert int(video.get(cv2.CAP_PROP_FRAME_COUNT)) == 45
     video.release()
+
+
+def test_recognize_says_when_a_clip_begins_on_a_sign(clip_head):
+    """tongue_out/tongue_res2_webcam.mp4 shows the tongue from its first frame (clip_spans.tsv: 0.00-2.20 s).
+    A sign is read from its absence (``RecognizerConfig.onset_parts``), so its first 2.5 s give no event;
+    the summary says why and what to do, and the JSON keeps its keys."""
+    clip = clip_head("tongue_out/tongue_res2_webcam.mp4", 60, 24.0)
+    run = aluette("recognize", str(clip))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "0 events" in run.stdout
+    (note,) = [x for x in run.stdout.splitlines() if x.strip().startswith("note:")]
+    assert "tongue_out" in note and "already showing on the first frame" in note, note
+    (line,) = [json.loads(x) for x in aluette("recognize", str(clip), "--json").stdout.splitlines() if x.strip()]
+    assert set(line) == {"path", "frames", "events"} and line["events"] == []
 
 
 def test_recognize_only_bad_input_fails_cleanly(bad_files):

@@ -154,7 +154,8 @@ def test_annotate_draws_without_touching_the_input(gestures_dir: Path, still_pip
     assert out.shape == image.shape and np.abs(out.astype(int) - image).sum() > 0
 
 
-def test_a_face_model_given_by_path_reads_stills_and_clips(shared: Path, gestures_dir: Path, tmp_path: Path):
+def test_a_face_model_given_by_path_reads_stills_and_clips(shared: Path, gestures_dir: Path, tmp_path: Path,
+                                                           clip_head):
     """The FaceLandmarker with a model given by path (../shared/models has the same file as models/):
     every gesture scored on a still; a clip's own timestamps drive the video graph."""
     model = shared / "models" / "face_landmarker.task"
@@ -165,20 +166,12 @@ def test_a_face_model_given_by_path_reads_stills_and_clips(shared: Path, gesture
     assert result.result.scores.blendshapes["eyeBlinkLeft"] > result.result.scores.blendshapes["eyeBlinkRight"]
     assert Gesture.WINK in result.gestures and result.sides[Gesture.WINK] is Side.LEFT
     # Video mode on a short real clip: the source's timestamps drive the Tasks graph.
-    from trainer.vision.sources import open_source
-
-    frames = []
-    with open_source(gestures_dir / "sequence" / "lp_d18.mp4") as source:
-        for frame in source:
-            frames.append(frame.image)
-            if len(frames) == 20:
-                break
-    clip = tmp_path / "d18.y4m"
-    write_y4m(frames, clip, fps=30.0)
+    clip = clip_head("sequence/lp_d18.mp4", 20, 30.0)
     video = analyse_video(clip, options=PipelineOptions(face_model=str(model)))
     assert video.frames == 20 and video.frames_with_face == 20
     with pytest.raises(VisionError, match="none.task not found"):
-        Pipeline(PipelineOptions(face_model=str(tmp_path / "none.task"), hands=False)).process(Frame(frames[0], 0.0))
+        Pipeline(PipelineOptions(face_model=str(tmp_path / "none.task"), hands=False)).process(
+            Frame(read_image(gestures_dir / "wink" / "yale_s01_wink_left.jpg"), 0.0))
 
 
 def _replay_events(stream, **options):

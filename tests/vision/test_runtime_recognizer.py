@@ -696,6 +696,9 @@ def test_a_face_sign_showing_from_the_first_frame_waits_for_its_absence():
     stream += [frame(1.5 + i / 30, {Gesture.WINK: 0.95}) for i in range(30)]
     starts = [(e.gesture, round(e.start, 2)) for e in recognize(stream)]
     assert starts == [(Gesture.THUMB, 0.0), (Gesture.WINK, 1.5)]
+    recognizer = Recognizer()
+    recognizer.update(stream[0])
+    assert recognizer.shown_at_start == {Gesture.WINK}  # said to a clip's maker; the thumb was read
     assert (Gesture.WINK, 0.0) in [(e.gesture, round(e.start, 2))
                                    for e in recognize(stream, RecognizerConfig(onset_parts=()))]
 

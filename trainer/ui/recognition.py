@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainer.signals.gestures import GestureEvent
+from trainer.signals.gestures import Gesture, GestureEvent
 from trainer.ui import modes
 from trainer.ui.analysis_slots import server_slots
 from trainer.ui.settings import Settings
@@ -168,6 +168,8 @@ class FileResult:
     hands_found: int
     face_features: tuple[dict, ...] = ()
     """The named features of every frame where a face was found (for calibration from a file)."""
+    shown_at_start: tuple[Gesture, ...] = ()
+    """Face signs already showing on a clip's first frame, not read unless made again."""
 
 
 def analyse_file(path: Path, profile: Any = None) -> FileResult:
@@ -195,7 +197,8 @@ def analyse_file(path: Path, profile: Any = None) -> FileResult:
             features.append(dict(result.scores.features))
 
     video = analyse_video(path, profile=profile, on_frame=keep)
-    return FileResult(video.frames, video.events, video.frames_with_face > 0, hands, tuple(features))
+    return FileResult(video.frames, video.events, video.frames_with_face > 0, hands, tuple(features),
+                      video.shown_at_start)
 
 
 def profile_from_file(path: Path, created: str) -> Any:

@@ -223,6 +223,9 @@ def _recognize_clip(path: str, args, profile, many: bool):
         side = f" ({e.side.value})" if e.side is not None and e.gesture.sided else ""
         count = f" x{e.count}" if e.count > 1 else ""
         lines.append(f"  {e.start:7.2f}-{e.end:7.2f} s  {e.gesture.value}{side}{count}  confidence {e.confidence:.2f}")
+    if analysis.shown_at_start:
+        lines.append(f"  note: {', '.join(g.value for g in analysis.shown_at_start)} already showing on the first "
+                     "frame: a sign is read from a still face, so start the clip a moment before it")
     if target is not None:
         lines.append(f"  annotated: {target}")
     return analysis.to_json(), "\n".join(lines)

@@ -646,6 +646,9 @@ class VideoAnalysis:
     events: tuple[GestureEvent, ...]
     frames_with_face: int
     frames_with_hands: int
+    shown_at_start: tuple[Gesture, ...] = ()
+    """Face signs already showing on the clip's first frame (``Recognizer.shown_at_start``): a sign is
+    read from its absence, so these are not events unless made again."""
 
     def to_json(self) -> dict:
         return {"path": self.path, "frames": self.frames, "events": [e.to_json() for e in self.events]}
@@ -711,7 +714,8 @@ def analyse_video(
                 break
         events.extend(pipe.finish())
         fps = source.info.fps
+        shown_at_start = tuple(sorted(pipe.recognizer.shown_at_start, key=lambda g: g.value))
     if frames == 0:
         raise VisionError(f"{path}: no frames could be read: check the file")
     events.sort(key=lambda e: (e.start, e.gesture.value))
-    return VideoAnalysis(str(path), frames, fps, tuple(events), with_face, with_hands)
+    return VideoAnalysis(str(path), frames, fps, tuple(events), with_face, with_hands, shown_at_start)

@@ -302,6 +302,7 @@ class Recognizer:
         self._rivals = {g: tuple(r for g2, r in self.config.yields_to if g2 is g and r in self._tracks)
                         for g in self.config.gestures}
         self._talking_holds = dict(self.config.talking_holds)
+        self._shown_at_start: frozenset[Gesture] = frozenset()
 
     def reset(self) -> None:
         Recognizer.__init__(self, self.config)
@@ -349,6 +350,10 @@ class Recognizer:
                 f"frame timestamp {t:.3f}s goes back in time (last {self._last_time:.3f}s): "
                 "feed frames in order, or reset() the recognizer for a new stream"
             )
+        if self._last_time is None:
+            self._shown_at_start = frozenset(
+                g for g, track in self._tracks.items()
+                if track.blocked and float(frame.scores.get(g, 0.0)) >= self._thresholds[g][0])
         self._last_time = t
         self._talking = self._update_talking(frame)
         if self._talking >= 0.5:
@@ -489,6 +494,13 @@ class Recognizer:
     @property
     def talking(self) -> float:
         return self._talking
+
+    @property
+    def shown_at_start(self) -> frozenset[Gesture]:
+        """The signs (of ``onset_parts``) already showing on the stream's first frame: not read until
+        made again from their absence. A clip cut on a sign says so to its maker (``aluette recognize``,
+        an upload)."""
+        return self._shown_at_start
 
     def live(self) -> LiveState:
         active = {

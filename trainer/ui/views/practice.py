@@ -371,6 +371,10 @@ def _upload_panel(settings: Settings) -> None:
     )
     if not result.events:
         st.warning("No sign recognised in this file.")
+    if result.shown_at_start:
+        made = "; ".join(g.description for g in result.shown_at_start)
+        st.info(f"The clip begins with a sign already made ({made}): a sign is read from a still face, so "
+                "it counts only when made again. Start the clip a moment before the sign.")
     _on_upload_events(result.events, settings)
 
 
