@@ -205,7 +205,8 @@ def test_play_sends_finished_camera_signs_and_says_what_became_of_them():
 
 def test_the_overlay_draws_no_hand_over_the_face():
     """A 'hand' the tracker finds inside the face's box is not drawn (a skeleton on a face); a hand
-    beside the face is."""
+    beside the face is, unless too small beside it to be the player's (a background phantom, which the
+    scorers drop too)."""
     import numpy as np
 
     from trainer.ui.recognition import hands_off_the_face
@@ -213,10 +214,13 @@ def test_the_overlay_draws_no_hand_over_the_face():
 
     rng = np.random.default_rng(0)
     face = np.column_stack([rng.uniform(200, 400, 478), rng.uniform(100, 350, 478), np.zeros(478)])
+    face[234, :2], face[454, :2] = (200.0, 220.0), (400.0, 220.0)  # the cheeks: 200 px wide
     on_face = HandLandmarks(np.column_stack([rng.uniform(260, 340, 21), rng.uniform(180, 260, 21), np.zeros(21)]),
                             Side.LEFT)
     beside = HandLandmarks(np.column_stack([rng.uniform(450, 560, 21), rng.uniform(250, 400, 21), np.zeros(21)]),
                            Side.RIGHT)
-    marks = Landmarks(timestamp=0.0, width=640, height=480, face=face, hands=(on_face, beside))
+    phantom = HandLandmarks(np.column_stack([rng.uniform(500, 540, 21), rng.uniform(40, 80, 21), np.zeros(21)]),
+                            Side.LEFT)  # a third of the face's width
+    marks = Landmarks(timestamp=0.0, width=640, height=480, face=face, hands=(on_face, beside, phantom))
     assert hands_off_the_face(marks).hands == (beside,)
     assert hands_off_the_face(Landmarks(0.0, 640, 480, face=None, hands=(on_face,))).hands == (on_face,)

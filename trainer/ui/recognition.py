@@ -88,9 +88,13 @@ def face_model_available() -> bool:
 
 
 def hands_off_the_face(landmarks):
-    """The landmarks without the hands whose centre lies inside the face's box: a hand skeleton
-    drawn over a face is a hand the tracker imagined there (the scorers ignore it too)."""
+    """The landmarks without the hands whose centre lies inside the face's box (a hand skeleton drawn
+    over a face is most often one the tracker imagined there) and without the hands too small beside
+    the face to be the player's, which the scorers drop too (``plausibility.credible_hands``)."""
     from dataclasses import replace
+
+    from trainer.vision.pipeline import mouth_and_width
+    from trainer.vision.plausibility import credible_hands
 
     face = landmarks.face
     if face is None or not landmarks.hands:
@@ -102,7 +106,8 @@ def hands_off_the_face(landmarks):
         cx, cy = float(hand.points[:, 0].mean()), float(hand.points[:, 1].mean())
         return x0 <= cx <= x1 and y0 <= cy <= y1
 
-    return replace(landmarks, hands=tuple(h for h in landmarks.hands if not on_face(h)))
+    credible = credible_hands(landmarks.hands, mouth_and_width(face)[1])
+    return replace(landmarks, hands=tuple(h for h in credible if not on_face(h)))
 
 
 def draw(image, analysis, mirror: bool):
