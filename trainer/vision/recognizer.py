@@ -35,6 +35,10 @@ below ``exit``):
   event, lips pressing as a wide-open mouth closes as a lip bite, a tongue seen inside a mouth
   already open as a tongue out (RULES.md: the same ace): such a gesture yields to its rival
   (``yields_to``) and may start only once its own score has fallen and risen again.
+* A steady head. A face sign is made with the head still, facing the partner; a head turning to
+  talk, laugh or look round moves every face reading at once. While the head turns faster than
+  ``head_moving_speed``, no face sign begins and a pending one is dropped; one already reported
+  goes on (``head_motion_window_ms``).
 * Sides. A sided gesture that moves to the other side (left wink, then right wink; a thumb on the
   other hand) for the hold time ends the event and starts a new one.
 * Dynamic gestures (``writing``) get a longer release, since their score breathes with the motion.
@@ -76,6 +80,18 @@ class GestureTiming:
         for name in ("hold_ms", "release_ms", "min_closure_ms", "refractory_ms"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name}={getattr(self, name)} must be >= 0 ms")
+
+
+HEAD_MOVING_SPEED = 90.0
+"""Degrees a second of head turn above which no face sign begins. A sign at the table is made with the
+head steady, facing the partner; speakers turn, nod and sway as they talk and laugh, and every face
+reading moves with the head (lips pressed 2 s while the head turned). Held out on the 77 recorded
+clips (mediapipe 1.2.3, 2026-12-08): talking 0.94 -> 0.82 false events a minute, annotated clips
+3.41 -> 3.18, no sign lost; 60 gives the same. Leave-one-person-out over {none, 90, 60, 45, 30} picks
+30 (74 of 75 folds: talking 0.71, annotated 2.95), but on the recorded streams read with the shipped
+face signs (which read more signs than the held-out ones) 30 loses lp_d3's first wink and her
+surprised brows, made while her head turns at 35-55 degrees a second; 60 keeps them by a hair. 90
+keeps what 60 gains with room for a sign made with a turn of the head. docs/vision-face.md."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +233,13 @@ class RecognizerConfig:
     every annotated sign already showing at a clip's first frame was missed before too. Not the
     hands: a hand shown from the first frame has an onset of its own (it enters the picture), and a
     clip of a held hand sign is read as one (2026-12-07)."""
+    head_moving_speed: float | None = HEAD_MOVING_SPEED
+    """Degrees a second (roll, yaw and pitch, each its net change over ``head_motion_window_ms``, summed)
+    above which the head is turning: a face sign cannot begin then, and a pending one is dropped (its
+    hold starts again once the head is steady); an event already reported goes on. None: no such
+    rule. See ``HEAD_MOVING_SPEED``."""
+    head_motion_window_ms: float = 300.0
+    """The span over which the head's turn is measured (a few frames: one frame's jitter is not a turn)."""
     gestures: tuple[Gesture, ...] = tuple(Gesture)
 
     def timing(self, gesture: Gesture) -> GestureTiming:
@@ -303,6 +326,8 @@ class Recognizer:
                         for g in self.config.gestures}
         self._talking_holds = dict(self.config.talking_holds)
         self._shown_at_start: frozenset[Gesture] = frozenset()
+        self._pose: deque[tuple[float, float, float, float]] = deque()
+        self._head_moving = False
 
     def reset(self) -> None:
         Recognizer.__init__(self, self.config)
@@ -342,6 +367,26 @@ class Recognizer:
         low, high = cfg.talk_reversals
         return max(0.0, min(1.0, (reversals - low) / (high - low))) if high > low else float(reversals >= high)
 
+    def _update_head(self, frame: FrameScores) -> bool:
+        """Whether the head is turning faster than ``head_moving_speed`` (False without a face, or
+        before the window holds two poses far enough apart in time to measure a speed)."""
+        cfg = self.config
+        if cfg.head_moving_speed is None:
+            return False
+        t = float(frame.timestamp)
+        if frame.face is None:
+            self._pose.clear()  # a face found again is measured afresh, not against the last one seen
+            return False
+        pose = frame.face.geometry
+        self._pose.append((t, pose.get("head_roll", 0.0), pose.get("head_yaw", 0.0), pose.get("head_pitch", 0.0)))
+        while (t - self._pose[0][0]) * 1000.0 > cfg.head_motion_window_ms:
+            self._pose.popleft()
+        first, last = self._pose[0], self._pose[-1]
+        span = last[0] - first[0]
+        if span * 1000.0 < 0.5 * cfg.head_motion_window_ms:
+            return False
+        return sum(abs(b - a) for a, b in zip(first[1:], last[1:], strict=True)) / span > cfg.head_moving_speed
+
     # -- main step -----------------------------------------------------------------------------
     def update(self, frame: FrameScores) -> RecognizerUpdate:
         t = float(frame.timestamp)
@@ -371,6 +416,7 @@ class Recognizer:
                 if needed is not None:
                     self._last_talking = t
         self._bar_raised = talking or since_talk_ms <= self.config.talk_bar_linger_ms
+        self._head_moving = self._update_head(frame)
         started: list[GestureEvent] = []
         finished: list[GestureEvent] = []
         for gesture, track in self._tracks.items():
@@ -380,13 +426,14 @@ class Recognizer:
             side = frame.sides.get(gesture)
             yielding = any(self._tracks[r].phase in (TrackPhase.ACTIVE, TrackPhase.RELEASING)
                            for r in self._rivals[gesture])
+            face = gesture.body_part is BodyPart.FACE
             self._step(gesture, track, timing, t, score, side, talking, started, finished,
-                       unsure and gesture.body_part is BodyPart.FACE, yielding)
+                       unsure and face, yielding, self._head_moving and face)
         return RecognizerUpdate(tuple(started), tuple(finished), self.live())
 
     def _step(self, gesture: Gesture, track: _Track, timing: GestureTiming, t: float, score: float,
               side: Side | None, talking: bool, started: list, finished: list, unsure: bool = False,
-              yielding: bool = False) -> None:
+              yielding: bool = False, turning: bool = False) -> None:
         # A sided gesture that moves to the other side (a left wink, then a right wink; a thumb on
         # the other hand) is a new sign, once the other side has held for the hold time.
         other_side = (
@@ -401,7 +448,9 @@ class Recognizer:
             track.phase, track.blocked = TrackPhase.IDLE, True
         elif track.blocked and score < timing.exit:
             track.blocked = False
-        if track.phase is TrackPhase.IDLE:
+        if turning and track.phase is TrackPhase.PENDING:
+            track.phase = TrackPhase.IDLE  # not a sign made with a steady head: its hold starts again
+        if track.phase is TrackPhase.IDLE and not turning:
             # The table in force (raised while talking, ``_tables``) holds the bar to begin.
             enter = (self._raised_thresholds if self._bar_raised else self._thresholds)[gesture][0]
             if score >= enter and t >= track.refractory_until and not track.blocked:
