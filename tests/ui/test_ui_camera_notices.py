@@ -98,3 +98,28 @@ def _practice_script() -> None:
 def test_practice_says_the_camera_is_starved_too():
     warnings = [w.value for w in _run(_practice_script).warning]
     assert any(w.startswith("The camera is analysing 5 frames a second") for w in warnings), warnings
+
+
+def _practice_turning() -> None:
+    import streamlit as st
+    from ui_camera_stand_in import stand_in_camera
+
+    from trainer.ui.views import practice
+    from trainer.ui.watcher import FrameReport, SignWatcher
+
+    def make_watcher() -> SignWatcher:
+        watcher = SignWatcher(lambda profile: None, None)
+        watcher.reports.put(FrameReport(5.0, (), (), True, 0, 80, 25.0, head_turning=True))
+        return watcher
+
+    stand_in_camera(make_watcher)
+    st.session_state["practice_started"] = None
+    practice.show()
+
+
+def test_practice_says_when_the_head_turns_too_fast_for_a_face_sign():
+    def notes(script):
+        return [c.value for c in _run(script).caption if "head is turning" in c.value]
+
+    assert notes(_practice_turning) == ["Your head is turning: a face sign begins once your head is still."]
+    assert notes(_practice_script) == []

@@ -226,3 +226,30 @@ def test_the_overlay_draws_on_a_mirrored_copy_and_leaves_the_frame_alone(faces):
     no_face = type("Analysis", (), {"landmarks": None})()
     assert np.array_equal(recognition.draw(neutral, no_face, True), before[:, ::-1])
     assert np.array_equal(neutral, before)
+
+
+def test_the_live_report_says_when_the_head_turns_too_fast_for_a_face_sign(faces):
+    """The neutral photo held still for a second, then rolled 5 degrees a frame (150 degrees a second at
+    30 frames a second, above the recognizer's ``head_moving_speed``), then still again: the frame
+    reports say the head is turning during the roll only (Practice shows it under the meters)."""
+    import cv2
+
+    neutral, _ = faces
+    h, w = neutral.shape[:2]
+
+    def rolled(angle: float) -> np.ndarray:
+        return cv2.warpAffine(neutral, cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0), (w, h),
+                              borderMode=cv2.BORDER_REPLICATE)
+
+    angles = [0.0] * 30 + [5.0 * i for i in range(1, 7)] + [30.0] * 30
+    watcher = SignWatcher(recognition.make_pipeline, None, mirror=False)
+    try:
+        for i, angle in enumerate(angles):
+            watcher.process_image(rolled(angle), i / 30)
+        frames = [r for r in watcher.drain() if isinstance(r, FrameReport)]
+    finally:
+        watcher.close()
+    assert len(frames) == len(angles) and all(f.face_found for f in frames)
+    turning = [i for i, f in enumerate(frames) if f.head_turning]
+    assert turning and all(30 <= i < 36 + 12 for i in turning), turning  # the roll, and its 300 ms window
+    assert not any(f.head_turning for f in frames[-15:])

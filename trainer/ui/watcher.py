@@ -58,6 +58,8 @@ class FrameReport:
     """Frames analysed since this stream started."""
     fps: float
     """Processed frames per second of source time over the last second or so."""
+    head_turning: bool = False
+    """The head was turning too fast for a face sign to begin (``LiveState.head_turning``)."""
     stream_start: float = 0.0
     """Session-clock time of this stream's first frame. The session clock runs on across a camera
     restart without the pause, so a gesture begun before it (its end never seen: the stream stopped)
@@ -304,6 +306,7 @@ class SignWatcher:
                     hands_found=int(scores.hands_found),
                     frames=self._frames,
                     fps=fps,
+                    head_turning=live is not None and live.head_turning,
                     stream_start=self._stream_start,
                 ),
                 droppable=True,

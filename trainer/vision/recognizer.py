@@ -296,6 +296,8 @@ class LiveState:
     thresholds: dict[Gesture, tuple[float, float]] = field(default_factory=dict)
     """(enter, exit) per gesture as they stand now (the raised bars while the person talks or has just
     talked): one of the recognizer's two tables, shared by every frame's state (read only)."""
+    head_turning: bool = False
+    """The head is turning faster than ``RecognizerConfig.head_moving_speed``: no face sign begins now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -563,6 +565,7 @@ class Recognizer:
             active=active,
             talking=self._talking,
             thresholds=self._raised_thresholds if self._bar_raised else self._thresholds,
+            head_turning=self._head_moving,
         )
 
 

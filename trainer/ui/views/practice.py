@@ -176,6 +176,8 @@ def _meters(report: FrameReport | None, settings: Settings) -> None:
     starved = camera.starved_notice(report.fps, report.frames)
     if starved:
         st.warning(starved, icon=":material/speed:")
+    if report.head_turning:
+        st.caption("Your head is turning: a face sign begins once your head is still.")
     convention = _convention(settings)
     used = set(convention.gestures)
     bars = []
